@@ -1,0 +1,3 @@
+from catalint.cli import main
+
+main()

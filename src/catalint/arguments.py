@@ -1,0 +1,158 @@
+"""Walk a tool's input schema and yield every argument, nested ones included.
+
+An argument is a property of an object schema: the root, an object-typed
+argument, the item schema of an array argument, or a branch of
+anyOf/oneOf/allOf. Local `$ref`s (`#/...`) are followed; cycles are cut and the
+walk stops at MAX_DEPTH levels so that hostile schemas stay cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from catalint.model import Tool
+from catalint.sourcemap import join_pointer, split_pointer
+
+MAX_DEPTH = 32
+_BRANCHES = ("anyOf", "oneOf", "allOf")
+
+
+@dataclass(frozen=True)
+class Argument:
+    name: str  # display path: "city", "filter.status", "items[].id"
+    pointer: str  # JSON pointer of the property schema as written
+    schema: dict[str, Any]  # the property schema with a local $ref merged in
+    required: bool
+    description_pointer: str | None  # where the description lives, if any
+
+    @property
+    def description(self) -> str | None:
+        text = self.schema.get("description")
+        return text if isinstance(text, str) and text.strip() else None
+
+    def types(self) -> set[str]:
+        """Declared JSON types, looking into anyOf/oneOf branches too."""
+        return schema_types(self.schema)
+
+
+def schema_types(schema: dict[str, Any]) -> set[str]:
+    found: set[str] = set()
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        found.add(declared)
+    elif isinstance(declared, list):
+        found.update(t for t in declared if isinstance(t, str))
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            for branch in branches:
+                if isinstance(branch, dict):
+                    found |= schema_types(branch)
+    return found
+
+
+def resolve_ref(root: dict[str, Any], ref: Any) -> tuple[Any, str] | None:
+    """Resolve a local reference such as '#/$defs/Item' inside root."""
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    node: Any = root
+    for part in split_pointer(ref[1:]):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node, ref[1:]
+
+
+class _Walker:
+    def __init__(self, root: dict[str, Any], root_pointer: str) -> None:
+        self.root = root
+        self.root_pointer = root_pointer
+
+    def merged(
+        self, schema: dict[str, Any], pointer: str, refs: frozenset[str]
+    ) -> tuple[dict[str, Any], str, frozenset[str]]:
+        """Follow a local $ref; keys written beside the $ref win."""
+        ref = schema.get("$ref")
+        if ref is None or ref in refs:
+            return schema, pointer, refs
+        target = resolve_ref(self.root, ref)
+        if target is None or not isinstance(target[0], dict):
+            return schema, pointer, refs
+        target_schema, target_rel = target
+        inner, inner_ptr, refs = self.merged(target_schema, self.root_pointer + target_rel, refs | {ref})
+        combined = {**inner, **{k: v for k, v in schema.items() if k != "$ref"}}
+        return combined, inner_ptr, refs
+
+    def object(
+        self, schema: dict[str, Any], pointer: str, prefix: str, depth: int, refs: frozenset[str]
+    ) -> Iterator[Argument]:
+        if depth > MAX_DEPTH:
+            return
+        schema, pointer, refs = self.merged(schema, pointer, refs)
+        props = schema.get("properties")
+        required = schema.get("required")
+        required_names = {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
+        if isinstance(props, dict):
+            props_pointer = join_pointer(pointer, "properties")
+            for name, sub in props.items():
+                if not isinstance(sub, dict):
+                    continue
+                sub_pointer = join_pointer(props_pointer, name)
+                merged, merged_ptr, sub_refs = self.merged(sub, sub_pointer, refs)
+                if isinstance(sub.get("description"), str):
+                    desc_ptr: str | None = join_pointer(sub_pointer, "description")
+                elif isinstance(merged.get("description"), str):
+                    desc_ptr = join_pointer(merged_ptr, "description")
+                else:
+                    desc_ptr = None
+                yield Argument(prefix + name, sub_pointer, merged, name in required_names, desc_ptr)
+                yield from self.value(merged, merged_ptr, prefix + name, depth + 1, sub_refs)
+        for key in _BRANCHES:
+            branches = schema.get(key)
+            if isinstance(branches, list):
+                for i, branch in enumerate(branches):
+                    if isinstance(branch, dict):
+                        yield from self.object(branch, join_pointer(pointer, key, i), prefix, depth + 1, refs)
+
+    def value(
+        self, schema: dict[str, Any], pointer: str, name: str, depth: int, refs: frozenset[str]
+    ) -> Iterator[Argument]:
+        """Arguments nested inside one argument's schema."""
+        if depth > MAX_DEPTH:
+            return
+        if isinstance(schema.get("properties"), dict):
+            yield from self.object(schema, pointer, name + ".", depth + 1, refs)
+        items = schema.get("items")
+        if isinstance(items, dict):
+            merged, merged_ptr, item_refs = self.merged(items, join_pointer(pointer, "items"), refs)
+            yield from self.value(merged, merged_ptr, name + "[]", depth + 1, item_refs)
+        for key in ("anyOf", "oneOf"):
+            branches = schema.get(key)
+            if isinstance(branches, list):
+                for i, branch in enumerate(branches):
+                    if isinstance(branch, dict):
+                        merged, merged_ptr, b_refs = self.merged(branch, join_pointer(pointer, key, i), refs)
+                        yield from self.value(merged, merged_ptr, name, depth + 1, b_refs)
+
+
+def iter_arguments(tool: Tool) -> Iterator[Argument]:
+    schema = tool.input_schema
+    if not isinstance(schema, dict):
+        return
+    pointer = join_pointer(tool.pointer, "inputSchema")
+    seen: set[tuple[str, str]] = set()
+    for arg in _Walker(schema, pointer).object(schema, pointer, "", 0, frozenset()):
+        if (arg.pointer, arg.name) not in seen:
+            seen.add((arg.pointer, arg.name))
+            yield arg
+
+
+def top_level_properties(tool: Tool) -> dict[str, Any]:
+    schema = tool.input_schema
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    return props if isinstance(props, dict) else {}

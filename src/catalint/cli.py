@@ -1,0 +1,234 @@
+"""The `catalint` command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from catalint import __version__
+
+OUTPUT_FORMATS = ["text", "json"]
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [part.strip() for v in values for part in v.split(",") if part.strip()]
+
+
+def _pairs(values: tuple[str, ...], sep: str, option: str) -> list[tuple[str, str]]:
+    pairs = []
+    for value in values:
+        key, found, rest = value.rpartition(sep)
+        if not found or not key or not rest:
+            raise click.BadParameter(f"expected KEY{sep}VALUE, got {value!r}", param_hint=option)
+        pairs.append((key, rest))
+    return pairs
+
+
+def write_output(text: str, output_file: str | None) -> None:
+    """Print, or replace output_file atomically (never half-written)."""
+    if output_file is None:
+        click.echo(text, nl=False)
+        return
+    target = Path(output_file)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def fail(message: str) -> None:
+    click.echo(message, err=True)
+    sys.exit(EXIT_ERROR)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="catalint")
+def main() -> None:
+    """Lint MCP tools/list catalogs: descriptions and schemas that agents read."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True))
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Use this config file for every linted file instead of the nearest one.",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODES",
+    help="Rules to enable (codes or prefixes, comma-separated); replaces the config's select.",
+)
+@click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to enable on top of select.")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Rules to disable (added to the config's ignore).")
+@click.option(
+    "--per-file-ignores", multiple=True, metavar="GLOB:CODES", help="Ignore CODES in files matching GLOB (repeatable)."
+)
+@click.option(
+    "--per-tool-ignores",
+    multiple=True,
+    metavar="GLOB:CODES",
+    help="Ignore CODES for tools whose name matches GLOB (repeatable).",
+)
+@click.option(
+    "--severity",
+    "severities",
+    multiple=True,
+    metavar="CODE=LEVEL",
+    help="Override a rule's severity: critical, warning or info (repeatable).",
+)
+@click.option(
+    "--fail-severity",
+    type=click.Choice(["critical", "warning", "info"]),
+    help="Lowest severity that makes the run fail (default: critical).",
+)
+@click.option(
+    "--include",
+    multiple=True,
+    metavar="GLOB",
+    help="File-name globs that directory arguments pick up (replaces the defaults).",
+)
+@click.option("--exclude", multiple=True, metavar="GLOB", help="Globs skipped in directories (replaces the defaults).")
+@click.option(
+    "--output-format",
+    type=click.Choice(OUTPUT_FORMATS),
+    default="text",
+    show_default=True,
+    envvar="CATALINT_OUTPUT_FORMAT",
+)
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@click.option("--statistics", is_flag=True, help="Also print the number of findings per rule.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings reach the fail severity.")
+@click.option(
+    "--stdin-filename",
+    default="-",
+    metavar="NAME",
+    help="Name to report for standard input ('-'); a .yaml/.yml name reads it as YAML.",
+)
+def lint(
+    paths: tuple[str, ...],
+    config_path: Path | None,
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    per_file_ignores: tuple[str, ...],
+    per_tool_ignores: tuple[str, ...],
+    severities: tuple[str, ...],
+    fail_severity: str | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    output_format: str,
+    output_file: str | None,
+    statistics: bool,
+    exit_zero: bool,
+    stdin_filename: str,
+) -> None:
+    """Lint catalog files, directories of them, or '-' for standard input.
+
+    Exit codes: 0 clean, 1 findings at or above the fail severity, 2 usage,
+    config or input error.
+    """
+    from catalint.config import ConfigError, SettingsResolver
+    from catalint.discover import expand
+    from catalint.engine import RuleCrash, lint_catalog
+    from catalint.formatters import render
+    from catalint.loader import LoadError, load_path
+    from catalint.run import Run
+
+    overrides: dict[str, Any] = {}
+    if select:
+        overrides["select"] = _split(select)
+    if extend_select:
+        overrides["extend-select"] = _split(extend_select)
+    if ignore:
+        overrides["ignore"] = _split(ignore)
+    if fail_severity:
+        overrides["fail-severity"] = fail_severity
+    if include:
+        overrides["include"] = list(include)
+    if exclude:
+        overrides["exclude"] = list(exclude)
+    if severities:
+        overrides["severity"] = dict(_pairs(severities, "=", "--severity"))
+    if per_file_ignores:
+        overrides["per-file-ignores"] = {
+            g: _split((c,)) for g, c in _pairs(per_file_ignores, ":", "--per-file-ignores")
+        }
+    if per_tool_ignores:
+        overrides["per-tool-ignores"] = [
+            {"tools": g, "rules": _split((c,))} for g, c in _pairs(per_tool_ignores, ":", "--per-tool-ignores")
+        ]
+    if config_path is not None and not config_path.is_file():
+        fail(f"{config_path}: error: config file not found")
+
+    run = Run()
+    try:
+        resolver = SettingsResolver(config_path, overrides)
+        resolver.for_dir(Path.cwd())  # report a bad config even when no file is linted
+        for file in expand(list(paths) or ["."], resolver.for_dir):
+            settings = resolver.for_file(file)
+            try:
+                catalog = load_path(file, stdin_filename)
+            except LoadError as exc:
+                click.echo(str(exc), err=True)
+                run.errors.append(exc)
+                continue
+            run.files.append(lint_catalog(catalog, settings))
+    except ConfigError as exc:
+        fail(f"error: {exc}")
+    except RuleCrash as exc:
+        fail(str(exc))
+    for settings in resolver.all():
+        run.notices += settings.unused_notices()
+    try:
+        write_output(render(run, output_format, statistics=statistics), output_file)
+    except OSError as exc:
+        fail(f"{output_file}: error: cannot write report: {exc.strerror or exc}")
+    sys.exit(run.exit_code(exit_zero))
+
+
+@main.command("rules")
+@click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+def rules_cmd(output_format: str) -> None:
+    """List every rule: code, name, severity, smell and summary."""
+    from catalint.docs import rule_dict, rules_table
+    from catalint.registry import all_rules
+
+    if output_format == "json":
+        click.echo(json.dumps([rule_dict(r) for r in all_rules()], indent=2))
+    elif output_format == "markdown":
+        click.echo(rules_table(), nl=False)
+    else:
+        for r in all_rules():
+            click.echo(f"{r.code}  {r.name:<32} {r.severity!s:<9} {r.summary}")
+
+
+@main.command("rule")
+@click.argument("code")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rule_cmd(code: str, output_format: str) -> None:
+    """Explain one rule (by code such as DESC-009, or by name)."""
+    from catalint.docs import explain, rule_dict
+    from catalint.registry import get_rule
+
+    r = get_rule(code)
+    if r is None:
+        fail(f"error: unknown rule {code!r} (see 'catalint rules')")
+        return
+    if output_format == "json":
+        click.echo(json.dumps(rule_dict(r), indent=2))
+    else:
+        click.echo(explain(r), nl=False)

@@ -1,0 +1,322 @@
+"""Settings from `[tool.catalint]` in pyproject.toml, catalint.toml or .catalint.toml.
+
+The nearest config file up from a linted file applies to it (`--config` names
+one for all files). Command-line flags are applied on top.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catalint.model import Severity
+from catalint.registry import all_rules, check_selector, matches
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+CONFIG_NAMES = ("catalint.toml", ".catalint.toml", "pyproject.toml")
+
+DEFAULT_INCLUDE = [
+    "tools.json",
+    "tools.yaml",
+    "tools.yml",
+    "*.tools.json",
+    "*.tools.yaml",
+    "*.tools.yml",
+    "tools-list.json",
+    "tools_list.json",
+    "*.tools-list.json",
+    "mcp-tools.json",
+    "*.mcp.json",
+]
+DEFAULT_EXCLUDE = [".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".nox"]
+
+
+class ConfigError(Exception):
+    """A bad setting; rendered as one line, exit code 2."""
+
+
+@dataclass
+class ToolIgnore:
+    """One per-tool suppression: rules ignored for tools whose name matches a glob."""
+
+    tools: list[str]
+    rules: list[str]
+    reason: str | None
+    files: list[str]
+    label: str
+    used: int = 0
+
+    def applies(self, tool: str, code: str, file_rel: str) -> bool:
+        if self.files and not any(_glob_match(file_rel, g) for g in self.files):
+            return False
+        return any(fnmatch.fnmatchcase(tool, g) for g in self.tools) and any(matches(r, code) for r in self.rules)
+
+
+@dataclass
+class FileIgnore:
+    pattern: str
+    rules: list[str]
+    label: str
+    used: int = 0
+
+
+@dataclass
+class Settings:
+    path: Path | None = None  # the config file, None for built-in defaults
+    select: list[str] = field(default_factory=lambda: ["ALL"])
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    per_file_ignores: list[FileIgnore] = field(default_factory=list)
+    per_tool_ignores: list[ToolIgnore] = field(default_factory=list)
+    severity: dict[str, Severity] = field(default_factory=dict)
+    fail_severity: Severity = Severity.CRITICAL
+    include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))
+    exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent if self.path else Path.cwd()
+
+    def enabled_codes(self) -> list[str]:
+        chosen = []
+        for r in all_rules():
+            sel = _specificity(self.select + self.extend_select, r.code)
+            ign = _specificity(self.ignore, r.code)
+            if sel is not None and (ign is None or sel > ign):
+                chosen.append(r.code)
+        return chosen
+
+    def severity_of(self, code: str, default: Severity) -> Severity:
+        best: tuple[int, Severity] | None = None
+        for selector, sev in self.severity.items():
+            if matches(selector, code):
+                spec = 0 if selector.upper() == "ALL" else len(selector)
+                if best is None or spec > best[0]:
+                    best = (spec, sev)
+        return best[1] if best else default
+
+    def relative(self, file: str) -> str:
+        try:
+            return Path(file).resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return Path(file).as_posix()
+
+    def file_ignored(self, file_rel: str, code: str) -> FileIgnore | None:
+        for entry in self.per_file_ignores:
+            if _glob_match(file_rel, entry.pattern) and any(matches(r, code) for r in entry.rules):
+                return entry
+        return None
+
+    def tool_ignored(self, tool: str, code: str, file_rel: str) -> ToolIgnore | None:
+        for entry in self.per_tool_ignores:
+            if entry.applies(tool, code, file_rel):
+                return entry
+        return None
+
+    def unused_notices(self) -> list[str]:
+        where = self.path.name if self.path else "command line"
+        notes = []
+        for entry in self.per_file_ignores:
+            if not entry.used:
+                notes.append(f"{where}: notice: {entry.label} matched no finding; remove it")
+        for tool_entry in self.per_tool_ignores:
+            if not tool_entry.used:
+                notes.append(f"{where}: notice: {tool_entry.label} matched no finding; remove it")
+        return notes
+
+
+def _glob_match(rel: str, pattern: str) -> bool:
+    """Patterns with a slash match the relative path; others match the file name."""
+    if "/" in pattern:
+        return fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(rel, pattern.lstrip("/"))
+    return fnmatch.fnmatch(rel.rsplit("/", 1)[-1], pattern)
+
+
+def _specificity(selectors: list[str], code: str) -> int | None:
+    best = None
+    for s in selectors:
+        if matches(s, code):
+            spec = 0 if s.upper() == "ALL" else len(s)
+            best = spec if best is None else max(best, spec)
+    return best
+
+
+# ---------------------------------------------------------------- parsing
+
+_KEYS = {
+    "select",
+    "extend-select",
+    "ignore",
+    "per-file-ignores",
+    "per-tool-ignores",
+    "severity",
+    "fail-severity",
+    "include",
+    "exclude",
+}
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where} must be a list of strings")
+    return value
+
+
+def _codes(value: Any, where: str) -> list[str]:
+    codes = [c.strip().upper() for c in _strings(value, where)]
+    for code in codes:
+        if not check_selector(code):
+            raise ConfigError(f"{where}: unknown rule or prefix {code!r} (see 'catalint rules')")
+    return codes
+
+
+def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
+    """Apply a [tool.catalint] table (or the same keys from the CLI) onto settings."""
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+    if "select" in table:
+        settings.select = _codes(table["select"], f"{where}: select")
+    if "extend-select" in table:
+        settings.extend_select += _codes(table["extend-select"], f"{where}: extend-select")
+    if "ignore" in table:
+        settings.ignore += _codes(table["ignore"], f"{where}: ignore")
+    if "fail-severity" in table:
+        settings.fail_severity = _severity(table["fail-severity"], f"{where}: fail-severity")
+    if "include" in table:
+        settings.include = _strings(table["include"], f"{where}: include")
+    if "exclude" in table:
+        settings.exclude = _strings(table["exclude"], f"{where}: exclude")
+    if "severity" in table:
+        sev = table["severity"]
+        if not isinstance(sev, dict):
+            raise ConfigError(f'{where}: severity must be a table of RULE = "critical|warning|info"')
+        for code, value in sev.items():
+            _codes([code], f"{where}: severity")
+            settings.severity[code.upper()] = _severity(value, f"{where}: severity.{code}")
+    if "per-file-ignores" in table:
+        pfi = table["per-file-ignores"]
+        if not isinstance(pfi, dict):
+            raise ConfigError(f'{where}: per-file-ignores must be a table of "GLOB" = [RULES]')
+        for pattern, rules in pfi.items():
+            codes = _codes(rules, f"{where}: per-file-ignores.{pattern}")
+            label = f"per-file-ignores {pattern!r} ({', '.join(codes)})"
+            settings.per_file_ignores.append(FileIgnore(pattern, codes, label))
+    if "per-tool-ignores" in table:
+        entries = table["per-tool-ignores"]
+        if not isinstance(entries, list):
+            raise ConfigError(f"{where}: per-tool-ignores must be an array of tables")
+        for i, entry in enumerate(entries):
+            settings.per_tool_ignores.append(_tool_ignore(entry, f"{where}: per-tool-ignores[{i}]"))
+
+
+def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where} must be a table with tools, rules and an optional reason")
+    extra = sorted(set(entry) - {"tools", "rules", "reason", "files"})
+    if extra:
+        raise ConfigError(f"{where}: unknown key {extra[0]!r} (known: tools, rules, reason, files)")
+    if "tools" not in entry or "rules" not in entry:
+        raise ConfigError(f"{where} needs both 'tools' (name globs) and 'rules'")
+    reason = entry.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise ConfigError(f"{where}: reason must be a string")
+    tools = _strings(entry["tools"], f"{where}: tools")
+    codes = _codes(entry["rules"], f"{where}: rules")
+    files = _strings(entry.get("files", []), f"{where}: files")
+    label = f"per-tool ignore tools={','.join(tools)} rules={','.join(codes)}"
+    return ToolIgnore(tools, codes, reason, files, label)
+
+
+def _severity(value: Any, where: str) -> Severity:
+    if not isinstance(value, str):
+        raise ConfigError(f"{where} must be one of critical, warning, info")
+    try:
+        return Severity.parse(value)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def read_table(path: Path) -> dict[str, Any] | None:
+    """The catalint table of a config file; None for a pyproject.toml without one."""
+    try:
+        with path.open("rb") as fh:
+            doc = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: invalid TOML: not UTF-8") from None
+    if path.name == "pyproject.toml":
+        tool = doc.get("tool", {})
+        table = tool.get("catalint") if isinstance(tool, dict) else None
+        if table is None:
+            return None
+    else:
+        # catalint.toml holds the keys at top level, or under [tool.catalint].
+        tool = doc.get("tool")
+        table = tool["catalint"] if isinstance(tool, dict) and "catalint" in tool else doc
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.catalint] must be a table")
+    return table
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest config file at or above the directory start."""
+    directory = start.resolve()
+    for folder in (directory, *directory.parents):
+        for name in CONFIG_NAMES:
+            candidate = folder / name
+            if candidate.is_file() and read_table(candidate) is not None:
+                return candidate
+    return None
+
+
+def load_settings(config_path: Path | None) -> Settings:
+    settings = Settings(path=config_path)
+    if config_path is not None:
+        table = read_table(config_path)
+        if table is None:
+            raise ConfigError(f"{config_path}: no [tool.catalint] table")
+        apply_table(settings, table, config_path.name)
+    return settings
+
+
+class SettingsResolver:
+    """Settings for each linted file: --config, else the nearest file; then CLI overrides."""
+
+    def __init__(self, explicit: Path | None, overrides: dict[str, Any]) -> None:
+        self.explicit = explicit
+        self.overrides = overrides
+        self._by_config: dict[Path | None, Settings] = {}
+        self._by_dir: dict[Path, Path | None] = {}
+
+    def _settings(self, config: Path | None) -> Settings:
+        if config not in self._by_config:
+            settings = load_settings(config)
+            apply_table(settings, self.overrides, "command line")
+            self._by_config[config] = settings
+        return self._by_config[config]
+
+    def for_dir(self, directory: Path) -> Settings:
+        if self.explicit is not None:
+            return self._settings(self.explicit)
+        if directory not in self._by_dir:
+            self._by_dir[directory] = find_config(directory)
+        return self._settings(self._by_dir[directory])
+
+    def for_file(self, file: str) -> Settings:
+        return self.for_dir(Path.cwd() if file == "-" else Path(file).parent)
+
+    def all(self) -> list[Settings]:
+        return list(self._by_config.values())

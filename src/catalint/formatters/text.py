@@ -1,0 +1,37 @@
+"""One line a finding, ruff-style, then a summary line."""
+
+from __future__ import annotations
+
+from catalint.registry import get_rule
+from catalint.run import Run
+
+
+def format_text(run: Run, statistics: bool = False) -> str:
+    lines: list[str] = []
+    for file_result, f in run.findings:
+        span = f.span
+        where = f"{file_result.catalog.display}:{span.line}:{span.col}" if span else file_result.catalog.display
+        lines.append(f"{where}: {f.code} [{f.severity}] {f.tool}: {f.message}")
+    if statistics and run.findings:
+        if lines:
+            lines.append("")
+        for code, count in sorted(run.by_rule().items(), key=lambda kv: (-kv[1], kv[0])):
+            r = get_rule(code)
+            name = r.name if r else ""
+            sev = next(str(f.severity) for _, f in run.findings if f.code == code)
+            lines.append(f"{count:>6}  {code}  [{sev}]  {name}")
+    lines.extend(run.notices)
+    lines.append(summary(run))
+    return "\n".join(lines) + "\n"
+
+
+def summary(run: Run) -> str:
+    files = len(run.files)
+    scope = f"{run.tool_count} tool{'s' * (run.tool_count != 1)} in {files} file{'s' * (files != 1)}"
+    errors = f"; {len(run.errors)} file{'s' * (len(run.errors) != 1)} could not be read" if run.errors else ""
+    total = len(run.findings)
+    if not total:
+        return f"All checks passed: {scope}{errors}."
+    sev = run.by_severity()
+    parts = ", ".join(f"{sev[s]} {s}" for s in ("critical", "warning", "info") if sev[s])
+    return f"Found {total} finding{'s' * (total != 1)} ({parts}) in {scope}{errors}."

@@ -1,0 +1,193 @@
+"""Read a saved tools/list snapshot (JSON or YAML) into a Catalog."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from catalint.model import Catalog, Tool
+from catalint.sourcemap import JsonSourceMap, LineIndex, YamlSourceMap, join_pointer
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+class LoadError(Exception):
+    """Input that cannot be linted; rendered as one line, exit code 2."""
+
+    def __init__(
+        self,
+        path: str,
+        message: str,
+        line: int | None = None,
+        col: int | None = None,
+        pointer: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+        self.line = line
+        self.col = col
+        self.pointer = pointer
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}:{self.col}"
+        text = f"{where}: error: {self.message}"
+        if self.pointer is not None:
+            text += f" (at {self.pointer or '/'})"
+        return text
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def decode_bytes(data: bytes, display: str) -> str:
+    """Decode UTF-8 (with or without BOM) or BOM-marked UTF-16/32."""
+    for bom, codec in (
+        (b"\xef\xbb\xbf", "utf-8-sig"),
+        (b"\xff\xfe\x00\x00", "utf-32"),
+        (b"\x00\x00\xfe\xff", "utf-32"),
+        (b"\xff\xfe", "utf-16"),
+        (b"\xfe\xff", "utf-16"),
+    ):
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError as exc:
+                raise LoadError(display, f"invalid {codec.upper()} text: {exc.reason}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise LoadError(display, f"invalid UTF-8 (byte 0x{data[exc.start]:02x})", line, col) from None
+
+
+def looks_like_yaml(path: str, text: str) -> bool:
+    if path.lower().endswith(YAML_SUFFIXES):
+        return True
+    if path.lower().endswith(".json"):
+        return False
+    head = text.lstrip()[:1]
+    return head not in ("{", "[")
+
+
+def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        line, col = LineIndex(text).position(exc.pos)
+        raise LoadError(display, exc.msg, line, col) from None
+    except ValueError as exc:  # NaN / Infinity
+        raise LoadError(display, str(exc)) from None
+    except RecursionError:
+        raise LoadError(display, "JSON nested too deeply") from None
+    return data, JsonSourceMap(text)
+
+
+def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
+    import yaml
+
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise LoadError(display, "empty document")
+        data = loader.construct_document(node)
+        return data, YamlSourceMap(text, node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        what = exc.problem or exc.context or "invalid YAML"
+        if mark is None:
+            raise LoadError(display, what) from None
+        raise LoadError(display, what, mark.line + 1, mark.column + 1) from None
+    except yaml.YAMLError as exc:
+        raise LoadError(display, str(exc).splitlines()[0]) from None
+    except RecursionError:
+        raise LoadError(display, "YAML nested too deeply") from None
+    finally:
+        loader.dispose()
+
+
+def find_tools(data: Any) -> tuple[list[Any], str] | None:
+    """The tools array and its JSON pointer, for every accepted shape."""
+    if isinstance(data, list):
+        return data, ""
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("tools"), list):
+        return data["tools"], "/tools"
+    result = data.get("result")
+    if isinstance(result, dict) and isinstance(result.get("tools"), list):
+        return result["tools"], "/result/tools"
+    return None
+
+
+def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
+    def fail(message: str, pointer: str) -> LoadError:
+        span = source.span(pointer)
+        return LoadError(display, message, span.line, span.col, pointer)
+
+    found = find_tools(data)
+    if found is None:
+        if isinstance(data, dict) and isinstance(data.get("error"), dict):
+            detail = data["error"].get("message", "no message")
+            return_error = f"JSON-RPC error response, no tools: {detail}"
+            raise fail(return_error, "/error")
+        raise fail(
+            'no tools array: expected {"tools": [...]}, a JSON-RPC result with result.tools, or a bare array of tools',
+            "",
+        )
+    items, base = found
+    tools: list[Tool] = []
+    for i, raw in enumerate(items):
+        pointer = join_pointer(base, i)
+        if not isinstance(raw, dict):
+            raise fail(f"tool is a {_kind(raw)}, not an object", pointer)
+        if not isinstance(raw.get("name"), str):
+            where = join_pointer(pointer, "name") if "name" in raw else pointer
+            raise fail('tool has no string "name"', where)
+        if "inputSchema" in raw and not isinstance(raw["inputSchema"], dict):
+            raise fail(
+                f'"inputSchema" is a {_kind(raw["inputSchema"])}, not an object',
+                join_pointer(pointer, "inputSchema"),
+            )
+        tools.append(Tool(i, pointer, raw))
+    return Catalog(path=path, display=display, tools=tools, locate=source.span)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "boolean", str: "string", int: "number", float: "number", list: "array", dict: "object"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def load_text(text: str, path: str, display: str) -> Catalog:
+    if not text.strip():
+        raise LoadError(display, "empty file")
+    if looks_like_yaml(path, text):
+        data, source = parse_yaml(text, display)
+    else:
+        data, source = parse_json(text, display)
+    return build_catalog(data, source, path, display)
+
+
+def load_path(path: str, stdin_name: str = "-") -> Catalog:
+    """Load a catalog file, or standard input when path is '-'."""
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        return load_text(decode_bytes(data, stdin_name), stdin_name, stdin_name)
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise LoadError(path, "is a directory") from None
+    except OSError as exc:
+        raise LoadError(path, exc.strerror or str(exc)) from None
+    return load_text(decode_bytes(data, path), path, path)

@@ -1,0 +1,86 @@
+"""Plain data types shared by the loader, the rules and the reporters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+
+class Severity(IntEnum):
+    """Finding severity; higher is worse, so comparisons read naturally."""
+
+    INFO = 1
+    WARNING = 2
+    CRITICAL = 3
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r} (expected critical, warning or info)") from None
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+SMELLS = (
+    "underspecified",
+    "verbose",
+    "uninformative",
+    "brittle",
+    "missing_examples",
+    "missing_return_format",
+    "missing_annotations",
+    "invalid_annotation",
+)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A 1-based region of a file; the end column is exclusive (as in SARIF)."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True)
+class Tool:
+    index: int
+    pointer: str  # JSON pointer of the tool object, e.g. "/tools/3"
+    raw: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.raw["name"]
+
+    @property
+    def description(self) -> Any:
+        return self.raw.get("description")
+
+    @property
+    def input_schema(self) -> Any:
+        return self.raw.get("inputSchema")
+
+
+@dataclass
+class Catalog:
+    path: str  # as given on the command line ("-" for standard input)
+    display: str  # how reports name it
+    tools: list[Tool]
+    locate: Any  # callable: pointer -> Span (see sourcemap)
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    severity: Severity
+    tool: str
+    pointer: str
+    message: str
+    span: Span | None = None
+    suggestion: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)

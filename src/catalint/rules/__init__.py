@@ -1,0 +1,3 @@
+"""Built-in rules; importing this package registers them."""
+
+from catalint.rules import desc  # noqa: F401

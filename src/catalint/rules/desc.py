@@ -1,0 +1,625 @@
+"""DESC rules: what a tool's description and argument descriptions tell an agent."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from catalint.arguments import Argument, iter_arguments, top_level_properties
+from catalint.model import Tool
+from catalint.registry import Hit, rule
+from catalint.sourcemap import join_pointer
+from catalint.text import has_verb, mentions, mostly_latin, squash
+
+MIN_DESCRIPTION = 20
+MAX_DESCRIPTION = 500
+MAX_ENUM_TO_MENTION = 12
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+def _description(tool: Tool) -> str:
+    text = tool.description
+    return text.strip() if isinstance(text, str) else ""
+
+
+def _desc_pointer(tool: Tool) -> str:
+    return join_pointer(tool.pointer, "description")
+
+
+def _schema_pointer(tool: Tool) -> str:
+    return join_pointer(tool.pointer, "inputSchema")
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+@rule(
+    "DESC-001",
+    "missing-description",
+    "critical",
+    "underspecified",
+    "Description is missing, empty, or under 20 characters",
+)
+def missing_description(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A tool whose `description` is absent, not a string, blank,
+    or shorter than 20 characters once trimmed.
+
+    **Why.** An agent chooses tools from their names and descriptions alone. Hasan
+    et al. ("MCP Tool Descriptions Are Smelly!", arXiv:2602.14878) found that purpose
+    is the component agents depend on most, and Wang et al. (arXiv:2602.18914)
+    measured an 11.6-point rise in selection when the functionality of a tool was
+    described. A name is not a description.
+
+    **Bad.** `{"name": "get_weather", "description": "Weather"}`
+
+    **Good.** `{"name": "get_weather", "description": "Get the current weather for a
+    city: temperature, conditions and wind. Returns a JSON object."}`
+
+    **Fix.** Say what the tool does, to what, and what it returns, in a sentence or two.
+    """
+    raw = tool.description
+    text = _description(tool)
+    if raw is None:
+        what = "has no description" if "description" not in tool.raw else "has a null description"
+        yield Hit(_desc_pointer(tool), what)
+    elif not isinstance(raw, str):
+        yield Hit(_desc_pointer(tool), "description is not a string")
+    elif not text:
+        yield Hit(_desc_pointer(tool), "description is empty")
+    elif len(text) < MIN_DESCRIPTION:
+        yield Hit(
+            _desc_pointer(tool),
+            f"description is {len(text)} characters, under {MIN_DESCRIPTION}: {_quote(text)}",
+        )
+
+
+@rule(
+    "DESC-002",
+    "overlong-description",
+    "warning",
+    "verbose",
+    "Description is over 500 characters (constraints probably belong in inputSchema)",
+)
+def overlong_description(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A description longer than 500 characters once trimmed.
+
+    **Why.** Every tool description is sent with every request, so length is paid
+    for in tokens on each turn. Long descriptions usually carry argument rules
+    (formats, limits, allowed values) that belong in `inputSchema`, where clients
+    can enforce them. Hasan et al. (arXiv:2602.14878) found that rewriting smelly
+    descriptions helped task success but lengthened runs, so length has a cost.
+
+    **Bad.** A 1,200-character description that explains pagination, date formats
+    and every field of the result in prose.
+
+    **Good.** Two sentences of purpose and result; `maxLength`, `enum`, `format` and
+    per-argument descriptions in the schema.
+
+    **Fix.** Move argument constraints into the schema and cut repetition.
+    """
+    text = _description(tool)
+    if len(text) > MAX_DESCRIPTION:
+        yield Hit(_desc_pointer(tool), f"description is {len(text)} characters, over {MAX_DESCRIPTION}")
+
+
+@rule("DESC-003", "description-repeats-name", "critical", "uninformative", "Description only repeats the tool name")
+def description_repeats_name(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A description that is the tool name again, compared
+    ignoring case, punctuation and the separators `_`, `-`, `.` and spaces, so
+    `lookup_city_weather` and "Lookup city weather." are the same.
+
+    **Why.** A description that restates the name adds tokens and no selection
+    signal; Hasan et al. (arXiv:2602.14878) list an unstated purpose among the most
+    common smells.
+
+    **Bad.** `{"name": "list_issues", "description": "List issues"}`
+
+    **Good.** `{"name": "list_issues", "description": "List open issues in a GitHub
+    repository, newest first; returns number, title, labels and author."}`
+
+    **Fix.** Say what the name cannot: scope, inputs, result, side effects.
+    """
+    text = _description(tool)
+    if text and squash(text) == squash(tool.name):
+        yield Hit(_desc_pointer(tool), f"description {_quote(text)} only repeats the tool name")
+
+
+@rule(
+    "DESC-004",
+    "no-action-verb",
+    "warning",
+    "uninformative",
+    "Description contains no common verb, so the action is unclear",
+)
+def no_action_verb(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A description with no common action verb (get, list,
+    create, search, send... in any inflection: gets, listed, creating).
+
+    **Why.** The verb tells an agent what kind of operation the tool performs
+    (read, write, search, delete); without one the agent cannot categorise the
+    tool. Wang et al. (arXiv:2602.18914) found the functionality dimension the
+    strongest lever on selection.
+
+    The rule judges English only: a description whose letters are mostly
+    non-Latin is skipped, and an empty one is left to DESC-001.
+
+    **Bad.** `"Weather data for cities worldwide."`
+
+    **Good.** `"Get current weather data for a city anywhere in the world."`
+
+    **Fix.** Start with the verb that names the operation.
+    """
+    text = _description(tool)
+    if text and mostly_latin(text) and not has_verb(text):
+        yield Hit(_desc_pointer(tool), "description names no action (no common verb such as get, list, create)")
+
+
+_POSITIONAL = re.compile(
+    r"""
+    \b(?:
+        (?P<always>
+            (?:previous|preceding|prior|next|following|last)\s+(?:tool|function|command)
+          | (?:tool|function)s?\s+(?:above|below)
+          | as\s+(?:mentioned|described|noted|stated|explained|shown)\s+(?:before|earlier|previously)
+        )
+      | (?P<back>
+            (?:see|as|described|mentioned|noted|stated|explained|shown|listed|defined|given)\s+above
+          | (?:the|see)\s+above
+        )
+      | (?P<forward>
+            (?:see|described|mentioned|noted|explained|shown|listed|defined|given|detailed|outlined)\s+below
+          | (?:the|see)\s+below
+        )
+    )\b
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+# A reference into the same description is fine when there is text for it to point at.
+_OWN_TEXT = 80
+
+
+@rule(
+    "DESC-005",
+    "positional-reference",
+    "warning",
+    "brittle",
+    'Description uses positional phrases ("see above", "previous tool")',
+)
+def positional_reference(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** Phrases that point at a place: "see above", "as mentioned
+    before", "the previous tool", "described below".
+
+    **Why.** An agent sees the catalog as a flat, unordered list: clients reorder
+    tools, merge servers and drop tools they filter out, so "above" and "the
+    previous tool" point at nothing. Hasan et al. (arXiv:2602.14878) count such
+    unstated dependencies among the guideline smells.
+
+    A reference into the description itself is allowed when there is text for it
+    to point at: "listed below" followed by the list (80 characters or more), or
+    "see above" after 80 characters or more of the same description.
+
+    **Bad.** `"Same as the previous tool, but for folders."`
+
+    **Good.** `"Delete a folder and everything in it. Use delete_file for single files."`
+
+    **Fix.** Name the other tool or repeat the needed fact.
+    """
+    text = _description(tool)
+    for match in _POSITIONAL.finditer(text):
+        if match.group("back") and match.start() >= _OWN_TEXT:
+            continue
+        if match.group("forward") and len(text) - match.end() >= _OWN_TEXT:
+            continue
+        yield Hit(_desc_pointer(tool), f"positional phrase {match.group(0)!r} means nothing in a flat catalog")
+        return
+
+
+def _desc_or_schema(arg: Argument) -> str:
+    return arg.description_pointer or arg.pointer
+
+
+@rule(
+    "DESC-006", "undocumented-required-argument", "critical", "underspecified", "A required argument has no description"
+)
+def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** An argument listed in its object's `required` array whose
+    schema (after following a local `$ref`) has no non-empty `description`.
+    Nested arguments count: properties of object arguments and of array items.
+
+    **Why.** The agent must supply a required argument on every call, and the
+    name alone rarely says the format, unit or source of the value. Hasan et al.
+    (arXiv:2602.14878) list missing parameter explanations among the most frequent
+    smells in 856 real tools.
+
+    **Bad.** `"city": {"type": "string"}` in `required`.
+
+    **Good.** `"city": {"type": "string", "description": "City name in English,
+    e.g. Paris"}`
+
+    **Fix.** Describe what the value is, its format, and where the agent gets it.
+    """
+    for arg in iter_arguments(tool):
+        if arg.required and arg.description is None:
+            yield Hit(arg.pointer, f"required argument {arg.name!r} has no description")
+
+
+def _enum_values(arg: Argument) -> list[Any] | None:
+    enum = arg.schema.get("enum")
+    if not isinstance(enum, list):
+        items = arg.schema.get("items")
+        enum = items.get("enum") if isinstance(items, dict) else None
+    return enum if isinstance(enum, list) and enum else None
+
+
+@rule(
+    "DESC-007",
+    "enum-values-unmentioned",
+    "warning",
+    "underspecified",
+    "An enum argument's description mentions none of its values",
+)
+def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** An argument with an `enum` (or array items with an
+    `enum`) whose description mentions none of the allowed values, compared as
+    whole words ignoring case and punctuation (`created_at` matches "created at").
+    Arguments without a description are not this rule's business (see DESC-006),
+    and enums of more than 12 values (units, locales) are left alone: nobody lists
+    those in prose.
+
+    **Why.** Many clients flatten or drop `enum` when they render tools for the
+    model, and a description that explains the values tells the agent which to
+    choose. A description that ignores them leaves the agent guessing what each
+    value means. Part of the parameter-explanation component of Hasan et al.
+    (arXiv:2602.14878).
+
+    **Bad.** `{"enum": ["c", "f"], "description": "Temperature unit"}`
+
+    **Good.** `{"enum": ["c", "f"], "description": "Temperature unit: c for Celsius,
+    f for Fahrenheit"}`
+
+    **Fix.** Name the values and say when to use each.
+    """
+    for arg in iter_arguments(tool):
+        values = _enum_values(arg)
+        text = arg.description
+        if values is None or text is None or len(values) > MAX_ENUM_TO_MENTION:
+            continue
+        if not any(mentions(text, _enum_text(v)) for v in values):
+            shown = ", ".join(_enum_text(v) for v in values[:6]) + (", …" if len(values) > 6 else "")
+            yield Hit(
+                _desc_or_schema(arg),
+                f"argument {arg.name!r} is an enum ({shown}) but its description mentions none of the values",
+            )
+
+
+def _enum_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+@rule(
+    "DESC-008",
+    "argument-outweighs-tool",
+    "warning",
+    "verbose",
+    "An argument description is longer than the tool description",
+)
+def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** An argument whose description is longer than the tool's
+    own description. A tool with no description is left to DESC-001.
+
+    **Why.** Inverted information density: the detail sits where the agent reads
+    it last. When an argument needs more words than the tool, the tool's purpose
+    is usually under-described or the argument's prose should be schema
+    constraints (Hasan et al., arXiv:2602.14878, on purpose versus parameter
+    components).
+
+    **Bad.** Tool: `"Run a query."` Argument `sql`: three sentences on dialect,
+    limits and quoting.
+
+    **Good.** Tool: `"Run a read-only SQL query against the analytics warehouse and
+    return rows as JSON."` Argument `sql`: `"A single SELECT statement."`
+
+    **Fix.** Move purpose into the tool description; turn argument prose into
+    `enum`, `pattern`, `maxLength` and similar constraints.
+    """
+    own = len(_description(tool))
+    if not own:
+        return
+    for arg in iter_arguments(tool):
+        text = arg.description
+        if text is not None and len(text.strip()) > own:
+            yield Hit(
+                _desc_or_schema(arg),
+                f"argument {arg.name!r} description ({len(text.strip())} chars) is longer than "
+                f"the tool description ({own} chars)",
+            )
+
+
+_EXAMPLE_TEXT = re.compile(r"\be\.\s?g\.|\bfor example\b|\bexamples?\s*:|\bfor instance\b", re.IGNORECASE)
+
+
+def _has_examples(tool: Tool) -> bool:
+    examples = tool.raw.get("examples")
+    if isinstance(examples, list) and examples:
+        return True
+    if _EXAMPLE_TEXT.search(_description(tool)):
+        return True
+    for arg in iter_arguments(tool):
+        if any(k in arg.schema for k in ("examples", "example", "default")):
+            return True
+        if arg.description and _EXAMPLE_TEXT.search(arg.description):
+            return True
+    return False
+
+
+def _non_trivial(tool: Tool) -> bool:
+    props = top_level_properties(tool)
+    if len(props) > 1:
+        return True
+    if len(props) == 1:
+        ((name, schema),) = props.items()
+        required = tool.input_schema.get("required")
+        if isinstance(required, list) and name in required:
+            return True
+        return not (isinstance(schema, dict) and schema.get("type") == "string")
+    return False
+
+
+@rule(
+    "DESC-009",
+    "no-usage-examples",
+    "warning",
+    "missing_examples",
+    "A tool with a non-trivial input schema gives no usage examples",
+)
+def no_usage_examples(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A tool whose input schema is non-trivial (more than one
+    top-level property, or one property that is required or not a plain string)
+    and that shows no example anywhere. It counts as documented when the tool has
+    a non-empty `examples` array, when any argument (at any depth) declares
+    `examples`, `example` or `default`, or when the tool or an argument
+    description gives one in words ("e.g.", "for example", "Example:").
+
+    **Why.** Anthropic's advanced tool-use guidance reports that worked examples
+    raised accuracy on complex parameter handling from 72% to 90%. Hasan et al.
+    (arXiv:2602.14878) list examples as one of six description components, though
+    removing them did not significantly hurt in their study, hence a warning.
+
+    **Bad.** `create_event(title, start, end, attendees[])` with no example values.
+
+    **Good.** `"start": {"type": "string", "format": "date-time", "examples":
+    ["2026-03-01T09:00:00Z"]}`
+
+    **Fix.** Add `examples` to the arguments whose format is not obvious.
+    """
+    if _non_trivial(tool) and not _has_examples(tool):
+        yield Hit(
+            _schema_pointer(tool),
+            "non-trivial input schema but no usage examples (no examples, example or default on any argument)",
+        )
+
+
+_RETURN_WORDS = re.compile(
+    r"\b(?:return(?:s|ed|ing)?|outputs?|results?|respon(?:se|ses|ds)|yields?|produces?"
+    r"|gives back|sends back|comes back)\b",
+    re.IGNORECASE,
+)
+
+
+@rule(
+    "DESC-010",
+    "no-return-format",
+    "warning",
+    "missing_return_format",
+    "Description states an action but never says what the tool returns",
+)
+def no_return_format(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A description that names an action (it has a verb) but
+    uses no return wording (returns, output, result, response, yields, produces)
+    while the tool declares no `outputSchema`. English only: mostly non-Latin
+    descriptions are skipped.
+
+    **Why.** The agent plans its next step from what the call gives back; a
+    description that is silent on the result makes it call the tool just to find
+    out. The heuristic is coarse: it sees whether the description gestures at a
+    result at all, not whether the shape is right, so it stays a warning.
+
+    **Bad.** `"Search orders by customer."`
+
+    **Good.** `"Search orders by customer. Returns a list of orders, each with id,
+    total and status."`
+
+    **Fix.** Add a sentence on what comes back, or declare an `outputSchema`.
+    """
+    text = _description(tool)
+    if not text or "outputSchema" in tool.raw or not mostly_latin(text):
+        return
+    if has_verb(text) and not _RETURN_WORDS.search(text):
+        yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
+
+
+@rule(
+    "DESC-011",
+    "non-boolean-annotation-hint",
+    "warning",
+    "invalid_annotation",
+    "An annotation hint holds a non-boolean value",
+)
+def non_boolean_annotation_hint(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** `readOnlyHint`, `destructiveHint`, `idempotentHint` or
+    `openWorldHint` present in `annotations` with a value that is not `true` or
+    `false` (a string "true", a number, null).
+
+    **Why.** The MCP specification (2025-11-25, Tool annotations) defines the four
+    hints as booleans. Clients that gate confirmations on them may read `"false"`
+    as true, or ignore the hint, so a destructive tool can run unconfirmed.
+
+    **Bad.** `"annotations": {"readOnlyHint": "true"}`
+
+    **Good.** `"annotations": {"readOnlyHint": true}`
+
+    **Fix.** Use JSON booleans.
+    """
+    annotations = tool.raw.get("annotations")
+    if not isinstance(annotations, dict):
+        return
+    base = join_pointer(tool.pointer, "annotations")
+    for hint in HINTS:
+        if hint in annotations and not isinstance(annotations[hint], bool):
+            shown = json.dumps(annotations[hint], ensure_ascii=False)
+            yield Hit(join_pointer(base, hint), f"annotation {hint} is {shown}, not a boolean")
+
+
+@rule("DESC-012", "missing-annotations", "warning", "missing_annotations", "The tool declares no annotations object")
+def missing_annotations(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A tool with no `annotations` object (absent, null or not
+    an object). An empty object passes: it states the defaults on purpose.
+
+    **Why.** Without annotations a client cannot tell a read-only lookup from a
+    destructive write, so it must either confirm every call or none. The MCP
+    specification (2025-11-25) defines `readOnlyHint`, `destructiveHint`,
+    `idempotentHint` and `openWorldHint` for exactly this.
+
+    **Bad.** `{"name": "delete_repo", "description": "...", "inputSchema": {...}}`
+
+    **Good.** `"annotations": {"readOnlyHint": false, "destructiveHint": true,
+    "idempotentHint": true, "openWorldHint": false}`
+
+    **Fix.** Add an `annotations` object with the hints that apply.
+    """
+    annotations = tool.raw.get("annotations", ...)
+    if isinstance(annotations, dict):
+        return
+    if annotations is ...:
+        message = "no annotations object (readOnlyHint, destructiveHint, ...)"
+    elif annotations is None:
+        message = "annotations is null, not an object"
+    else:
+        message = f"annotations is a {type(annotations).__name__}, not an object"
+    yield Hit(join_pointer(tool.pointer, "annotations"), message)
+
+
+_VALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`|[A-Za-z0-9_][\w.\-]{0,30})"""
+_SEP = r"(?:\s*,\s*(?:or\s+|and\s+)?|\s*/\s*|\s*\|\s*|\s+or\s+|\s*,?\s+and\s+)"
+_LIST = rf"{_VALUE}(?:{_SEP}{_VALUE})+"
+# A strong intro announces a closed set whatever the values look like; a weak one
+# ("must be", "can be", "either") counts only before quoted values.
+_STRONG = (
+    r"(?:(?:must|can|should|may)\s+be\s+)?one\s+of(?:\s+the\s+following)?"
+    r"|(?:allowed|valid|possible|accepted|supported|available)\s+(?:values?|options?)(?:\s+(?:are|is|include))?"
+)
+_WEAK = r"(?:(?:must|can|should|may)\s+(?:only\s+)?be|either)"
+_QVALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
+_END = r"(?=\s*(?:[.;)\n]|$|\s+(?:to|for|which|that|if|when)\b))"
+_ENUM_PROSE = re.compile(
+    rf"\b(?:{_STRONG})\b\s*:?\s*\(?(?P<list>{_LIST})\)?{_END}"
+    rf"|\b{_WEAK}\s*:?\s*(?P<quoted>{_QVALUE}(?:{_SEP}{_QVALUE})+)(?=\s*(?:[.;)\n]|$))",
+    re.IGNORECASE,
+)
+# "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
+_BULLETS = re.compile(
+    rf"\b(?:{_STRONG}|options?(?:\s+are)?)\s*:\s*\n"
+    rf"(?P<bullets>(?:[ \t]*[-*•][ \t]*{_VALUE}[ \t]*(?:[-–:(][^\n]*)?(?:\n|$)){{2,}})",
+    re.IGNORECASE,
+)
+_BULLET_VALUE = re.compile(rf"^[ \t]*[-*•][ \t]*({_VALUE})", re.MULTILINE)
+_CONDITION = re.compile(r"\b(?:if|when|unless|whenever)\b", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"[.!?\n]\s")
+_EXAMPLE_LEAD = re.compile(r"(?:e\.\s?g\.|for example|for instance|such as|like|example|examples)\W*$", re.I)
+_SPLIT = re.compile(_SEP, re.IGNORECASE)
+_ARTICLES = {"a", "an", "the", "any", "some", "your", "this", "that"}
+
+
+def _spelled_out_values(text: str) -> list[str] | None:
+    bullets = _BULLETS.search(text)
+    if bullets:
+        return [v.strip("'\"`") for v in _BULLET_VALUE.findall(bullets.group("bullets"))]
+    for match in _ENUM_PROSE.finditer(text):
+        listed = match.group("list") or match.group("quoted")
+        before = text[max(0, match.start() - 30) : match.start()]
+        if _EXAMPLE_LEAD.search(before):
+            continue
+        starts = [m.end() for m in _SENTENCE_START.finditer(text, 0, match.start())]
+        if _CONDITION.search(text, starts[-1] if starts else 0, match.start()):
+            continue  # "if the field is a checkbox, the value must be 'true' or 'false'"
+        items = [i.strip().strip("'\"`") for i in _SPLIT.split(listed) if i and i.strip()]
+        items = [i for i in items if i and i.lower() not in ("or", "and")]
+        if len(items) < 2 or any(i.lower() in _ARTICLES for i in items):
+            continue
+        if not listed.lstrip().startswith(("'", '"', "`")):
+            # Bare words: all must look like literal tokens, not prose.
+            if any(" " in i for i in items) or len(items) > 12:
+                continue
+        return items
+    return None
+
+
+@rule(
+    "DESC-013",
+    "enum-in-prose",
+    "warning",
+    "underspecified",
+    "A string argument lists its allowed values in prose but declares no enum",
+)
+def enum_in_prose(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A string (or untyped) argument without `enum` or `const`
+    whose description spells out a closed set: "one of open, closed or pending",
+    "must be 'asc' or 'desc'", "allowed values: json, csv". Lists introduced as
+    examples ("e.g. Paris or Osaka", "such as ...") are not a closed set and do
+    not fire. The inverse of DESC-007.
+
+    **Why.** Values in prose are a suggestion the agent may misspell; an `enum` is
+    a constraint that clients validate and many render as a choice. Hasan et al.
+    (arXiv:2602.14878) found parameter constraints stated only in prose among the
+    common smells.
+
+    **Bad.** `"status": {"type": "string", "description": "One of open, closed or pending"}`
+
+    **Good.** `"status": {"type": "string", "enum": ["open", "closed", "pending"],
+    "description": "Filter by status"}`
+
+    **Fix.** Declare the `enum` and keep the prose for what each value means.
+    """
+    for arg in iter_arguments(tool):
+        text = arg.description
+        if text is None or not mostly_latin(text):
+            continue
+        types = arg.types()
+        if types and "string" not in types:
+            continue
+        if "enum" in arg.schema or "const" in arg.schema or _branch_has_enum(arg.schema):
+            continue
+        values = _spelled_out_values(text)
+        if values:
+            shown = ", ".join(values[:6])
+            yield Hit(
+                _desc_or_schema(arg),
+                f"argument {arg.name!r} lists allowed values in prose ({shown}) but declares no enum",
+            )
+
+
+def _branch_has_enum(schema: dict[str, Any]) -> bool:
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and any(isinstance(b, dict) and ("enum" in b or "const" in b) for b in branches):
+            return True
+    return False

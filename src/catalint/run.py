@@ -1,0 +1,41 @@
+"""The outcome of one `catalint lint` run, as every formatter sees it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from catalint.engine import FileResult
+from catalint.loader import LoadError
+from catalint.model import Finding
+
+
+@dataclass
+class Run:
+    files: list[FileResult] = field(default_factory=list)
+    errors: list[LoadError] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[tuple[FileResult, Finding]]:
+        return [(f, finding) for f in self.files for finding in f.findings]
+
+    @property
+    def tool_count(self) -> int:
+        return sum(len(f.tools) for f in self.files)
+
+    def by_severity(self) -> Counter[str]:
+        return Counter(str(f.severity) for _, f in self.findings)
+
+    def by_rule(self) -> Counter[str]:
+        return Counter(f.code for _, f in self.findings)
+
+    def failing(self) -> bool:
+        return any(f.failing() for f in self.files)
+
+    def exit_code(self, exit_zero: bool = False) -> int:
+        if self.errors:
+            return 2
+        if self.failing() and not exit_zero:
+            return 1
+        return 0

@@ -1,0 +1,133 @@
+"""Small text helpers for the description rules: words, verbs, script detection."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_ALNUM_RUN = re.compile(r"[^0-9a-z]+")
+
+# Base forms of verbs that tool descriptions use to say what a tool does.
+# Inflected forms (gets, listed, creating, queries...) are matched by stemming.
+VERBS = frozenset(
+    """
+    access accept activate add adjust aggregate alert allow analyse analyze annotate answer append apply approve
+    archive ask assign attach audit authenticate authorize autocomplete back backup ban batch
+    benchmark bind block book browse build bulk buy calculate call cancel capture cast change
+    charge check checkout choose classify clean clear click clone close collect combine comment
+    commit compare compile complete compose compress compute configure confirm connect convert
+    copy count crawl create crop debug decode decrypt define delete deploy deposit describe divide
+    detach detect determine diff disable disconnect discover dismiss display do download drag
+    draft draw drop duplicate edit embed emit enable encode encrypt enqueue ensure enter
+    enumerate estimate evaluate execute exit expand explain explore export extract fetch fill
+    filter find finish fix flag flip flush follow force forecast fork format forward generate
+    geocode get give go grant grep group guess handle hash help hide highlight hover identify
+    import improve index indicate initialize inject insert inspect install invite invoke join kill label launch
+    leave let lint list load locate lock log login logout look lookup maintain make manage map mark match
+    measure merge migrate modify monitor mount move multiply mute navigate normalize notify obtain open
+    optimize order output overwrite paginate parse paste patch pause pay perform pick pin ping
+    place plan play plot populate post predict prepend press preview print process produce profile
+    promote provide prune publish pull purge push put query queue rank rate read rebase receive
+    recommend record redact redirect refresh refund register reject release reload remove rename
+    render renew reopen reorder replace reply report request reserve reset resize resolve restart
+    restore resume retrieve return reveal review revert revoke rollback rotate round route run sample
+    save scale scan schedule scrape screenshot scroll search select sell send serve set share
+    show shut sign simulate skip sleep snapshot solve sort specify split stage star start stop
+    store stream submit subscribe subtract suggest sum summarise summarize swap switch sync synchronize tag
+    take terminate test think toggle trace track transcribe transfer transform translate
+    trigger trim truncate type undo uninstall unlock unpin unstar unsubscribe unzip update upgrade
+    upload upsert use validate verify view visit visualize wait watch withdraw write zip
+    """.split()
+)
+
+# Irregular past forms seen in descriptions.
+_IRREGULAR = {
+    "built": "build",
+    "found": "find",
+    "gave": "give",
+    "given": "give",
+    "got": "get",
+    "made": "make",
+    "ran": "run",
+    "read": "read",
+    "sent": "send",
+    "set": "set",
+    "shown": "show",
+    "taken": "take",
+    "took": "take",
+    "wrote": "write",
+    "written": "write",
+    "done": "do",
+    "does": "do",
+    "gone": "go",
+}
+
+
+def words(text: str) -> list[str]:
+    return [w.lower().strip("'") for w in _WORD.findall(text)]
+
+
+@lru_cache(maxsize=8192)
+def verb_base(word: str) -> str | None:
+    """The base verb a word is a form of, or None."""
+    word = word.lower()
+    if word in VERBS:
+        return word
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    candidates: list[str] = []
+    if word.endswith("ies"):
+        candidates.append(word[:-3] + "y")
+    if word.endswith("es"):
+        candidates.append(word[:-2])
+    if word.endswith("s"):
+        candidates.append(word[:-1])
+    for suffix in ("ed", "ing"):
+        if word.endswith(suffix):
+            stem = word[: -len(suffix)]
+            candidates += [stem, stem + "e"]
+            if len(stem) > 2 and stem[-1] == stem[-2]:
+                candidates.append(stem[:-1])  # stopped -> stop, running -> run
+            if suffix == "ed" and stem.endswith("i"):
+                candidates.append(stem[:-1] + "y")  # copied -> copy
+    for candidate in candidates:
+        if candidate in VERBS:
+            return candidate
+    if word.endswith("up") and len(word) > 4:
+        return verb_base(word[:-2])  # "looksup", "setup", "cleanup"
+    return None
+
+
+def has_verb(text: str) -> bool:
+    return any(verb_base(w) for w in words(text))
+
+
+def mostly_latin(text: str) -> bool:
+    """True when most letters are ASCII: the English heuristics can judge the text."""
+    ascii_letters = other = 0
+    for ch in text:
+        if ch.isalpha():
+            if ch.isascii():
+                ascii_letters += 1
+            else:
+                other += 1
+    return ascii_letters >= other
+
+
+def normalize(text: str) -> str:
+    """Lower-case alphanumeric words joined by single spaces."""
+    return _ALNUM_RUN.sub(" ", text.lower()).strip()
+
+
+def squash(text: str) -> str:
+    """Lower-case alphanumerics only: 'Lookup city-weather.' -> 'lookupcityweather'."""
+    return _ALNUM_RUN.sub("", text.lower())
+
+
+def mentions(text: str, value: str) -> bool:
+    """Whether value appears in text as a whole word sequence, ignoring case and punctuation."""
+    needle = normalize(value)
+    if not needle:
+        return False
+    return f" {needle} " in f" {normalize(text)} "
