@@ -75,25 +75,33 @@ class _Walker:
 
     def merged(
         self, schema: dict[str, Any], pointer: str, refs: frozenset[str]
-    ) -> tuple[dict[str, Any], str, frozenset[str]]:
-        """Follow a local $ref; keys written beside the $ref win."""
+    ) -> tuple[dict[str, Any], str, frozenset[str] | None]:
+        """Follow a local $ref; keys written beside the $ref win.
+
+        The ref set comes back as None when the $ref closes a cycle: the schema
+        is still merged (for its description) but must not be walked again.
+        """
         ref = schema.get("$ref")
-        if ref is None or ref in refs:
+        if ref is None:
             return schema, pointer, refs
         target = resolve_ref(self.root, ref)
         if target is None or not isinstance(target[0], dict):
             return schema, pointer, refs
         target_schema, target_rel = target
-        inner, inner_ptr, refs = self.merged(target_schema, self.root_pointer + target_rel, refs | {ref})
-        combined = {**inner, **{k: v for k, v in schema.items() if k != "$ref"}}
-        return combined, inner_ptr, refs
+        own = {k: v for k, v in schema.items() if k != "$ref"}
+        if ref in refs:
+            return {**{k: v for k, v in target_schema.items() if k != "$ref"}, **own}, pointer, None
+        inner, inner_ptr, inner_refs = self.merged(target_schema, self.root_pointer + target_rel, refs | {ref})
+        return {**inner, **own}, inner_ptr, inner_refs
 
     def object(
         self, schema: dict[str, Any], pointer: str, prefix: str, depth: int, refs: frozenset[str]
     ) -> Iterator[Argument]:
         if depth > MAX_DEPTH:
             return
-        schema, pointer, refs = self.merged(schema, pointer, refs)
+        schema, pointer, own_refs = self.merged(schema, pointer, refs)
+        if own_refs is None:
+            return
         props = schema.get("properties")
         required = schema.get("required")
         required_names = {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
@@ -103,7 +111,7 @@ class _Walker:
                 if not isinstance(sub, dict):
                     continue
                 sub_pointer = join_pointer(props_pointer, name)
-                merged, merged_ptr, sub_refs = self.merged(sub, sub_pointer, refs)
+                merged, merged_ptr, sub_refs = self.merged(sub, sub_pointer, own_refs)
                 if isinstance(sub.get("description"), str):
                     desc_ptr: str | None = join_pointer(sub_pointer, "description")
                 elif isinstance(merged.get("description"), str):
@@ -117,13 +125,13 @@ class _Walker:
             if isinstance(branches, list):
                 for i, branch in enumerate(branches):
                     if isinstance(branch, dict):
-                        yield from self.object(branch, join_pointer(pointer, key, i), prefix, depth + 1, refs)
+                        yield from self.object(branch, join_pointer(pointer, key, i), prefix, depth + 1, own_refs)
 
     def value(
-        self, schema: dict[str, Any], pointer: str, name: str, depth: int, refs: frozenset[str]
+        self, schema: dict[str, Any], pointer: str, name: str, depth: int, refs: frozenset[str] | None
     ) -> Iterator[Argument]:
-        """Arguments nested inside one argument's schema."""
-        if depth > MAX_DEPTH:
+        """Arguments nested inside one argument's schema (none past a $ref cycle)."""
+        if depth > MAX_DEPTH or refs is None:
             return
         if isinstance(schema.get("properties"), dict):
             yield from self.object(schema, pointer, name + ".", depth + 1, refs)

@@ -37,3 +37,21 @@ def readme_with_table(readme: str) -> str:
     start = readme.index(README_BEGIN) + len(README_BEGIN)
     end = readme.index(README_END)
     return readme[:start] + "\n" + rules_table() + readme[end:]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m catalint.docs [README.md]`: rewrite the README rule table in place."""
+    import sys
+    from pathlib import Path
+
+    path = Path((argv if argv is not None else sys.argv[1:] or ["README.md"])[0])
+    text = path.read_text(encoding="utf-8")
+    updated = readme_with_table(text)
+    if updated != text:
+        path.write_text(updated, encoding="utf-8")
+        print(f"updated the rule table in {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -560,7 +560,7 @@ def _spelled_out_values(text: str) -> list[str] | None:
         starts = [m.end() for m in _SENTENCE_START.finditer(text, 0, match.start())]
         if _CONDITION.search(text, starts[-1] if starts else 0, match.start()):
             continue  # "if the field is a checkbox, the value must be 'true' or 'false'"
-        items = [i.strip().strip("'\"`") for i in _SPLIT.split(listed) if i and i.strip()]
+        items = [i.strip().strip("'\"`").rstrip(".") for i in _SPLIT.split(listed) if i and i.strip()]
         items = [i for i in items if i and i.lower() not in ("or", "and")]
         if len(items) < 2 or any(i.lower() in _ARTICLES for i in items):
             continue

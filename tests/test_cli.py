@@ -1,0 +1,204 @@
+"""The CLI end to end: output formats, exit codes, rules/rule, stdin, output files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalint.registry import all_rules
+from conftest import ROOT, write_catalog
+
+WEATHER = {
+    "name": "get_weather",
+    "description": "Get the weather for a city. Returns a JSON object.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"city": {"type": "string", "examples": ["Paris"]}},
+        "required": ["city"],
+    },
+    "annotations": {"readOnlyHint": True},
+}
+CLEAN = {
+    "name": "get_time",
+    "description": "Get the current time in UTC. Returns an ISO 8601 timestamp string.",
+    "inputSchema": {"type": "object", "properties": {}},
+    "annotations": {"readOnlyHint": True},
+}
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    return write_catalog(tmp_path / "tools.json", [WEATHER, CLEAN])
+
+
+def test_text_output_line_format_and_summary(cli, catalog: Path) -> None:
+    result = cli("lint", "tools.json")
+    lines = result.stdout.splitlines()
+    # "city": {...} sits on line 9, column 19 of the indent=2 file
+    assert lines[0] == "tools.json:9:19: DESC-006 [critical] get_weather: required argument 'city' has no description"
+    assert lines[-1] == "Found 1 finding (1 critical) in 2 tools in 1 file."
+    assert result.exit_code == 1
+
+
+def test_clean_run_exit_0(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [CLEAN])
+    result = cli("lint", "tools.json")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == "All checks passed: 1 tool in 1 file."
+
+
+def test_exit_zero(cli, catalog: Path) -> None:
+    assert cli("lint", "--exit-zero", "tools.json").exit_code == 0
+
+
+def test_exit_zero_does_not_hide_input_errors(cli, tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text("{")
+    assert cli("lint", "--exit-zero", "bad.json").exit_code == 2
+
+
+def test_statistics(cli, tmp_path: Path) -> None:
+    no_ann = {k: v for k, v in WEATHER.items() if k != "annotations"}
+    write_catalog(tmp_path / "tools.json", [no_ann, {**no_ann, "name": "get_weather2"}])
+    out = cli("lint", "--statistics", "tools.json").stdout
+    assert "     2  DESC-006  [critical]  undocumented-required-argument" in out
+    assert "     2  DESC-012  [warning]  missing-annotations" in out
+
+
+def test_json_output_has_every_field_and_every_tool(cli, catalog: Path) -> None:
+    data = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)
+    (finding,) = data["findings"]
+    assert finding == {
+        "code": "DESC-006",
+        "name": "undocumented-required-argument",
+        "severity": "critical",
+        "smell": "underspecified",
+        "tool": "get_weather",
+        "pointer": "/tools/0/inputSchema/properties/city",
+        "message": "required argument 'city' has no description",
+        "suggestion": None,
+        "file": "tools.json",
+        "line": 9,
+        "column": 19,
+        "end_line": 14,
+        "end_column": 12,
+    }
+    tools = data["files"][0]["tools"]
+    assert [(t["name"], t["status"], t["finding_count"]) for t in tools] == [
+        ("get_weather", "findings", 1),
+        ("get_time", "clean", 0),
+    ]
+    assert data["summary"]["tools"] == 2
+    assert data["summary"]["failed"] is True
+    assert data["errors"] == []
+
+
+def test_output_format_from_environment(cli, catalog: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CATALINT_OUTPUT_FORMAT", "json")
+    assert json.loads(cli("lint", "tools.json").stdout)["summary"]["findings"] == 1
+
+
+def test_output_file(cli, catalog: Path, tmp_path: Path) -> None:
+    result = cli("lint", "--output-format", "json", "-o", "report.json", "tools.json")
+    assert result.stdout == ""
+    assert json.loads((tmp_path / "report.json").read_text())["summary"]["findings"] == 1
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".report")] == []
+
+
+def test_unwritable_output_file_is_exit_2(cli, catalog: Path) -> None:
+    result = cli("lint", "-o", "missing-dir/report.txt", "tools.json")
+    assert result.exit_code == 2
+    assert "missing-dir/report.txt" in result.stderr
+
+
+def test_stdin_json_and_yaml(cli) -> None:
+    text = json.dumps({"tools": [WEATHER]})
+    result = cli("lint", "-", input=text)
+    assert result.stdout.startswith("-:1:")
+    assert result.exit_code == 1
+    yaml_text = "tools:\n  - name: t\n    description: Get it now and return it.\n    annotations: {}\n"
+    result = cli("lint", "--stdin-filename", "snap.yaml", "-", input=yaml_text)
+    assert result.exit_code == 0, result.output
+    assert "1 tool in 1 file" in result.stdout
+
+
+def test_bad_file_does_not_stop_the_others(cli, catalog: Path, tmp_path: Path) -> None:
+    (tmp_path / "broken.json").write_text('{"tools": [\n  {"name": }\n]}')
+    result = cli("lint", "broken.json", "tools.json")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("broken.json:2:")
+    assert "tools.json:9:19: DESC-006" in result.stdout
+    assert "1 file could not be read" in result.stdout
+
+
+def test_rules_lists_every_rule(cli) -> None:
+    out = cli("rules").stdout
+    for r in all_rules():
+        assert r.code in out and r.name in out
+    data = json.loads(cli("rules", "--output-format", "json").stdout)
+    assert [d["code"] for d in data] == [r.code for r in all_rules()]
+    assert {"code", "name", "severity", "smell", "summary", "explanation"} <= set(data[0])
+
+
+def test_rule_explains_one(cli) -> None:
+    out = cli("rule", "DESC-009").stdout
+    assert out.startswith("DESC-009 (no-usage-examples)")
+    assert "Severity: warning" in out and "Smell: missing_examples" in out
+    for section in ("**What it catches.**", "**Why.**", "**Bad.**", "**Good.**", "**Fix.**"):
+        assert section in out
+    assert cli("rule", "no-usage-examples").stdout == out
+    assert json.loads(cli("rule", "desc-009", "--output-format", "json").stdout)["code"] == "DESC-009"
+
+
+def test_unknown_rule_is_exit_2(cli) -> None:
+    result = cli("rule", "DESC-999")
+    assert result.exit_code == 2
+    assert "unknown rule 'DESC-999'" in result.stderr
+
+
+def test_every_rule_documents_what_why_examples_and_fix() -> None:
+    for r in all_rules():
+        for section in ("**What it catches.**", "**Why.**", "**Bad.**", "**Good.**", "**Fix.**"):
+            assert section in r.explanation, (r.code, section)
+        assert r.name == r.name.lower() and " " not in r.name
+
+
+def test_usage_error_is_exit_2(cli) -> None:
+    result = cli("lint", "--output-format", "xml", "x.json")
+    assert result.exit_code == 2
+
+
+def _run(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env.pop("CATALINT_OUTPUT_FORMAT", None)
+    return subprocess.run(
+        [sys.executable, "-m", "catalint", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_python_dash_m_end_to_end(catalog: Path, tmp_path: Path) -> None:
+    proc = _run("lint", "tools.json", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "tools.json:9:19: DESC-006 [critical]" in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+def test_bundled_examples_end_to_end(tmp_path: Path) -> None:
+    proc = _run("lint", "--output-format", "json", str(ROOT / "examples"), cwd=tmp_path)
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 1
+    assert {Path(f["file"]).name for f in data["files"]} == {"weather.tools.json", "weather.tools.yaml"}
+    by_tool = {t["name"]: t["status"] for f in data["files"] for t in f["tools"]}
+    assert by_tool["get_forecast"] == "clean"
+    assert by_tool["search_cities"] == "clean"
+    assert by_tool["set_unit"] == "findings"

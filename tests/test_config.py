@@ -1,0 +1,200 @@
+"""Config files, their discovery and precedence, and the CLI flags that mirror them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import write_catalog
+
+# One tool with no annotations (DESC-012, warning) and an undocumented required
+# argument (DESC-006, critical), and nothing else.
+TOOL = {
+    "name": "get_weather",
+    "description": "Get the weather for a city, with examples. Returns a JSON object.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"city": {"type": "string", "examples": ["Paris"]}},
+        "required": ["city"],
+    },
+}
+DEBUG_TOOL = {**TOOL, "name": "debug_dump"}
+
+
+def codes(result) -> list[str]:
+    return sorted(f["code"] for f in json.loads(result.stdout)["findings"])
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    return write_catalog(tmp_path / "tools.json", [TOOL])
+
+
+def test_defaults_without_config(cli, catalog: Path) -> None:
+    result = cli("lint", "--output-format", "json", str(catalog))
+    assert codes(result) == ["DESC-006", "DESC-012"]
+    assert result.exit_code == 1
+
+
+def test_pyproject_ignore_and_select(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.catalint]\nignore = ["DESC-006"]\n')
+    result = cli("lint", "--output-format", "json", str(catalog))
+    assert codes(result) == ["DESC-012"]
+    assert result.exit_code == 0  # only a warning left; fail severity is critical
+
+
+def test_prefix_selectors_and_specificity(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / "catalint.toml").write_text('select = ["DESC-012"]\nignore = ["DESC"]\n')
+    result = cli("lint", "--output-format", "json", str(catalog))
+    assert codes(result) == ["DESC-012"]  # the more specific selector wins
+
+
+def test_catalint_toml_accepts_tool_table_too(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / ".catalint.toml").write_text('[tool.catalint]\nignore = ["DESC-012"]\n')
+    assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-006"]
+
+
+def test_nearest_config_wins_and_pyproject_without_table_is_skipped(cli, tmp_path: Path) -> None:
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC-012"]\n')
+    sub = tmp_path / "server"
+    sub.mkdir()
+    (sub / "pyproject.toml").write_text('[project]\nname = "x"\n')  # no [tool.catalint]: keep looking up
+    deeper = sub / "deeper"
+    deeper.mkdir()
+    (deeper / "catalint.toml").write_text('ignore = ["DESC-006"]\n')
+    a = write_catalog(sub / "tools.json", [TOOL])
+    b = write_catalog(deeper / "tools.json", [TOOL])
+    result = json.loads(cli("lint", "--output-format", "json", str(a), str(b)).stdout)
+    by_file = {(Path(f["file"]).parent.name, f["code"]) for f in result["findings"]}
+    assert by_file == {("server", "DESC-006"), ("deeper", "DESC-012")}
+
+
+def test_explicit_config_overrides_discovery(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC-012"]\n')
+    other = tmp_path / "other.toml"
+    other.write_text('ignore = ["DESC-006"]\n')
+    assert codes(cli("lint", "--output-format", "json", "--config", str(other), str(catalog))) == ["DESC-012"]
+
+
+def test_cli_flags_win_over_config(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / "catalint.toml").write_text('select = ["DESC-006"]\n[severity]\n"DESC-006" = "warning"\n')
+    assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-006"]
+    result = cli("lint", "--output-format", "json", "--select", "DESC-012", str(catalog))
+    assert codes(result) == ["DESC-012"]
+    # config made DESC-006 a warning (exit 0); the flag makes it critical again (exit 1)
+    assert cli("lint", str(catalog)).exit_code == 0
+    assert cli("lint", "--severity", "DESC-006=critical", str(catalog)).exit_code == 1
+
+
+def test_extend_select_and_ignore_flags(cli, catalog: Path) -> None:
+    result = cli("lint", "--output-format", "json", "--select", "DESC-001", "--extend-select", "DESC-012", str(catalog))
+    assert codes(result) == ["DESC-012"]
+    result = cli("lint", "--output-format", "json", "--ignore", "DESC-012,DESC-006", str(catalog))
+    assert codes(result) == []
+
+
+def test_severity_override_and_fail_severity(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC-006"]\nfail-severity = "warning"\n')
+    assert cli("lint", str(catalog)).exit_code == 1
+    assert cli("lint", "--fail-severity", "critical", str(catalog)).exit_code == 0
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC-006"]\n[severity]\nDESC = "critical"\n')
+    result = cli("lint", "--output-format", "json", str(catalog))
+    assert json.loads(result.stdout)["findings"][0]["severity"] == "critical"
+    assert result.exit_code == 1
+
+
+def test_per_file_ignores(cli, tmp_path: Path) -> None:
+    legacy = tmp_path / "legacy"
+    legacy.mkdir()
+    write_catalog(legacy / "tools.json", [TOOL])
+    write_catalog(tmp_path / "tools.json", [TOOL])
+    (tmp_path / "catalint.toml").write_text('[per-file-ignores]\n"legacy/*" = ["DESC-012"]\n')
+    result = json.loads(cli("lint", "--output-format", "json", ".").stdout)
+    found = sorted((f["file"], f["code"]) for f in result["findings"])
+    assert found == [
+        ("legacy/tools.json", "DESC-006"),
+        ("tools.json", "DESC-006"),
+        ("tools.json", "DESC-012"),
+    ]
+    assert result["notices"] == []
+
+
+def test_per_tool_ignores_with_reason(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [TOOL, DEBUG_TOOL])
+    (tmp_path / "catalint.toml").write_text(
+        '[[per-tool-ignores]]\ntools = "debug_*"\nrules = ["DESC"]\nreason = "internal tools, never shown to agents"\n'
+    )
+    result = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)
+    assert {f["tool"] for f in result["findings"]} == {"get_weather"}
+    assert result["files"][0]["suppressed"] == 2
+    assert result["notices"] == []
+
+
+def test_per_tool_ignore_flag(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [TOOL, DEBUG_TOOL])
+    result = json.loads(
+        cli("lint", "--output-format", "json", "--per-tool-ignores", "debug_*:DESC", "tools.json").stdout
+    )
+    assert {f["tool"] for f in result["findings"]} == {"get_weather"}
+
+
+def test_stale_ignores_are_reported_as_notices(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / "catalint.toml").write_text(
+        '[per-file-ignores]\n"old/*.json" = ["DESC-001"]\n'
+        '[[per-tool-ignores]]\ntools = "gone_tool"\nrules = ["DESC-012"]\nreason = "removed last year"\n'
+    )
+    result = cli("lint", str(catalog))
+    notices = [line for line in result.stdout.splitlines() if "notice" in line]
+    assert len(notices) == 2
+    assert "old/*.json" in notices[0] and "matched no finding" in notices[0]
+    assert "gone_tool" in notices[1]
+    data = json.loads(cli("lint", "--output-format", "json", str(catalog)).stdout)
+    assert len(data["notices"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        ('selct = ["DESC"]\n', "unknown setting 'selct'"),
+        ('select = ["DESC-999"]\n', "unknown rule or prefix 'DESC-999'"),
+        ('ignore = "XYZ"\n', "unknown rule or prefix 'XYZ'"),
+        ('fail-severity = "fatal"\n', "unknown severity 'fatal'"),
+        ('[severity]\nDESC-001 = "loud"\n', "unknown severity 'loud'"),
+        ('[[per-tool-ignores]]\ntools = "x"\n', "needs both 'tools'"),
+        ('[[per-tool-ignores]]\ntools = "x"\nrules = ["DESC"]\nwhy = "?"\n', "unknown key 'why'"),
+        ("select = [\n", "invalid TOML"),
+        ("select = 3\n", "must be a list of strings"),
+    ],
+)
+def test_bad_config_is_exit_2_with_one_clear_line(cli, tmp_path: Path, catalog: Path, content: str, fragment: str):
+    (tmp_path / "catalint.toml").write_text(content)
+    result = cli("lint", str(catalog))
+    assert result.exit_code == 2
+    assert fragment in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "catalint.toml" in result.stderr
+
+
+def test_bad_cli_selector_is_exit_2(cli, catalog: Path) -> None:
+    result = cli("lint", "--select", "NOPE", str(catalog))
+    assert result.exit_code == 2
+    assert "NOPE" in result.stderr
+
+
+def test_missing_config_file_is_exit_2(cli, catalog: Path) -> None:
+    result = cli("lint", "--config", "nowhere.toml", str(catalog))
+    assert result.exit_code == 2
+    assert "nowhere.toml" in result.stderr
+
+
+def test_directory_include_patterns_from_config(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "server.json", [TOOL])
+    write_catalog(tmp_path / "tools.json", [TOOL])
+    (tmp_path / "package.json").write_text('{"name": "x"}')
+    default = json.loads(cli("lint", "--output-format", "json", ".").stdout)
+    assert [f["file"] for f in default["files"]] == ["tools.json"]
+    (tmp_path / "catalint.toml").write_text('include = ["server.json"]\n')
+    configured = json.loads(cli("lint", "--output-format", "json", ".").stdout)
+    assert [f["file"] for f in configured["files"]] == ["server.json"]

@@ -1,0 +1,443 @@
+"""Each DESC rule: cases that must fire and near misses that must not."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from catalint.config import Settings
+from catalint.engine import lint_catalog
+from catalint.loader import load_text
+from catalint.model import Finding
+
+GOOD_DESC = "Get the current weather for a city. Returns temperature and conditions as JSON."
+ANN = {"readOnlyHint": True}
+
+
+def tool(**fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "name": "get_weather",
+        "description": GOOD_DESC,
+        "inputSchema": {"type": "object", "properties": {}},
+        "annotations": ANN,
+    }
+    base.update(fields)
+    return {k: v for k, v in base.items() if v is not ...}
+
+
+def schema(props: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "properties": props, **extra}
+    if required is not None:
+        out["required"] = required
+    return out
+
+
+def run(code: str, *tools: dict[str, Any]) -> list[Finding]:
+    catalog = load_text(json.dumps({"tools": list(tools)}, indent=2), "t.json", "t.json")
+    return lint_catalog(catalog, Settings(select=[code])).findings
+
+
+def fires(code: str, t: dict[str, Any]) -> bool:
+    return bool(run(code, t))
+
+
+# ---------------------------------------------------------------- DESC-001
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [..., None, "", "   ", "Weather", "Get the weather.", 42],
+)
+def test_desc001_fires_on_missing_empty_short_or_non_string(desc: Any) -> None:
+    findings = run("DESC-001", tool(description=desc))
+    assert [f.code for f in findings] == ["DESC-001"]
+    assert findings[0].pointer == "/tools/0/description"
+
+
+def test_desc001_near_miss_exactly_twenty_chars() -> None:
+    assert not fires("DESC-001", tool(description="Get weather for city"))  # 20 chars
+    assert fires("DESC-001", tool(description="Get weather for cit"))  # 19 chars
+
+
+def test_desc001_trims_whitespace_before_counting() -> None:
+    assert fires("DESC-001", tool(description="   Get the weather      "))
+
+
+# ---------------------------------------------------------------- DESC-002
+
+
+def test_desc002_fires_over_500() -> None:
+    assert fires("DESC-002", tool(description="Get the weather. " + "x" * 500))
+
+
+def test_desc002_near_miss_exactly_500() -> None:
+    text = ("Get the weather. " * 40)[:500]
+    assert len(text.strip()) == 500 or not fires("DESC-002", tool(description=text))
+    assert not fires("DESC-002", tool(description=text))
+
+
+# ---------------------------------------------------------------- DESC-003
+
+
+@pytest.mark.parametrize(
+    ("name", "desc"),
+    [
+        ("lookup_city_weather", "Lookup city weather"),
+        ("lookup_city_weather", "lookup-city.weather."),
+        ("getWeather", "Get weather"),
+        ("list_starred_repositories", "List starred repositories"),
+    ],
+)
+def test_desc003_fires_when_description_is_the_name(name: str, desc: str) -> None:
+    assert fires("DESC-003", tool(name=name, description=desc))
+
+
+def test_desc003_near_miss_one_more_word() -> None:
+    assert not fires("DESC-003", tool(name="lookup_city_weather", description="Lookup city weather now"))
+
+
+def test_desc003_silent_on_empty_description() -> None:
+    assert not fires("DESC-003", tool(name="x", description=""))
+
+
+# ---------------------------------------------------------------- DESC-004
+
+
+@pytest.mark.parametrize(
+    "desc",
+    ["Weather data for cities worldwide.", "Enhanced server statistics", "Max 30 days of historical data."],
+)
+def test_desc004_fires_without_a_verb(desc: str) -> None:
+    assert fires("DESC-004", tool(description=desc))
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Gets weather data for cities.",
+        "Lists open issues",
+        "Unstar a GitHub repository",
+        "Press a key on the keyboard",
+        "Subtracts the second number from the first number",
+        "Looksup whois information about the IP",
+        "Copied rows are appended to the sheet",
+    ],
+)
+def test_desc004_near_miss_inflected_verbs(desc: str) -> None:
+    assert not fires("DESC-004", tool(description=desc))
+
+
+def test_desc004_skips_non_latin_descriptions() -> None:
+    assert not fires("DESC-004", tool(description="获取当前日期，以上海时区为准，返回格式为 yyyy-MM-dd。"))
+
+
+# ---------------------------------------------------------------- DESC-005
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Same as the previous tool, but for folders.",
+        "See above for the list of supported formats.",
+        "Deletes a folder. As mentioned before, this cannot be undone.",
+        "Call the next tool with the returned id.",
+        "Search files. Options are described below.",
+    ],
+)
+def test_desc005_fires_on_positional_phrases(desc: str) -> None:
+    assert fires("DESC-005", tool(description=desc))
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Return temperatures below zero for the given city.",
+        "Use this when information is missing to build other tool calls.",
+        "Convert a file. Supported formats are listed below:\n- csv: comma separated values\n"
+        "- json: one object per row\n- xml: one element per row",
+        "Search the index for documents that match the query, ranking by relevance and recency. "
+        "As described above, results are paged.",
+    ],
+)
+def test_desc005_near_misses(desc: str) -> None:
+    assert not fires("DESC-005", tool(description=desc))
+
+
+# ---------------------------------------------------------------- DESC-006
+
+
+def test_desc006_fires_on_required_argument_without_description() -> None:
+    t = tool(inputSchema=schema({"city": {"type": "string"}}, ["city"]))
+    findings = run("DESC-006", t)
+    assert len(findings) == 1
+    assert findings[0].pointer == "/tools/0/inputSchema/properties/city"
+    assert "'city'" in findings[0].message
+
+
+def test_desc006_near_misses_optional_or_documented() -> None:
+    optional = tool(inputSchema=schema({"city": {"type": "string"}}))
+    documented = tool(inputSchema=schema({"city": {"type": "string", "description": "City name"}}, ["city"]))
+    blank = tool(inputSchema=schema({"city": {"type": "string", "description": "  "}}, ["city"]))
+    assert not fires("DESC-006", optional)
+    assert not fires("DESC-006", documented)
+    assert fires("DESC-006", blank)
+
+
+def test_desc006_nested_object_and_array_items() -> None:
+    nested = schema(
+        {
+            "filter": {
+                "type": "object",
+                "description": "Filter",
+                "properties": {"status": {"type": "string"}},
+                "required": ["status"],
+            },
+            "rows": {
+                "type": "array",
+                "description": "Rows",
+                "items": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
+            },
+        }
+    )
+    names = sorted(f.message for f in run("DESC-006", tool(inputSchema=nested)))
+    assert names == [
+        "required argument 'filter.status' has no description",
+        "required argument 'rows[].id' has no description",
+    ]
+
+
+def test_desc006_follows_local_ref_for_description() -> None:
+    s = schema(
+        {"item": {"$ref": "#/$defs/Item"}},
+        ["item"],
+        **{"$defs": {"Item": {"type": "object", "description": "An item"}}},
+    )
+    assert not fires("DESC-006", tool(inputSchema=s))
+    s["$defs"]["Item"].pop("description")
+    assert fires("DESC-006", tool(inputSchema=s))
+
+
+def test_desc006_survives_ref_cycles() -> None:
+    s = schema(
+        {"node": {"$ref": "#/$defs/Node"}},
+        ["node"],
+        **{
+            "$defs": {
+                "Node": {
+                    "type": "object",
+                    "description": "A tree node",
+                    "properties": {"child": {"$ref": "#/$defs/Node"}},
+                    "required": ["child"],
+                }
+            }
+        },
+    )
+    assert not fires("DESC-006", tool(inputSchema=s))
+
+
+# ---------------------------------------------------------------- DESC-007
+
+
+def test_desc007_fires_when_no_enum_value_is_mentioned() -> None:
+    s = schema({"unit": {"type": "string", "enum": ["c", "f"], "description": "Temperature unit"}})
+    findings = run("DESC-007", tool(inputSchema=s))
+    assert len(findings) == 1
+    assert findings[0].pointer == "/tools/0/inputSchema/properties/unit/description"
+
+
+def test_desc007_near_misses() -> None:
+    mentioned = schema({"unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "description": "Celsius or F"}})
+    snake = schema({"sort": {"enum": ["created_at", "name"], "description": "Sort by created at time"}})
+    no_desc = schema({"unit": {"type": "string", "enum": ["c", "f"]}})
+    huge = schema({"unit": {"enum": [f"u{i}" for i in range(20)], "description": "Source unit"}})
+    for s in (mentioned, snake, no_desc, huge):
+        assert not fires("DESC-007", tool(inputSchema=s)), s
+
+
+def test_desc007_array_items_enum() -> None:
+    s = schema({"tags": {"type": "array", "items": {"enum": ["red", "blue"]}, "description": "Colour tags"}})
+    assert fires("DESC-007", tool(inputSchema=s))
+
+
+def test_desc007_whole_words_only() -> None:
+    # "c" must not count as mentioned just because the description contains the letter c.
+    s = schema({"unit": {"enum": ["c", "f"], "description": "Choose the scale"}})
+    assert fires("DESC-007", tool(inputSchema=s))
+
+
+# ---------------------------------------------------------------- DESC-008
+
+
+def test_desc008_fires_when_argument_outweighs_tool() -> None:
+    s = schema({"sql": {"type": "string", "description": "A single SELECT statement in the warehouse dialect."}})
+    assert fires("DESC-008", tool(description="Run a SQL query here.", inputSchema=s))
+
+
+def test_desc008_near_misses() -> None:
+    s = schema({"sql": {"type": "string", "description": "A single SELECT statement."}})
+    assert not fires("DESC-008", tool(description="Run a read-only SQL query and return rows.", inputSchema=s))
+    # No tool description: DESC-001's business, not this rule's.
+    assert not fires("DESC-008", tool(description=..., inputSchema=s))
+
+
+# ---------------------------------------------------------------- DESC-009
+
+TWO_PROPS = {"city": {"type": "string", "description": "City"}, "days": {"type": "integer", "description": "Days"}}
+
+
+@pytest.mark.parametrize(
+    "s",
+    [
+        schema(TWO_PROPS),
+        schema({"city": {"type": "string", "description": "City"}}, ["city"]),
+        schema({"days": {"type": "integer", "description": "Days"}}),
+    ],
+)
+def test_desc009_fires_on_non_trivial_schema_without_examples(s: dict[str, Any]) -> None:
+    findings = run("DESC-009", tool(inputSchema=s))
+    assert [f.pointer for f in findings] == ["/tools/0/inputSchema"]
+
+
+@pytest.mark.parametrize(
+    "t",
+    [
+        tool(inputSchema=schema({})),
+        tool(inputSchema=schema({"q": {"type": "string", "description": "Query"}})),
+        tool(inputSchema=schema(TWO_PROPS), examples=[{"city": "Paris", "days": 3}]),
+        tool(inputSchema=schema({**TWO_PROPS, "days": {"type": "integer", "default": 3}})),
+        tool(inputSchema=schema({**TWO_PROPS, "city": {"type": "string", "examples": ["Paris"]}})),
+        tool(inputSchema=schema({**TWO_PROPS, "city": {"type": "string", "example": "Paris"}})),
+        tool(inputSchema=schema({**TWO_PROPS, "city": {"type": "string", "description": "City, e.g. Paris"}})),
+        tool(description=GOOD_DESC + " For example: city=Paris, days=3.", inputSchema=schema(TWO_PROPS)),
+    ],
+)
+def test_desc009_near_misses(t: dict[str, Any]) -> None:
+    assert not fires("DESC-009", t)
+
+
+def test_desc009_nested_example_counts() -> None:
+    s = schema({"f": {"type": "object", "properties": {"x": {"type": "string", "examples": ["a"]}}}, **TWO_PROPS})
+    assert not fires("DESC-009", tool(inputSchema=s))
+
+
+# ---------------------------------------------------------------- DESC-010
+
+
+def test_desc010_fires_without_return_wording() -> None:
+    assert fires("DESC-010", tool(description="Search orders by customer name."))
+
+
+@pytest.mark.parametrize(
+    "t",
+    [
+        tool(description="Search orders by customer. Returns a list of orders."),
+        tool(description="Search orders by customer; the output is a CSV table."),
+        tool(description="Search orders by customer name.", outputSchema={"type": "object"}),
+        tool(description="Weather data for cities worldwide."),  # no action stated: DESC-004's business
+        tool(description=""),
+        tool(description="搜索订单并列出客户名称。"),
+    ],
+)
+def test_desc010_near_misses(t: dict[str, Any]) -> None:
+    assert not fires("DESC-010", t)
+
+
+# ---------------------------------------------------------------- DESC-011
+
+
+@pytest.mark.parametrize("value", ["true", 1, None, {"x": 1}])
+def test_desc011_fires_on_non_boolean_hint(value: Any) -> None:
+    findings = run("DESC-011", tool(annotations={"readOnlyHint": value, "destructiveHint": False}))
+    assert [f.pointer for f in findings] == ["/tools/0/annotations/readOnlyHint"]
+
+
+def test_desc011_near_misses() -> None:
+    assert not fires("DESC-011", tool(annotations={"readOnlyHint": True, "openWorldHint": False}))
+    assert not fires("DESC-011", tool(annotations={"title": "Weather", "customHint": "yes"}))
+    assert not fires("DESC-011", tool(annotations=...))
+
+
+# ---------------------------------------------------------------- DESC-012
+
+
+@pytest.mark.parametrize("value", [..., None, "readOnly", []])
+def test_desc012_fires_without_annotations_object(value: Any) -> None:
+    findings = run("DESC-012", tool(annotations=value))
+    assert [f.pointer for f in findings] == ["/tools/0/annotations"]
+
+
+def test_desc012_near_miss_empty_object() -> None:
+    assert not fires("DESC-012", tool(annotations={}))
+
+
+# ---------------------------------------------------------------- DESC-013
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "The new status, one of open, closed, or pending.",
+        "Sort direction. Must be 'asc' or 'desc'.",
+        "Output format. Allowed values: json, csv, xml",
+        "The type of query to use. Either 'range' or 'instant'",
+        "Filter by state (one of: new, acknowledged, resolved)",
+        "The action to perform.\nOptions are:\n- 'add' - add an item\n- 'remove' - remove an item\n",
+    ],
+)
+def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
+    s = schema({"status": {"type": "string", "description": desc}})
+    findings = run("DESC-013", tool(inputSchema=s))
+    assert len(findings) == 1, desc
+    assert findings[0].pointer == "/tools/0/inputSchema/properties/status/description"
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "City name, e.g. Paris or Osaka",
+        "A city such as 'Paris' or 'Osaka'.",
+        "Either a file path or a URL.",
+        "If the field is a checkbox, the value should be `true` or `false`.",
+        "The SHA of the commit (optional, defaults to latest)",
+        "The content should be accurate, rich, creative, and attractive.",
+        "Use either 'after_id' or 'before_id' to specify the new position.",
+    ],
+)
+def test_desc013_near_misses(desc: str) -> None:
+    s = schema({"status": {"type": "string", "description": desc}})
+    assert not fires("DESC-013", tool(inputSchema=s)), desc
+
+
+def test_desc013_skips_arguments_with_enum_or_non_string_type() -> None:
+    desc = "One of open, closed or pending."
+    with_enum = schema({"s": {"type": "string", "enum": ["open", "closed", "pending"], "description": desc}})
+    integer = schema({"s": {"type": "integer", "description": "One of 1, 2 or 3."}})
+    untyped = schema({"s": {"description": desc}})
+    nullable = schema({"s": {"type": ["string", "null"], "description": desc}})
+    assert not fires("DESC-013", tool(inputSchema=with_enum))
+    assert not fires("DESC-013", tool(inputSchema=integer))
+    assert fires("DESC-013", tool(inputSchema=untyped))
+    assert fires("DESC-013", tool(inputSchema=nullable))
+
+
+# ---------------------------------------------------------------- all rules together
+
+
+def test_a_well_written_tool_is_clean_under_every_rule() -> None:
+    t = {
+        "name": "get_forecast",
+        "description": "Get the weather forecast for a city for the next few days. Returns one entry per day.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "City name in English", "examples": ["Paris"]},
+                "days": {"type": "integer", "description": "Days ahead, 1 to 7", "default": 3},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "description": "celsius or fahrenheit"},
+            },
+            "required": ["city"],
+        },
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
+    }
+    assert run("ALL", t) == []
