@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalint.model import Tool
-from catalint.sourcemap import join_pointer, split_pointer
+from catalint.sourcemap import is_index, join_pointer, split_pointer
 
 MAX_DEPTH = 32
 _BRANCHES = ("anyOf", "oneOf", "allOf")
@@ -61,7 +61,7 @@ def resolve_ref(root: dict[str, Any], ref: Any) -> tuple[Any, str] | None:
     for part in split_pointer(ref[1:]):
         if isinstance(node, dict) and part in node:
             node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+        elif isinstance(node, list) and is_index(part) and int(part) < len(node):
             node = node[int(part)]
         else:
             return None

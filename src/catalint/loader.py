@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -36,9 +37,13 @@ class LoadError(Exception):
         if self.line is not None:
             where += f":{self.line}:{self.col}"
         text = f"{where}: error: {self.message}"
-        if self.pointer is not None:
-            text += f" (at {self.pointer or '/'})"
+        if self.pointer:  # the root pointer "" needs no mention
+            text += f" (at {self.pointer})"
         return text
+
+
+# Strings are matched too, so that a NaN inside a string is skipped.
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
 
 
 def _reject_constant(name: str) -> Any:
@@ -48,7 +53,6 @@ def _reject_constant(name: str) -> Any:
 def decode_bytes(data: bytes, display: str) -> str:
     """Decode UTF-8 (with or without BOM) or BOM-marked UTF-16/32."""
     for bom, codec in (
-        (b"\xef\xbb\xbf", "utf-8-sig"),
         (b"\xff\xfe\x00\x00", "utf-32"),
         (b"\x00\x00\xfe\xff", "utf-32"),
         (b"\xff\xfe", "utf-16"),
@@ -59,12 +63,13 @@ def decode_bytes(data: bytes, display: str) -> str:
                 return data.decode(codec)
             except UnicodeDecodeError as exc:
                 raise LoadError(display, f"invalid {codec.upper()} text: {exc.reason}") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        before = data[: exc.start].decode("utf-8", "replace")
+        line, col = LineIndex(before).position(len(before))
         raise LoadError(display, f"invalid UTF-8 (byte 0x{data[exc.start]:02x})", line, col) from None
 
 
@@ -84,7 +89,13 @@ def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
         line, col = LineIndex(text).position(exc.pos)
         raise LoadError(display, exc.msg, line, col) from None
     except ValueError as exc:  # NaN / Infinity
-        raise LoadError(display, str(exc)) from None
+        found = _CONSTANT.search(text)
+        while found and not found.group(1):
+            found = _CONSTANT.search(text, found.end())
+        if found is None:
+            raise LoadError(display, str(exc)) from None
+        line, col = LineIndex(text).position(found.start(1))
+        raise LoadError(display, str(exc), line, col) from None
     except RecursionError:
         raise LoadError(display, "JSON nested too deeply") from None
     return data, JsonSourceMap(text)
@@ -148,13 +159,13 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
     for i, raw in enumerate(items):
         pointer = join_pointer(base, i)
         if not isinstance(raw, dict):
-            raise fail(f"tool is a {_kind(raw)}, not an object", pointer)
+            raise fail(f"tool is {_kind(raw)}, not an object", pointer)
         if not isinstance(raw.get("name"), str):
             where = join_pointer(pointer, "name") if "name" in raw else pointer
             raise fail('tool has no string "name"', where)
         if "inputSchema" in raw and not isinstance(raw["inputSchema"], dict):
             raise fail(
-                f'"inputSchema" is a {_kind(raw["inputSchema"])}, not an object',
+                f'"inputSchema" is {_kind(raw["inputSchema"])}, not an object',
                 join_pointer(pointer, "inputSchema"),
             )
         tools.append(Tool(i, pointer, raw))
@@ -162,11 +173,11 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
 
 
 def _kind(value: Any) -> str:
+    """JSON type of a value with its article: 'an array', 'null'."""
     if value is None:
         return "null"
-    return {bool: "boolean", str: "string", int: "number", float: "number", list: "array", dict: "object"}.get(
-        type(value), type(value).__name__
-    )
+    kinds = {bool: "a boolean", str: "a string", int: "a number", float: "a number", list: "an array"}
+    return kinds.get(type(value), "an object")
 
 
 def load_text(text: str, path: str, display: str) -> Catalog:

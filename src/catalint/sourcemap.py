@@ -34,6 +34,14 @@ def split_pointer(pointer: str) -> list[str]:
     return [p.replace("~1", "/").replace("~0", "~") for p in pointer[1:].split("/")]
 
 
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+def is_index(part: str) -> bool:
+    """An RFC 6901 array index: ASCII digits, no leading zero."""
+    return _INDEX.fullmatch(part) is not None
+
+
 def join_pointer(pointer: str, *parts: str | int) -> str:
     for part in parts:
         pointer += "/" + str(part).replace("~", "~0").replace("/", "~1")
@@ -108,7 +116,7 @@ class JsonSourceMap:
             if isinstance(children, dict):
                 child = children.get(part)
             else:
-                child = children[int(part)] if part.isdigit() and int(part) < len(children) else None
+                child = children[int(part)] if is_index(part) and int(part) < len(children) else None
             if child is None:
                 break
             node = child
@@ -119,43 +127,53 @@ class JsonSourceMap:
 
 
 class YamlSourceMap:
-    """Pointer -> span table built from a composed PyYAML node tree."""
+    """Pointer -> span table built from a composed PyYAML node tree.
+
+    Marks carry character indexes into the text, so YAML positions go through
+    the same LineIndex as JSON. PyYAML ends a block collection or block scalar
+    at the next token (often on a later line); such spans are pulled back to
+    the last character they really cover.
+    """
 
     def __init__(self, text: str, root: Any) -> None:
+        self.text = text
         self.lines = LineIndex(text)
-        self.table: dict[str, tuple[Any, Any]] = {}
-        self._walk(root, "", set())
+        self.table: dict[str, tuple[int, int]] = {}
+        self._done: dict[int, tuple[int, int]] = {}
+        self._walk(root, "")
 
-    def _walk(self, node: Any, pointer: str, seen: set[int]) -> None:
+    def _walk(self, node: Any, pointer: str) -> tuple[int, int]:
         import yaml
 
-        self.table[pointer] = (node.start_mark, node.end_mark)
-        if id(node) in seen:  # an alias: do not expand it again
-            return
-        seen.add(id(node))
+        known = self._done.get(id(node))
+        if known is not None:  # an alias: the anchored node, not expanded again
+            self.table[pointer] = known
+            return known
+        self._done[id(node)] = (node.start_mark.index, node.end_mark.index)  # cut cycles
+        start, end = node.start_mark.index, node.end_mark.index
+        children: list[tuple[str, Any]] = []
         if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                self._walk(value, join_pointer(pointer, key.value), seen)
+            children = [(join_pointer(pointer, k.value), v) for k, v in node.value]
         elif isinstance(node, yaml.SequenceNode):
-            for i, value in enumerate(node.value):
-                self._walk(value, join_pointer(pointer, i), seen)
+            children = [(join_pointer(pointer, i), v) for i, v in enumerate(node.value)]
+        last_end = end
+        for child_pointer, child in children:
+            last_end = self._walk(child, child_pointer)[1]
+        if children and not node.flow_style:
+            end = last_end
+        elif isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
+            while end > start and self.text[end - 1] in " \t\r\n":
+                end -= 1
+        self.table[pointer] = self._done[id(node)] = (start, end)
+        return start, end
 
     def span(self, pointer: str) -> Span:
         parts = split_pointer(pointer)
         while True:
-            marks = self.table.get(join_pointer("", *parts))
-            if marks is not None or not parts:
+            offsets = self.table.get(join_pointer("", *parts))
+            if offsets is not None or not parts:
                 break
             parts.pop()
-        if marks is None:
+        if offsets is None:
             return Span(1, 1, 1, 1)
-        start, end = marks
-        end_line, end_col = end.line + 1, end.column + 1
-        if end.column == 0 and end.line > start.line:
-            # A block value's end mark sits at the start of the next line:
-            # end the span at the close of the last line it covers instead.
-            end_line = end.line
-            line_start = self.lines.starts[end_line - 1]
-            line_end = self.lines.starts[end_line] if end_line < len(self.lines.starts) else len(self.lines.text)
-            end_col = len(self.lines.text[line_start:line_end].rstrip("\r\n")) + 1
-        return Span(start.line + 1, start.column + 1, end_line, end_col)
+        return self.lines.span(*offsets)

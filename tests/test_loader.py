@@ -1,0 +1,653 @@
+"""Loading catalogs: accepted shapes, JSON/YAML detection, many paths, directories, and bad input.
+
+Bad input never produces a traceback: it is reported as one line on stderr,
+`FILE[:LINE:COL]: error: ...`, and the run exits 2 while other files are still linted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalint.config import DEFAULT_EXCLUDE, DEFAULT_INCLUDE
+from catalint.loader import LoadError, load_text
+
+HERE = Path(__file__).resolve().parent / "fixtures" / "loader"
+
+SELECT = ("--select", "DESC-001,DESC-012")
+GOOD_TOOL = {"name": "get_weather", "description": "Short", "annotations": {"readOnlyHint": True}}
+
+
+def run_json(cli, *args: str, input: str | bytes | None = None):
+    result = cli("lint", "--output-format", "json", *SELECT, *args, input=input)
+    assert "Traceback" not in result.stdout + result.stderr
+    return result, json.loads(result.stdout)
+
+
+def one_error(result, prefix: str) -> str:
+    """The run failed with exit 2 and exactly one stderr line that starts with prefix."""
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stdout + result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(prefix), lines[0]
+    return lines[0]
+
+
+def write(path: Path, content: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+def catalog_text(*tools: dict) -> str:
+    return json.dumps({"tools": list(tools)}, indent=2)
+
+
+# --------------------------------------------------------------------------------------
+# Accepted shapes and formats.
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fixture", "base"),
+    [
+        ("wrapped.tools.json", "/tools"),
+        ("bare.tools.json", ""),
+        ("jsonrpc.tools.json", "/result/tools"),
+        ("wrapped.tools.yaml", "/tools"),
+        ("bare.tools.yml", ""),
+        ("jsonrpc.tools.yaml", "/result/tools"),
+    ],
+)
+def test_accepted_shapes(cli, fixture: str, base: str) -> None:
+    result, doc = run_json(cli, str(HERE / fixture))
+    assert result.exit_code == 1
+    assert result.stderr == ""
+    assert doc["errors"] == []
+    assert {(f["code"], f["tool"], f["pointer"]) for f in doc["findings"]} == {
+        ("DESC-001", "get_weather", f"{base}/0/description"),
+        ("DESC-012", "list_files", f"{base}/1/annotations"),
+    }
+    [file] = doc["files"]
+    assert [(t["name"], t["pointer"]) for t in file["tools"]] == [
+        ("get_weather", f"{base}/0"),
+        ("list_files", f"{base}/1"),
+    ]
+
+
+def test_extra_top_level_fields_are_ignored(cli, tmp_path: Path) -> None:
+    text = json.dumps(
+        {"tools": [GOOD_TOOL], "nextCursor": None, "ttlMs": 5, "cacheScope": "global", "resultType": "complete"}
+    )
+    write(tmp_path / "t.json", text)
+    result, doc = run_json(cli, "t.json")
+    assert result.exit_code == 1
+    assert result.stderr == ""
+    assert [f["pointer"] for f in doc["findings"]] == ["/tools/0/description"]
+    assert doc["summary"]["tools"] == 1
+
+
+def test_empty_tools_array_is_a_clean_catalog(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.json", '{"tools": []}')
+    result, doc = run_json(cli, "t.json")
+    assert result.exit_code == 0
+    assert doc["summary"] == {**doc["summary"], "files": 1, "tools": 0, "findings": 0}
+
+
+def test_load_text_shapes_give_the_same_tools() -> None:
+    wrapped = load_text('{"tools": [{"name": "a"}, {"name": "b"}]}', "x.json", "x.json")
+    bare = load_text("- name: a\n- name: b\n", "x.yaml", "x.yaml")
+    rpc = load_text('{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a"}, {"name": "b"}]}}', "x", "x")
+    assert [t.name for t in wrapped.tools] == [t.name for t in bare.tools] == [t.name for t in rpc.tools] == ["a", "b"]
+    assert [t.pointer for t in wrapped.tools] == ["/tools/0", "/tools/1"]
+    assert [t.pointer for t in bare.tools] == ["/0", "/1"]
+    assert [t.pointer for t in rpc.tools] == ["/result/tools/0", "/result/tools/1"]
+    assert [t.index for t in rpc.tools] == [0, 1]
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".yml", ".YAML"])
+def test_yaml_suffix_reads_yaml(cli, tmp_path: Path, suffix: str) -> None:
+    # Starts with '{' but is only valid as YAML (unquoted keys).
+    write(tmp_path / f"t{suffix}", "{tools: [{name: a, description: Short, annotations: {}}]}\n")
+    result, doc = run_json(cli, f"t{suffix}")
+    assert result.exit_code == 1
+    assert [f["pointer"] for f in doc["findings"]] == ["/tools/0/description"]
+
+
+def test_json_suffix_reads_json(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.json", "tools:\n  - name: a\n")
+    one_error(cli("lint", "t.json"), "t.json:1:1: error:")
+
+
+def test_stdin_json_is_sniffed(cli) -> None:
+    result, doc = run_json(cli, "-", input='  \n[{"name": "a", "description": "Short", "annotations": {}}]')
+    assert result.exit_code == 1
+    assert [(f["file"], f["pointer"]) for f in doc["findings"]] == [("-", "/0/description")]
+
+
+def test_stdin_starting_with_brace_is_json(cli) -> None:
+    # Valid YAML, invalid JSON: the sniffer must pick JSON and report a JSON error.
+    one_error(cli("lint", "-", input="{tools: [{name: a}]}"), "-:1:2: error:")
+
+
+def test_stdin_yaml_is_sniffed(cli) -> None:
+    result, doc = run_json(cli, "-", input="tools:\n  - name: a\n    description: Short\n    annotations: {}\n")
+    assert result.exit_code == 1
+    assert [(f["file"], f["pointer"], f["line"]) for f in doc["findings"]] == [("-", "/tools/0/description", 3)]
+
+
+def test_stdin_filename_yaml_forces_yaml(cli) -> None:
+    result, doc = run_json(cli, "-", "--stdin-filename", "x.yaml", input="{tools: [{name: a, annotations: {}}]}")
+    assert result.exit_code == 1
+    assert result.stderr == ""
+    assert [(f["file"], f["pointer"]) for f in doc["findings"]] == [("x.yaml", "/tools/0/description")]
+
+
+def test_stdin_filename_names_errors(cli) -> None:
+    one_error(cli("lint", "-", "--stdin-filename", "x.json", input="tools:\n  - name: a\n"), "x.json:1:1: error:")
+
+
+def test_stdin_bytes_with_bom_and_crlf(cli) -> None:
+    data = b"\xef\xbb\xbftools:\r\n  - name: a\r\n    description: Short\r\n    annotations: {}\r\n"
+    result, doc = run_json(cli, "-", input=data)
+    assert result.exit_code == 1
+    [f] = doc["findings"]
+    assert (f["line"], f["column"], f["end_line"], f["end_column"]) == (3, 18, 3, 23)
+
+
+# --------------------------------------------------------------------------------------
+# Many paths in one call.
+# --------------------------------------------------------------------------------------
+
+
+def test_many_paths_and_stdin(cli) -> None:
+    paths = [str(HERE / "wrapped.tools.json"), "-", str(HERE / "bare.tools.yml")]
+    result, doc = run_json(cli, *paths, input='[{"name": "from_stdin", "annotations": {}}]')
+    assert result.exit_code == 1
+    assert [f["file"] for f in doc["files"]] == paths
+    by_file = {(f["file"], f["pointer"]) for f in doc["findings"]}
+    assert ("-", "/0/description") in by_file
+    assert (paths[0], "/tools/0/description") in by_file
+    assert (paths[2], "/0/description") in by_file
+    assert doc["summary"]["tools"] == 5
+
+
+def test_text_report_names_each_file(cli) -> None:
+    a, b = str(HERE / "wrapped.tools.json"), str(HERE / "wrapped.tools.yaml")
+    result = cli("lint", *SELECT, a, b)
+    assert result.exit_code == 1
+    assert f"{a}:5:22: DESC-001" in result.stdout
+    assert f"{b}:4:18: DESC-001" in result.stdout
+    assert "in 4 tools in 2 files" in result.stdout
+
+
+# --------------------------------------------------------------------------------------
+# Bad input: one line on stderr, exit 2, no traceback.
+# --------------------------------------------------------------------------------------
+
+
+def test_unparseable_json(cli) -> None:
+    path = str(HERE / "unparseable.json")
+    one_error(cli("lint", path), f"{path}:4:21: error: ")
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_unparseable_json_position_after_multibyte_text(cli, tmp_path: Path, eol: str) -> None:
+    text = eol.join(["{", '  "tools": [{"name": "日本語", "description": x}]', "}", ""])
+    write(tmp_path / "t.json", text)
+    one_error(cli("lint", "t.json"), "t.json:2:44: error: ")
+
+
+def test_unparseable_json_crlf(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.json", (HERE / "unparseable.json").read_bytes().replace(b"\n", b"\r\n"))
+    one_error(cli("lint", "t.json"), "t.json:4:21: error: ")
+
+
+def test_unparseable_json_with_bom(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.json", b"\xef\xbb\xbf" + (HERE / "unparseable.json").read_bytes())
+    one_error(cli("lint", "t.json"), "t.json:4:21: error: ")
+
+
+def test_trailing_garbage_json(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.json", '{"tools": []}\n{"tools": []}\n')
+    line = one_error(cli("lint", "t.json"), "t.json:2:1: error: ")
+    assert "Extra data" in line
+
+
+def test_unparseable_yaml(cli) -> None:
+    path = str(HERE / "unparseable.yaml")
+    one_error(cli("lint", path), f"{path}:3:27: error: ")
+
+
+def test_unparseable_yaml_crlf_and_bom(cli, tmp_path: Path) -> None:
+    data = b"\xef\xbb\xbf" + (HERE / "unparseable.yaml").read_bytes().replace(b"\n", b"\r\n")
+    write(tmp_path / "t.yaml", data)
+    one_error(cli("lint", "t.yaml"), "t.yaml:3:27: error: ")
+
+
+def test_unparseable_yaml_after_multibyte_text(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "tools:\n  - {name: 日本語, description: 説明] }\n")
+    one_error(cli("lint", "t.yaml"), "t.yaml:2:32: error: ")
+
+
+def test_multi_document_yaml(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "tools: []\n---\ntools: []\n")
+    one_error(cli("lint", "t.yaml"), "t.yaml:2:1: error: ")
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [("t.json", ""), ("t.json", "  \n\t\n"), ("t.yaml", ""), ("t.yaml", "\n\n")],
+)
+def test_empty_file(cli, tmp_path: Path, name: str, content: str) -> None:
+    write(tmp_path / name, content)
+    line = one_error(cli("lint", name), f"{name}: error: ")
+    assert "empty" in line
+
+
+def test_yaml_with_only_comments_is_empty(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "# nothing here\n# at all\n")
+    line = one_error(cli("lint", "t.yaml"), "t.yaml: error: ")
+    assert "empty" in line
+
+
+def test_empty_stdin(cli) -> None:
+    one_error(cli("lint", "-", input=""), "-: error: empty")
+
+
+def test_yaml_null_document_is_not_a_catalog(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "~\n")
+    one_error(cli("lint", "t.yaml"), "t.yaml:1:1: error: no tools array")
+
+
+@pytest.mark.parametrize(
+    ("data", "position"),
+    [
+        (b'{"tools": [\n {"name": "\xff"}]}', "2:12"),
+        (b'{"tools": [\r\n {"name": "\xff"}]}', "2:12"),
+        ('{"tools": [{"name": "日本語", "description": "'.encode() + b'\xc3("}]}', "1:44"),
+        (b'{"tools": [{"name": "truncated \xe6\x97"}]}', "1:32"),
+        (b"tools:\n  - name: \x80\n", "2:11"),
+    ],
+    ids=["lf", "crlf", "after-multibyte", "truncated-sequence", "yaml"],
+)
+def test_invalid_utf8(cli, tmp_path: Path, data: bytes, position: str) -> None:
+    name = "t.yaml" if data.startswith(b"tools:") else "t.json"
+    write(tmp_path / name, data)
+    line = one_error(cli("lint", name), f"{name}:{position}: error: ")
+    assert "UTF-8" in line
+
+
+def test_invalid_utf8_with_bom_reports_position(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.json", b'\xef\xbb\xbf{"tools": [\n {"name": "\xff"}]}')
+    line = one_error(cli("lint", "t.json"), "t.json:2:12: error: ")
+    assert "UTF-8" in line
+
+
+def test_invalid_utf8_after_lone_cr_line_ends(cli, tmp_path: Path) -> None:
+    # CR alone ends a line, as everywhere else in catalint's positions.
+    write(tmp_path / "t.json", b'{"tools": [\r {"name": "\xff"}]}')
+    one_error(cli("lint", "t.json"), "t.json:2:12: error: ")
+
+
+def test_invalid_utf8_on_stdin(cli) -> None:
+    line = one_error(cli("lint", "-", input=b'[{"name":\n "\xfe"}]'), "-:2:3: error: ")
+    assert "UTF-8" in line
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_json_nan_and_infinity_rejected(cli, tmp_path: Path, constant: str) -> None:
+    write(tmp_path / "t.json", '{"tools": [{"name": "a", "inputSchema": {"maximum": ' + constant + "}}]}")
+    line = one_error(cli("lint", "t.json"), "t.json:")
+    assert constant in line
+    assert "error" in line
+
+
+def test_json_nan_error_reports_position(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.json", '{"tools": [\n  {"name": "a", "x": NaN}\n]}')
+    line = one_error(cli("lint", "t.json"), "t.json:2:22: error: ")
+    assert "NaN" in line
+
+
+def test_nan_is_only_a_string_in_yaml(cli, tmp_path: Path) -> None:
+    # YAML has no bare NaN literal; "NaN" is a string there and the file loads.
+    write(tmp_path / "t.yaml", "tools:\n  - name: NaN\n    annotations: {}\n")
+    result, doc = run_json(cli, "t.yaml")
+    assert result.exit_code == 1
+    assert [f["tool"] for f in doc["findings"]] == ["NaN"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100_000, "[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000],
+    ids=["unclosed", "closed", "objects"],
+)
+def test_deeply_nested_json(cli, tmp_path: Path, text: str) -> None:
+    write(tmp_path / "t.json", text)
+    line = one_error(cli("lint", "t.json"), "t.json")
+    assert "error" in line
+    assert "Recursion" not in line
+
+
+def test_deeply_nested_yaml(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "[" * 100_000 + "\n")
+    line = one_error(cli("lint", "t.yaml"), "t.yaml")
+    assert "error" in line
+
+
+def test_huge_integer_is_not_a_traceback(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.json", '{"tools": [{"name": "a", "x": ' + "9" * 20_000 + "}]}")
+    one_error(cli("lint", "t.json"), "t.json")
+
+
+# Wrong shapes: the message names the file, the position, and the JSON pointer.
+
+
+@pytest.mark.parametrize(
+    ("text", "prefix", "pointer", "words"),
+    [
+        ('{"tools": [{"name": "a"}, 3]}', "t.json:1:27: error: ", "/tools/1", "not an object"),
+        ('{"tools": [{"name": "a"}, null]}', "t.json:1:27: error: ", "/tools/1", "not an object"),
+        ('{"tools": [{"name": "a"}, ["x"]]}', "t.json:1:27: error: ", "/tools/1", "not an object"),
+        ('{"tools": [{"name": "a"}, {"description": "x"}]}', "t.json:1:27: error: ", "/tools/1", '"name"'),
+        ('{"tools": [{"name": "a"}, {"name": 5}]}', "t.json:1:36: error: ", "/tools/1/name", '"name"'),
+        ('{"tools": [{"name": null}]}', "t.json:1:21: error: ", "/tools/0/name", '"name"'),
+        (
+            '{"tools": [{"name": "a", "inputSchema": []}]}',
+            "t.json:1:41: error: ",
+            "/tools/0/inputSchema",
+            "inputSchema",
+        ),
+        (
+            '{"tools": [{"name": "a", "inputSchema": "x"}]}',
+            "t.json:1:41: error: ",
+            "/tools/0/inputSchema",
+            "inputSchema",
+        ),
+        ('[{"name": "a"}, 7]', "t.json:1:17: error: ", "/1", "not an object"),
+        ('{"result": {"tools": [{"name": "a"}, true]}}', "t.json:1:38: error: ", "/result/tools/1", "not an object"),
+    ],
+)
+def test_wrong_shape_json(cli, tmp_path: Path, text: str, prefix: str, pointer: str, words: str) -> None:
+    write(tmp_path / "t.json", text)
+    line = one_error(cli("lint", "t.json"), prefix)
+    assert line.endswith(f"(at {pointer})")
+    assert words in line
+
+
+def test_wrong_shape_yaml(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "tools:\n  - name: a\n  - description: no name here\n")
+    line = one_error(cli("lint", "t.yaml"), "t.yaml:3:5: error: ")
+    assert line.endswith("(at /tools/1)")
+    assert '"name"' in line
+
+
+def test_wrong_shape_yaml_non_object_schema(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "tools:\n  - name: a\n    inputSchema: [1, 2]\n")
+    line = one_error(cli("lint", "t.yaml"), "t.yaml:3:18: error: ")
+    assert line.endswith("(at /tools/0/inputSchema)")
+
+
+def test_wrong_shape_multiline_position(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.json", catalog_text({"name": "a"}, {"name": "b"}, "oops"))
+    one_error(cli("lint", "t.json"), "t.json:9:5: error: ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"foo": 1}', '{"tools": {"a": {"name": "a"}}}', '{"tools": null}', '"just a string"', "42", '{"result": {}}'],
+)
+def test_no_tools_array(cli, tmp_path: Path, text: str) -> None:
+    write(tmp_path / "t.json", text)
+    line = one_error(cli("lint", "t.json"), "t.json:1:1: error: ")
+    assert "tools" in line
+
+
+def test_jsonrpc_error_response(cli) -> None:
+    path = str(HERE / "rpc_error.json")
+    line = one_error(cli("lint", path), f"{path}:1:38: error: ")
+    assert "Method not found" in line
+    assert "JSON-RPC error" in line
+    assert line.endswith("(at /error)")
+
+
+def test_missing_file(cli) -> None:
+    line = one_error(cli("lint", "does-not-exist.json"), "does-not-exist.json: error: ")
+    assert "No such file" in line
+
+
+def test_load_error_has_position_and_pointer() -> None:
+    with pytest.raises(LoadError) as info:
+        load_text('{"tools": [\n  {"name": "a"},\n  {"name": 1}\n]}', "x.json", "shown.json")
+    err = info.value
+    assert (err.path, err.line, err.col, err.pointer) == ("shown.json", 3, 12, "/tools/1/name")
+    assert str(err) == 'shown.json:3:12: error: tool has no string "name" (at /tools/1/name)'
+
+
+def test_bad_file_does_not_stop_the_others(cli, tmp_path: Path) -> None:
+    write(tmp_path / "good.json", catalog_text(GOOD_TOOL))
+    write(tmp_path / "bad.json", '{"tools": [')
+    write(tmp_path / "good.yaml", "- name: yaml_tool\n  description: Short\n  annotations: {}\n")
+    result = cli("lint", *SELECT, "good.json", "bad.json", "good.yaml")
+    line = one_error(result, "bad.json:1:12: error: ")
+    assert "good.json:5:22: DESC-001 [critical] get_weather" in result.stdout
+    assert "good.yaml:2:16: DESC-001 [critical] yaml_tool" in result.stdout
+    assert "1 file could not be read" in result.stdout
+    assert "bad.json" not in result.stdout
+    assert line.count("bad.json") == 1
+
+
+def test_bad_files_json_report(cli, tmp_path: Path) -> None:
+    write(tmp_path / "good.json", catalog_text(GOOD_TOOL))
+    write(tmp_path / "empty.json", "")
+    result, doc = run_json(cli, "missing.json", "good.json", "empty.json")
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 2
+    assert [f["file"] for f in doc["files"]] == ["good.json"]
+    assert [(f["file"], f["pointer"]) for f in doc["findings"]] == [("good.json", "/tools/0/description")]
+    assert [e["file"] for e in doc["errors"]] == ["missing.json", "empty.json"]
+
+
+def test_bad_file_wins_over_findings_exit_code(cli, tmp_path: Path) -> None:
+    # Findings alone would exit 1; an unreadable file makes it 2 even so.
+    write(tmp_path / "good.json", catalog_text(GOOD_TOOL))
+    result = cli("lint", "good.json", "nope.json")
+    assert result.exit_code == 2
+    assert "DESC-001" in result.stdout
+
+
+# --------------------------------------------------------------------------------------
+# Directories.
+# --------------------------------------------------------------------------------------
+
+TREE = [
+    "tools.json",
+    "a.tools.json",
+    "tools.yaml",
+    "sub/tools.yml",
+    "sub/b.tools.yaml",
+    "sub/deeper/tools-list.json",
+    "package.json",
+    "notes.json",
+    "catalog.yaml",
+    "node_modules/tools.json",
+    "sub/node_modules/x.tools.json",
+    ".git/tools.json",
+]
+
+
+def make_tree(root: Path) -> None:
+    for rel in TREE:
+        write(root / rel, catalog_text(GOOD_TOOL))
+
+
+def linted(doc: dict, root: str) -> set[str]:
+    return {Path(f["file"]).relative_to(root).as_posix() for f in doc["files"]}
+
+
+def test_defaults_cover_the_documented_names() -> None:
+    assert {"tools.json", "*.tools.json", "tools.yaml"} <= set(DEFAULT_INCLUDE)
+    assert {"node_modules", ".git"} <= set(DEFAULT_EXCLUDE)
+
+
+def test_directory_default_include(cli, tmp_path: Path) -> None:
+    make_tree(tmp_path / "proj")
+    result, doc = run_json(cli, "proj")
+    assert result.exit_code == 1
+    assert result.stderr == ""
+    assert linted(doc, "proj") == {
+        "tools.json",
+        "a.tools.json",
+        "tools.yaml",
+        "sub/tools.yml",
+        "sub/b.tools.yaml",
+        "sub/deeper/tools-list.json",
+    }
+
+
+def test_no_path_means_current_directory(cli, tmp_path: Path) -> None:
+    make_tree(tmp_path)
+    result, doc = run_json(cli)
+    assert result.exit_code == 1
+    names = {Path(f["file"]).as_posix().removeprefix("./") for f in doc["files"]}
+    assert "tools.json" in names
+    assert "package.json" not in names
+    assert not any("node_modules" in n or ".git" in n for n in names)
+
+
+def test_include_replaces_the_defaults(cli, tmp_path: Path) -> None:
+    make_tree(tmp_path / "proj")
+    result, doc = run_json(cli, "--include", "*.json", "proj")
+    assert result.exit_code == 1
+    assert linted(doc, "proj") == {
+        "tools.json",
+        "a.tools.json",
+        "sub/deeper/tools-list.json",
+        "package.json",
+        "notes.json",
+    }
+
+
+def test_include_several_globs(cli, tmp_path: Path) -> None:
+    make_tree(tmp_path / "proj")
+    result, doc = run_json(cli, "--include", "catalog.yaml", "--include", "notes.json", "proj")
+    assert result.exit_code == 1
+    assert linted(doc, "proj") == {"catalog.yaml", "notes.json"}
+
+
+def test_directory_with_a_bad_catalog(cli, tmp_path: Path) -> None:
+    write(tmp_path / "proj/tools.json", catalog_text(GOOD_TOOL))
+    write(tmp_path / "proj/broken.tools.json", "{")
+    write(tmp_path / "proj/package.json", "{")  # not a catalog, never read
+    result, doc = run_json(cli, "proj")
+    one_error(result, str(Path("proj") / "broken.tools.json") + ":1:2: error: ")
+    assert linted(doc, "proj") == {"tools.json"}
+
+
+def test_directory_with_no_catalogs(cli, tmp_path: Path) -> None:
+    write(tmp_path / "proj/package.json", "{}")
+    result, doc = run_json(cli, "proj")
+    assert result.exit_code == 0
+    assert doc["files"] == []
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_directory_symlink_loop_terminates(cli, tmp_path: Path) -> None:
+    write(tmp_path / "proj/sub/tools.json", catalog_text(GOOD_TOOL))
+    os.symlink(tmp_path / "proj", tmp_path / "proj/sub/loop")
+    os.symlink("..", tmp_path / "proj/sub/up")
+    result, doc = run_json(cli, "proj")
+    assert result.exit_code == 1
+    assert [Path(f["file"]).relative_to("proj").as_posix() for f in doc["files"]] == ["sub/tools.json"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_file_symlink_loop_is_an_error_not_a_hang(cli, tmp_path: Path) -> None:
+    write(tmp_path / "proj/a.tools.json", catalog_text(GOOD_TOOL))
+    os.symlink("b.tools.json", tmp_path / "proj/tools.json")
+    os.symlink("tools.json", tmp_path / "proj/b.tools.json")
+    result, doc = run_json(cli, "proj")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2
+    assert all(": error: " in line for line in lines)
+    assert linted(doc, "proj") == {"a.tools.json"}
+
+
+# --------------------------------------------------------------------------------------
+# End to end, in a real subprocess.
+# --------------------------------------------------------------------------------------
+
+
+def run_catalint(*args: str, cwd: Path, input: bytes | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "CATALINT_OUTPUT_FORMAT"}
+    return subprocess.run(
+        [sys.executable, "-m", "catalint", "lint", *args],
+        cwd=cwd,
+        input=input,
+        capture_output=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+
+
+def test_e2e_deep_nesting_and_bad_utf8(tmp_path: Path) -> None:
+    write(tmp_path / "deep.json", "[" * 100_000)
+    write(tmp_path / "bad.tools.json", b'{"tools": [\r\n{"name": "\xc0"}]}')
+    proc = run_catalint("deep.json", "bad.tools.json", cwd=tmp_path)
+    stderr = proc.stderr.decode()
+    assert proc.returncode == 2
+    assert "Traceback" not in stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("deep.json")
+    assert lines[1].startswith("bad.tools.json:2:11: error: ")
+
+
+def test_e2e_many_inputs_one_bad(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", catalog_text(GOOD_TOOL))
+    write(tmp_path / "b.yaml", "tools: [\n")
+    proc = run_catalint(
+        "--output-format",
+        "json",
+        *SELECT,
+        "a.json",
+        "b.yaml",
+        "-",
+        cwd=tmp_path,
+        input=b"tools:\n  - name: piped\n",
+    )
+    assert proc.returncode == 2
+    stderr = proc.stderr.decode()
+    assert "Traceback" not in stderr
+    assert len(stderr.splitlines()) == 1
+    assert stderr.startswith("b.yaml:2:1: error: ")
+    doc = json.loads(proc.stdout)
+    assert {(f["file"], f["tool"], f["code"]) for f in doc["findings"]} == {
+        ("a.json", "get_weather", "DESC-001"),
+        ("-", "piped", "DESC-001"),
+        ("-", "piped", "DESC-012"),
+    }
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_e2e_symlink_loop_directory(tmp_path: Path) -> None:
+    write(tmp_path / "proj/inner/tools.yaml", "- name: looped\n  description: Short\n  annotations: {}\n")
+    os.symlink(tmp_path / "proj", tmp_path / "proj/inner/back")
+    os.symlink(tmp_path / "proj/inner", tmp_path / "proj/inner/self")
+    proc = run_catalint("proj", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert b"Traceback" not in proc.stderr
+    out = proc.stdout.decode()
+    assert out.count("DESC-001") == 1
+    assert "in 1 tool in 1 file" in out
