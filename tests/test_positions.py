@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from catalint.loader import load_text
+from catalint.loader import LoadError, load_text
 from catalint.model import Span
 from catalint.sourcemap import JsonSourceMap
 
@@ -285,10 +285,16 @@ def test_json_escaped_key_is_decoded() -> None:
     assert m.span("/café/x~1y") == where(text, "true")
 
 
-def test_json_duplicate_key_locates_the_value_json_loads_keeps() -> None:
-    text = '{"a": 1, "a": [2]}'
-    assert json.loads(text)["a"] == [2]
-    assert JsonSourceMap(text).span("/a") == where(text, "[2]")
+def test_json_duplicate_key_is_an_input_error_at_the_repeat() -> None:
+    # json.loads would silently keep the last value, and positions could point at the other.
+    text = '{"tools": [{"name": "a",\n  "x": 1, "name": "b"}]}'
+    with pytest.raises(LoadError) as caught:
+        load_text(text, "t.json", "t.json")
+    assert str(caught.value) == (
+        "t.json:2:11: error: duplicate key 'name' in /tools/0: JSON would keep only the last one"
+    )
+    assert JsonSourceMap(text).duplicate_key() == ("/tools/0", "name", text.index('"name": "b"'))
+    assert JsonSourceMap('{"a": {"b": 1}, "c": [{"b": 2}]}').duplicate_key() is None
 
 
 def test_json_unusual_whitespace() -> None:

@@ -8,7 +8,6 @@ walk stops at MAX_DEPTH levels so that hostile schemas stay cheap.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,11 +25,7 @@ class Argument:
     schema: dict[str, Any]  # the property schema with a local $ref merged in
     required: bool
     description_pointer: str | None  # where the description lives, if any
-
-    @property
-    def description(self) -> str | None:
-        text = self.schema.get("description")
-        return text if isinstance(text, str) and text.strip() else None
+    description: str | None  # the non-blank description, or None
 
     def types(self) -> set[str]:
         """Declared JSON types, looking into anyOf/oneOf branches too."""
@@ -72,6 +67,8 @@ class _Walker:
     def __init__(self, root: dict[str, Any], root_pointer: str) -> None:
         self.root = root
         self.root_pointer = root_pointer
+        self.out: list[Argument] = []
+        self.seen: set[tuple[str, str]] = set()  # (pointer, name): allOf branches may repeat one
 
     def merged(
         self, schema: dict[str, Any], pointer: str, refs: frozenset[str]
@@ -81,9 +78,9 @@ class _Walker:
         The ref set comes back as None when the $ref closes a cycle: the schema
         is still merged (for its description) but must not be walked again.
         """
-        ref = schema.get("$ref")
-        if ref is None:
+        if "$ref" not in schema:
             return schema, pointer, refs
+        ref = schema["$ref"]
         target = resolve_ref(self.root, ref)
         if target is None or not isinstance(target[0], dict):
             return schema, pointer, refs
@@ -94,70 +91,80 @@ class _Walker:
         inner, inner_ptr, inner_refs = self.merged(target_schema, self.root_pointer + target_rel, refs | {ref})
         return {**inner, **own}, inner_ptr, inner_refs
 
-    def object(
-        self, schema: dict[str, Any], pointer: str, prefix: str, depth: int, refs: frozenset[str]
-    ) -> Iterator[Argument]:
+    def object(self, schema: dict[str, Any], pointer: str, prefix: str, depth: int, refs: frozenset[str]) -> None:
         if depth > MAX_DEPTH:
             return
         schema, pointer, own_refs = self.merged(schema, pointer, refs)
         if own_refs is None:
             return
         props = schema.get("properties")
-        required = schema.get("required")
-        required_names = {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
         if isinstance(props, dict):
-            props_pointer = join_pointer(pointer, "properties")
+            required = schema.get("required")
+            required_names = {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
+            props_pointer = pointer + "/properties"
             for name, sub in props.items():
                 if not isinstance(sub, dict):
                     continue
                 sub_pointer = join_pointer(props_pointer, name)
                 merged, merged_ptr, sub_refs = self.merged(sub, sub_pointer, own_refs)
-                if isinstance(sub.get("description"), str):
-                    desc_ptr: str | None = join_pointer(sub_pointer, "description")
-                elif isinstance(merged.get("description"), str):
-                    desc_ptr = join_pointer(merged_ptr, "description")
+                text = merged.get("description")
+                if not isinstance(text, str):
+                    text = desc_ptr = None
+                elif isinstance(sub.get("description"), str):
+                    desc_ptr = sub_pointer + "/description"
                 else:
-                    desc_ptr = None
-                yield Argument(prefix + name, sub_pointer, merged, name in required_names, desc_ptr)
-                yield from self.value(merged, merged_ptr, prefix + name, depth + 1, sub_refs)
+                    desc_ptr = merged_ptr + "/description"
+                if text is not None and not text.strip():
+                    text = None
+                key = (sub_pointer, prefix + name)
+                if key not in self.seen:
+                    self.seen.add(key)
+                    self.out.append(
+                        Argument(prefix + name, sub_pointer, merged, name in required_names, desc_ptr, text)
+                    )
+                if sub_refs is not None and _may_nest(merged):
+                    self.value(merged, merged_ptr, prefix + name, depth + 1, sub_refs)
         for key in _BRANCHES:
             branches = schema.get(key)
             if isinstance(branches, list):
                 for i, branch in enumerate(branches):
                     if isinstance(branch, dict):
-                        yield from self.object(branch, join_pointer(pointer, key, i), prefix, depth + 1, own_refs)
+                        self.object(branch, join_pointer(pointer, key, i), prefix, depth + 1, own_refs)
 
-    def value(
-        self, schema: dict[str, Any], pointer: str, name: str, depth: int, refs: frozenset[str] | None
-    ) -> Iterator[Argument]:
+    def value(self, schema: dict[str, Any], pointer: str, name: str, depth: int, refs: frozenset[str] | None) -> None:
         """Arguments nested inside one argument's schema (none past a $ref cycle)."""
         if depth > MAX_DEPTH or refs is None:
             return
         if isinstance(schema.get("properties"), dict):
-            yield from self.object(schema, pointer, name + ".", depth + 1, refs)
+            self.object(schema, pointer, name + ".", depth + 1, refs)
         items = schema.get("items")
         if isinstance(items, dict):
-            merged, merged_ptr, item_refs = self.merged(items, join_pointer(pointer, "items"), refs)
-            yield from self.value(merged, merged_ptr, name + "[]", depth + 1, item_refs)
+            merged, merged_ptr, item_refs = self.merged(items, pointer + "/items", refs)
+            self.value(merged, merged_ptr, name + "[]", depth + 1, item_refs)
         for key in ("anyOf", "oneOf"):
             branches = schema.get(key)
             if isinstance(branches, list):
                 for i, branch in enumerate(branches):
                     if isinstance(branch, dict):
                         merged, merged_ptr, b_refs = self.merged(branch, join_pointer(pointer, key, i), refs)
-                        yield from self.value(merged, merged_ptr, name, depth + 1, b_refs)
+                        self.value(merged, merged_ptr, name, depth + 1, b_refs)
 
 
-def iter_arguments(tool: Tool) -> Iterator[Argument]:
-    schema = tool.input_schema
-    if not isinstance(schema, dict):
-        return
-    pointer = join_pointer(tool.pointer, "inputSchema")
-    seen: set[tuple[str, str]] = set()
-    for arg in _Walker(schema, pointer).object(schema, pointer, "", 0, frozenset()):
-        if (arg.pointer, arg.name) not in seen:
-            seen.add((arg.pointer, arg.name))
-            yield arg
+def _may_nest(schema: dict[str, Any]) -> bool:
+    """Whether an argument's schema can hold further arguments."""
+    return "properties" in schema or "items" in schema or "anyOf" in schema or "oneOf" in schema
+
+
+def iter_arguments(tool: Tool) -> tuple[Argument, ...]:
+    """Every argument of the tool, walked once and cached on the tool."""
+    cached = tool.cache.get("arguments")
+    if cached is None:
+        schema = tool.input_schema
+        walker = _Walker(schema if isinstance(schema, dict) else {}, tool.pointer + "/inputSchema")
+        if isinstance(schema, dict):
+            walker.object(schema, walker.root_pointer, "", 0, frozenset())
+        cached = tool.cache["arguments"] = tuple(walker.out)
+    return cached
 
 
 def top_level_properties(tool: Tool) -> dict[str, Any]:

@@ -83,8 +83,16 @@ def looks_like_yaml(path: str, text: str) -> bool:
 
 
 def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
+    repeats: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(items)
+        if len(obj) != len(items):
+            repeats.append("")
+        return obj
+
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         line, col = LineIndex(text).position(exc.pos)
         raise LoadError(display, exc.msg, line, col) from None
@@ -98,7 +106,15 @@ def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
         raise LoadError(display, str(exc), line, col) from None
     except RecursionError:
         raise LoadError(display, "JSON nested too deeply") from None
-    return data, JsonSourceMap(text)
+    source = JsonSourceMap(text)
+    if repeats:
+        found = source.duplicate_key()
+        if found is not None:
+            pointer, key, offset = found
+            line, col = source.lines.position(offset)
+            where = f" in {pointer}" if pointer else ""
+            raise LoadError(display, f"duplicate key {key!r}{where}: JSON would keep only the last one", line, col)
+    return data, source
 
 
 def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
@@ -169,7 +185,7 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
                 join_pointer(pointer, "inputSchema"),
             )
         tools.append(Tool(i, pointer, raw))
-    return Catalog(path=path, display=display, tools=tools, locate=source.span)
+    return Catalog(path=path, display=display, tools=tools, source=source)
 
 
 def _kind(value: Any) -> str:

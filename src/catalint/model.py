@@ -52,6 +52,7 @@ class Tool:
     index: int
     pointer: str  # JSON pointer of the tool object, e.g. "/tools/3"
     raw: dict[str, Any]
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # derived views
 
     @property
     def name(self) -> str:
@@ -71,7 +72,15 @@ class Catalog:
     path: str  # as given on the command line ("-" for standard input)
     display: str  # how reports name it
     tools: list[Tool]
-    locate: Any  # callable: pointer -> Span (see sourcemap)
+    source: Any  # a source map (see sourcemap): span(pointer), start(pointer)
+
+    def locate(self, pointer: str) -> Span:
+        """Region of the node at pointer, or of its closest existing ancestor."""
+        return self.source.span(pointer)
+
+    def start(self, pointer: str) -> tuple[int, int]:
+        """Line and column where that node starts (cheaper than its whole span)."""
+        return self.source.start(pointer)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ class Rule:
 
 
 _RULES: dict[str, Rule] = {}
+_SORTED: list[Rule] = []  # all_rules() cache, cleared on registration
 
 
 def rule(code: str, name: str, severity: str, smell: str, summary: str) -> Callable[[Check], Check]:
@@ -55,23 +56,27 @@ def rule(code: str, name: str, severity: str, smell: str, summary: str) -> Calla
         if not doc:
             raise ValueError(f"{code}: a rule needs a docstring explanation")
         _RULES[code] = Rule(code, name, Severity.parse(severity), smell, summary, doc, check)
+        _SORTED.clear()
         return check
 
     return register
 
 
 def all_rules() -> list[Rule]:
-    import catalint.rules  # noqa: F401  (registers the built-in rules)
+    if not _SORTED:
+        import catalint.rules  # noqa: F401  (registers the built-in rules)
 
-    return sorted(_RULES.values(), key=lambda r: r.code)
+        _SORTED.extend(sorted(_RULES.values(), key=lambda r: r.code))
+    return list(_SORTED)
 
 
 def get_rule(code_or_name: str) -> Rule | None:
     wanted = code_or_name.strip()
-    for r in all_rules():
-        if r.code.lower() == wanted.lower() or r.name == wanted:
-            return r
-    return None
+    all_rules()
+    found = _RULES.get(wanted.upper())
+    if found is None:
+        found = next((r for r in _RULES.values() if r.name == wanted), None)
+    return found
 
 
 def matches(selector: str, code: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from catalint.engine import FileResult
 from catalint.loader import LoadError
@@ -16,8 +17,9 @@ class Run:
     errors: list[LoadError] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
 
-    @property
+    @cached_property
     def findings(self) -> list[tuple[FileResult, Finding]]:
+        """Every finding in report order; read only once the run is complete."""
         return [(f, finding) for f in self.files for finding in f.findings]
 
     @property

@@ -17,6 +17,7 @@ import json
 import re
 from bisect import bisect_right
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 from catalint.model import Span
@@ -44,7 +45,10 @@ def is_index(part: str) -> bool:
 
 def join_pointer(pointer: str, *parts: str | int) -> str:
     for part in parts:
-        pointer += "/" + str(part).replace("~", "~0").replace("/", "~1")
+        text = str(part)
+        if "~" in text or "/" in text:
+            text = text.replace("~", "~0").replace("/", "~1")
+        pointer += "/" + text
     return pointer
 
 
@@ -53,7 +57,10 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0] + [m.end() for m in _EOL.finditer(text)]
+        if "\r" in text:
+            self.starts = [0] + [m.end() for m in _EOL.finditer(text)]
+        else:  # the common case, at C speed
+            self.starts = [0, *accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect_right(self.starts, offset) - 1
@@ -66,64 +73,149 @@ class LineIndex:
         return Span(line, col, end_line, end_col + (1 if end > start else 0))
 
 
+class _Scan:
+    """How far one JSON container has been read: its members' start offsets so far."""
+
+    __slots__ = ("end", "is_object", "items", "keys", "pending", "pos")
+
+    def __init__(self, is_object: bool, pos: int) -> None:
+        self.is_object = is_object
+        self.keys: dict[str, int] = {}
+        self.items: list[int] = []
+        self.pos = pos  # where reading goes on
+        self.pending = -1  # start of the last member read, until it is stepped over
+        self.end = -1  # offset just past the closing bracket, once read
+
+
 class JsonSourceMap:
+    """Pointer -> span for JSON text that has already parsed without error.
+
+    Containers on a pointer's path are read member by member, only as far as the
+    wanted member; a member that must be stepped over is skipped by the C
+    decoder. So each lookup costs about one pass over the tool it falls in.
+    """
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = LineIndex(text)
-        self._children: dict[int, Any] = {}
-        start = _WS.match(text, 0).end()
-        self._root = (start, self._skip(start))
+        self._scans: dict[int, _Scan] = {}
+        self._root = _WS.match(text, 0).end()
+        # The text parsed already, so the root value ends at its last non-space.
+        self._ends: dict[int, int] = {self._root: len(text.rstrip(" \t\r\n"))}
 
-    def _skip(self, start: int) -> int:
-        return _DECODER.raw_decode(self.text, start)[1]
+    def _end(self, start: int) -> int:
+        end = self._ends.get(start)
+        if end is None:
+            scan = self._scans.get(start)
+            if scan is None:
+                end = _DECODER.raw_decode(self.text, start)[1]
+            else:  # finish reading it: cheaper than decoding it all again
+                while self._step(scan):
+                    pass
+                end = scan.end
+            self._ends[start] = end
+        return end
 
-    def _index(self, start: int) -> dict[str, tuple[int, int]] | list[tuple[int, int]]:
-        cached = self._children.get(start)
-        if cached is not None:
-            return cached
-        text = self.text
-        ws = _WS.match
-        i = ws(text, start + 1).end()
-        result: Any
-        if text[start] == "{":
-            result = {}
-            while text[i] != "}":
-                key, i = json.decoder.scanstring(text, i + 1)
-                i = ws(text, ws(text, i).end() + 1).end()  # skip ':'
-                end = self._skip(i)
-                result[key] = (i, end)
-                i = ws(text, end).end()
-                if text[i] == ",":
-                    i = ws(text, i + 1).end()
+    def _step(self, scan: _Scan) -> bool:
+        """Read one more member of a container; False once it is finished.
+
+        The member's own end is found only when the next member is wanted, so a
+        member that a pointer descends into is never decoded whole.
+        """
+        if scan.end >= 0:
+            return False
+        text, ws, i = self.text, _WS.match, scan.pos
+        if scan.pending >= 0:
+            i = ws(text, self._end(scan.pending)).end()
+            if text[i] == ",":
+                i = ws(text, i + 1).end()
+            scan.pending = -1
+        if text[i] in "}]":
+            scan.end = i + 1
+            return False
+        if scan.is_object:
+            key, i = json.decoder.scanstring(text, i + 1)
+            i = ws(text, ws(text, i).end() + 1).end()  # past the ':'
+            scan.keys.setdefault(key, i)
         else:
-            result = []
-            while text[i] != "]":
-                end = self._skip(i)
-                result.append((i, end))
-                i = ws(text, end).end()
-                if text[i] == ",":
-                    i = ws(text, i + 1).end()
-        self._children[start] = result
-        return result
+            scan.items.append(i)
+        scan.pending = scan.pos = i
+        return True
 
-    def offsets(self, pointer: str) -> tuple[int, int]:
-        """Offsets of the node at pointer, or of its closest existing ancestor."""
+    def _child(self, start: int, part: str) -> int | None:
+        scan = self._scans.get(start)
+        if scan is None:
+            scan = self._scans[start] = _Scan(self.text[start] == "{", _WS.match(self.text, start + 1).end())
+        if scan.is_object:
+            while part not in scan.keys and self._step(scan):
+                pass
+            return scan.keys.get(part)
+        if not is_index(part):
+            return None
+        index = int(part)
+        while len(scan.items) <= index and self._step(scan):
+            pass
+        return scan.items[index] if index < len(scan.items) else None
+
+    def _start(self, pointer: str) -> int:
+        """Start offset of the node at pointer, or of its closest existing ancestor."""
         node = self._root
         for part in split_pointer(pointer):
-            if self.text[node[0]] not in "{[":
+            if self.text[node] not in "{[":
                 break
-            children = self._index(node[0])
-            if isinstance(children, dict):
-                child = children.get(part)
-            else:
-                child = children[int(part)] if is_index(part) and int(part) < len(children) else None
+            child = self._child(node, part)
             if child is None:
                 break
             node = child
         return node
 
+    def offsets(self, pointer: str) -> tuple[int, int]:
+        start = self._start(pointer)
+        return start, self._end(start)
+
     def span(self, pointer: str) -> Span:
         return self.lines.span(*self.offsets(pointer))
+
+    def start(self, pointer: str) -> tuple[int, int]:
+        return self.lines.position(self._start(pointer))
+
+    def duplicate_key(self) -> tuple[str, str, int] | None:
+        """The first key repeated within one object: (object pointer, key, offset of the repeat).
+
+        Only called when the parser has seen a repeat, so it may read the whole text.
+        """
+        stack = [(self._root, "")]
+        while stack:
+            start, pointer = stack.pop()
+            if self.text[start] not in "{[":
+                continue
+            seen: set[str] = set()
+            for n, (key, key_at, value_at) in enumerate(self._members(start)):
+                if key is None:
+                    stack.append((value_at, join_pointer(pointer, n)))
+                    continue
+                if key in seen:
+                    return pointer, key, key_at
+                seen.add(key)
+                stack.append((value_at, join_pointer(pointer, key)))
+        return None
+
+    def _members(self, start: int) -> list[tuple[str | None, int, int]]:
+        """(key or None in arrays, key offset, value offset) of each member of a container."""
+        text, ws = self.text, _WS.match
+        close = "}" if text[start] == "{" else "]"
+        i = ws(text, start + 1).end()
+        members: list[tuple[str | None, int, int]] = []
+        while text[i] != close:
+            key_at, key = i, None
+            if close == "}":
+                key, i = json.decoder.scanstring(text, i + 1)
+                i = ws(text, ws(text, i).end() + 1).end()
+            members.append((key, key_at, i))
+            i = ws(text, self._end(i)).end()
+            if text[i] == ",":
+                i = ws(text, i + 1).end()
+        return members
 
 
 class YamlSourceMap:
@@ -167,13 +259,17 @@ class YamlSourceMap:
         self.table[pointer] = self._done[id(node)] = (start, end)
         return start, end
 
-    def span(self, pointer: str) -> Span:
+    def _offsets(self, pointer: str) -> tuple[int, int]:
         parts = split_pointer(pointer)
         while True:
             offsets = self.table.get(join_pointer("", *parts))
             if offsets is not None or not parts:
                 break
             parts.pop()
-        if offsets is None:
-            return Span(1, 1, 1, 1)
-        return self.lines.span(*offsets)
+        return offsets if offsets is not None else (0, 0)
+
+    def span(self, pointer: str) -> Span:
+        return self.lines.span(*self._offsets(pointer))
+
+    def start(self, pointer: str) -> tuple[int, int]:
+        return self.lines.position(self._offsets(pointer)[0])

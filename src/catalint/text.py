@@ -65,7 +65,7 @@ _IRREGULAR = {
 
 
 def words(text: str) -> list[str]:
-    return [w.lower().strip("'") for w in _WORD.findall(text)]
+    return [w.strip("'") for w in _WORD.findall(text.lower())]
 
 
 @lru_cache(maxsize=8192)
@@ -100,11 +100,14 @@ def verb_base(word: str) -> str | None:
 
 
 def has_verb(text: str) -> bool:
-    return any(verb_base(w) for w in words(text))
+    found = set(words(text))
+    return not found.isdisjoint(VERBS) or any(verb_base(w) for w in found)
 
 
 def mostly_latin(text: str) -> bool:
     """True when most letters are ASCII: the English heuristics can judge the text."""
+    if text.isascii():
+        return True
     ascii_letters = other = 0
     for ch in text:
         if ch.isalpha():

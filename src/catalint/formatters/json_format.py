@@ -34,16 +34,15 @@ def finding_dict(f: Finding, file: str) -> dict[str, Any]:
 def format_json(run: Run, statistics: bool = False) -> str:
     files = []
     for fr in run.files:
-        display = fr.catalog.display
         tools = []
         for tr in fr.tools:
-            span = fr.catalog.locate(tr.tool.pointer)
+            line, column = fr.catalog.start(tr.tool.pointer)
             tools.append(
                 {
                     "name": tr.tool.name,
                     "pointer": tr.tool.pointer,
-                    "line": span.line,
-                    "column": span.col,
+                    "line": line,
+                    "column": column,
                     "finding_count": len(tr.findings),
                     "codes": sorted({f.code for f in tr.findings}),
                     "status": "clean" if not tr.findings else "findings",
@@ -51,7 +50,7 @@ def format_json(run: Run, statistics: bool = False) -> str:
             )
         files.append(
             {
-                "file": display,
+                "file": fr.catalog.display,
                 "tools": tools,
                 "suppressed": fr.suppressed,
                 "fail_severity": str(fr.fail_severity),
@@ -75,4 +74,29 @@ def format_json(run: Run, statistics: bool = False) -> str:
             "failed": run.failing(),
         },
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dumps(doc) + "\n"
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # no indent: the C encoder
+
+
+def dumps(value: Any, indent: str = "", depth: int = 0) -> str:
+    """Indented JSON in which each finding and each tool sits on one line.
+
+    Objects are expanded at the top two levels and wherever they hold a list of
+    objects; everything else goes through the C encoder in one call (indent=...
+    would fall back to the much slower pure-Python one).
+    """
+    if not value or not isinstance(value, (dict, list)):
+        return _ENCODE(value)
+    inner = indent + "  "
+    if isinstance(value, dict):
+        holds_list = any(isinstance(v, list) and v and isinstance(v[0], dict) for v in value.values())
+        if depth >= 2 and not holds_list:
+            return _ENCODE(value)
+        body = ",\n".join(f"{inner}{_ENCODE(k)}: {dumps(v, inner, depth + 1)}" for k, v in value.items())
+        return "{\n" + body + "\n" + indent + "}"
+    if not isinstance(value[0], (dict, list)):
+        return _ENCODE(value)
+    body = ",\n".join(inner + dumps(v, inner, depth + 1) for v in value)
+    return "[\n" + body + "\n" + indent + "]"

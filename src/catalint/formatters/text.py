@@ -31,7 +31,7 @@ def summary(run: Run) -> str:
     errors = f"; {len(run.errors)} file{'s' * (len(run.errors) != 1)} could not be read" if run.errors else ""
     total = len(run.findings)
     if not total:
-        return f"All checks passed: {scope}{errors}."
+        return f"No findings in {scope}{errors}." if errors else f"All checks passed: {scope}."
     sev = run.by_severity()
     parts = ", ".join(f"{sev[s]} {s}" for s in ("critical", "warning", "info") if sev[s])
     return f"Found {total} finding{'s' * (total != 1)} ({parts}) in {scope}{errors}."

@@ -182,6 +182,19 @@ _POSITIONAL = re.compile(
     """,
     re.IGNORECASE | re.VERBOSE,
 )
+# Cheap substring test before the regex: every positional phrase has one of these.
+_POSITIONAL_WORDS = (
+    "above",
+    "below",
+    "previous",
+    "preceding",
+    "prior",
+    "next",
+    "following",
+    "last",
+    "before",
+    "earlier",
+)
 # A reference into the same description is fine when there is text for it to point at.
 _OWN_TEXT = 80
 
@@ -214,6 +227,9 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
     **Fix.** Name the other tool or repeat the needed fact.
     """
     text = _description(tool)
+    lowered = text.lower()
+    if not any(word in lowered for word in _POSITIONAL_WORDS):
+        return
     for match in _POSITIONAL.finditer(text):
         if match.group("back") and match.start() >= _OWN_TEXT:
             continue
