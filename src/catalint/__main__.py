@@ -1,3 +1,3 @@
-from catalint.cli import main
+from catalint.cli import entry
 
-main()
+entry()

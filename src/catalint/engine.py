@@ -42,13 +42,20 @@ def _enabled(settings: Settings) -> list[Rule]:
 
 
 def lint_catalog(catalog: Catalog, settings: Settings) -> FileResult:
-    rules = _enabled(settings)
     rel = settings.relative(catalog.path) if catalog.path != "-" else catalog.display
+    # Per rule, once: its severity, and whether a per-file ignore drops it here.
+    plan = []
+    for r in _enabled(settings):
+        file_ignore = settings.file_ignored(rel, r.code)
+        plan.append((r, settings.severity_of(r.code, r.severity), file_ignore))
+    tool_ignores = bool(settings.per_tool_ignores)
+    locate = catalog.locate
     results: list[ToolResult] = []
     suppressed = 0
     for tool in catalog.tools:
         result = ToolResult(tool)
-        for r in rules:
+        found = result.findings
+        for r, severity, file_ignore in plan:
             try:
                 hits = list(r.check(tool))
             except Exception as exc:
@@ -56,29 +63,25 @@ def lint_catalog(catalog: Catalog, settings: Settings) -> FileResult:
                     f"{catalog.display}: error: internal error in {r.code} on tool {tool.name!r}: "
                     f"{type(exc).__name__}: {exc} (please report this)"
                 ) from exc
+            if not hits:
+                continue
+            if file_ignore is not None:
+                file_ignore.used += len(hits)
+                suppressed += len(hits)
+                continue
             seen: set[str] = set()
             for hit in hits:
                 if hit.pointer in seen:  # e.g. one $defs schema reached from two arguments
                     continue
                 seen.add(hit.pointer)
-                file_ignore = settings.file_ignored(rel, r.code)
-                tool_ignore = settings.tool_ignored(tool.name, r.code, rel)
-                if file_ignore or tool_ignore:
-                    for entry in (file_ignore, tool_ignore):
-                        if entry is not None:
-                            entry.used += 1
-                    suppressed += 1
-                    continue
-                result.findings.append(
-                    Finding(
-                        code=r.code,
-                        severity=settings.severity_of(r.code, r.severity),
-                        tool=tool.name,
-                        pointer=hit.pointer,
-                        message=hit.message,
-                        span=catalog.locate(hit.pointer),
-                        suggestion=hit.suggestion,
-                    )
+                if tool_ignores:
+                    tool_ignore = settings.tool_ignored(tool.name, r.code, rel)
+                    if tool_ignore is not None:
+                        tool_ignore.used += 1
+                        suppressed += 1
+                        continue
+                found.append(
+                    Finding(r.code, severity, tool.name, hit.pointer, hit.message, locate(hit.pointer), hit.suggestion)
                 )
         results.append(result)
     return FileResult(catalog, results, suppressed, settings.fail_severity)

@@ -83,7 +83,7 @@ class Catalog:
         return self.source.start(pointer)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Finding:
     code: str
     severity: Severity

@@ -24,7 +24,10 @@ from catalint.model import Span
 
 _WS = re.compile(r"[ \t\n\r]*")
 _EOL = re.compile(r"\r\n|\r|\n")
-_DECODER = json.JSONDecoder()
+_SCAN_ONCE = json.JSONDecoder().scan_once  # the C scanner: (value, end) from an offset
+# A member name and its colon, in one match; group 1 is the raw (still escaped) name.
+_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*')
+_AFTER = re.compile(r"[ \t\n\r]*(?:,[ \t\n\r]*)?")
 
 Locator = Callable[[str], Span]
 
@@ -99,6 +102,7 @@ class JsonSourceMap:
         self.text = text
         self.lines = LineIndex(text)
         self._scans: dict[int, _Scan] = {}
+        self._memo: dict[str, tuple[int, bool]] = {}
         self._root = _WS.match(text, 0).end()
         # The text parsed already, so the root value ends at its last non-space.
         self._ends: dict[int, int] = {self._root: len(text.rstrip(" \t\r\n"))}
@@ -108,7 +112,7 @@ class JsonSourceMap:
         if end is None:
             scan = self._scans.get(start)
             if scan is None:
-                end = _DECODER.raw_decode(self.text, start)[1]
+                end = _SCAN_ONCE(self.text, start)[1]
             else:  # finish reading it: cheaper than decoding it all again
                 while self._step(scan):
                     pass
@@ -124,18 +128,19 @@ class JsonSourceMap:
         """
         if scan.end >= 0:
             return False
-        text, ws, i = self.text, _WS.match, scan.pos
+        text, i = self.text, scan.pos
         if scan.pending >= 0:
-            i = ws(text, self._end(scan.pending)).end()
-            if text[i] == ",":
-                i = ws(text, i + 1).end()
+            i = _AFTER.match(text, self._end(scan.pending)).end()
             scan.pending = -1
         if text[i] in "}]":
             scan.end = i + 1
             return False
         if scan.is_object:
-            key, i = json.decoder.scanstring(text, i + 1)
-            i = ws(text, ws(text, i).end() + 1).end()  # past the ':'
+            m = _KEY.match(text, i)
+            key = m.group(1)
+            if "\\" in key:
+                key = json.loads(f'"{key}"')
+            i = m.end()
             scan.keys.setdefault(key, i)
         else:
             scan.items.append(i)
@@ -159,15 +164,24 @@ class JsonSourceMap:
 
     def _start(self, pointer: str) -> int:
         """Start offset of the node at pointer, or of its closest existing ancestor."""
-        node = self._root
-        for part in split_pointer(pointer):
-            if self.text[node] not in "{[":
-                break
-            child = self._child(node, part)
-            if child is None:
-                break
-            node = child
-        return node
+        return self._resolve(pointer)[0]
+
+    def _resolve(self, pointer: str) -> tuple[int, bool]:
+        """(start offset, whether the node itself exists), memoised per pointer."""
+        known = self._memo.get(pointer)
+        if known is not None:
+            return known
+        if not pointer:
+            return self._root, True
+        parent, _, last = pointer.rpartition("/")
+        node, exists = self._resolve(parent)
+        if exists and self.text[node] in "{[":
+            child = self._child(node, last.replace("~1", "/").replace("~0", "~") if "~" in last else last)
+            found = (child, True) if child is not None else (node, False)
+        else:
+            found = (node, False)
+        self._memo[pointer] = found
+        return found
 
     def offsets(self, pointer: str) -> tuple[int, int]:
         start = self._start(pointer)

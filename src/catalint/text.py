@@ -99,11 +99,13 @@ def verb_base(word: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def has_verb(text: str) -> bool:
     found = set(words(text))
     return not found.isdisjoint(VERBS) or any(verb_base(w) for w in found)
 
 
+@lru_cache(maxsize=1024)
 def mostly_latin(text: str) -> bool:
     """True when most letters are ASCII: the English heuristics can judge the text."""
     if text.isascii():
@@ -118,6 +120,7 @@ def mostly_latin(text: str) -> bool:
     return ascii_letters >= other
 
 
+@lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """Lower-case alphanumeric words joined by single spaces."""
     return _ALNUM_RUN.sub(" ", text.lower()).strip()

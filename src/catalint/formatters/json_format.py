@@ -32,6 +32,11 @@ def finding_dict(f: Finding, file: str) -> dict[str, Any]:
 
 
 def format_json(run: Run, statistics: bool = False) -> str:
+    """Indented JSON in which each finding and each tool sits on one line.
+
+    Each such line is one call to the C encoder; json.dumps(indent=...) would
+    fall back to the pure-Python one, several times slower on big catalogs.
+    """
     files = []
     for fr in run.files:
         tools = []
@@ -48,55 +53,41 @@ def format_json(run: Run, statistics: bool = False) -> str:
                     "status": "clean" if not tr.findings else "findings",
                 }
             )
-        files.append(
-            {
-                "file": fr.catalog.display,
-                "tools": tools,
-                "suppressed": fr.suppressed,
-                "fail_severity": str(fr.fail_severity),
-            }
-        )
-    doc = {
-        "catalint": __version__,
-        "findings": [finding_dict(f, fr.catalog.display) for fr, f in run.findings],
-        "files": files,
-        "errors": [
-            {"file": e.path, "line": e.line, "column": e.col, "pointer": e.pointer, "message": e.message}
-            for e in run.errors
-        ],
-        "notices": run.notices,
-        "summary": {
-            "files": len(run.files),
-            "tools": run.tool_count,
-            "findings": len(run.findings),
-            "by_severity": dict(sorted(run.by_severity().items())),
-            "by_rule": dict(sorted(run.by_rule().items())),
-            "failed": run.failing(),
-        },
+        head = {"file": fr.catalog.display, "suppressed": fr.suppressed, "fail_severity": str(fr.fail_severity)}
+        files.append("    {\n" + _members(head, "      ") + ",\n" + _array("tools", tools, "      ") + "\n    }")
+    errors = [
+        {"file": e.path, "line": e.line, "column": e.col, "pointer": e.pointer, "message": e.message}
+        for e in run.errors
+    ]
+    summary = {
+        "files": len(run.files),
+        "tools": run.tool_count,
+        "findings": len(run.findings),
+        "by_severity": dict(sorted(run.by_severity().items())),
+        "by_rule": dict(sorted(run.by_rule().items())),
+        "failed": run.failing(),
     }
-    return dumps(doc) + "\n"
+    findings = [finding_dict(f, fr.catalog.display) for fr, f in run.findings]
+    parts = [
+        f'  "catalint": {_ENCODE(__version__)}',
+        _array("findings", findings, "  "),
+        '  "files": [\n' + ",\n".join(files) + "\n  ]" if files else '  "files": []',
+        _array("errors", errors, "  "),
+        f'  "notices": {_ENCODE(run.notices)}',
+        '  "summary": {\n' + _members(summary, "    ") + "\n  }",
+    ]
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # no indent: the C encoder
 
 
-def dumps(value: Any, indent: str = "", depth: int = 0) -> str:
-    """Indented JSON in which each finding and each tool sits on one line.
+def _members(obj: dict[str, Any], indent: str) -> str:
+    return ",\n".join(f"{indent}{_ENCODE(k)}: {_ENCODE(v)}" for k, v in obj.items())
 
-    Objects are expanded at the top two levels and wherever they hold a list of
-    objects; everything else goes through the C encoder in one call (indent=...
-    would fall back to the much slower pure-Python one).
-    """
-    if not value or not isinstance(value, (dict, list)):
-        return _ENCODE(value)
+
+def _array(key: str, items: list[dict[str, Any]], indent: str) -> str:
+    if not items:
+        return f"{indent}{_ENCODE(key)}: []"
     inner = indent + "  "
-    if isinstance(value, dict):
-        holds_list = any(isinstance(v, list) and v and isinstance(v[0], dict) for v in value.values())
-        if depth >= 2 and not holds_list:
-            return _ENCODE(value)
-        body = ",\n".join(f"{inner}{_ENCODE(k)}: {dumps(v, inner, depth + 1)}" for k, v in value.items())
-        return "{\n" + body + "\n" + indent + "}"
-    if not isinstance(value[0], (dict, list)):
-        return _ENCODE(value)
-    body = ",\n".join(inner + dumps(v, inner, depth + 1) for v in value)
-    return "[\n" + body + "\n" + indent + "]"
+    return f"{indent}{_ENCODE(key)}: [\n" + ",\n".join(inner + _ENCODE(i) for i in items) + f"\n{indent}]"

@@ -127,7 +127,7 @@ def description_repeats_name(tool: Tool) -> Iterator[Hit]:
     **Fix.** Say what the name cannot: scope, inputs, result, side effects.
     """
     text = _description(tool)
-    if text and squash(text) == squash(tool.name):
+    if text and len(text) <= 2 * len(tool.name) + 8 and squash(text) == squash(tool.name):
         yield Hit(_desc_pointer(tool), f"description {_quote(text)} only repeats the tool name")
 
 
@@ -182,19 +182,19 @@ _POSITIONAL = re.compile(
     """,
     re.IGNORECASE | re.VERBOSE,
 )
-# Cheap substring test before the regex: every positional phrase has one of these.
-_POSITIONAL_WORDS = (
-    "above",
-    "below",
-    "previous",
-    "preceding",
-    "prior",
-    "next",
-    "following",
-    "last",
-    "before",
-    "earlier",
-)
+
+
+def _may_be_positional(lowered: str) -> bool:
+    """A cheap substring test that every phrase _POSITIONAL matches passes."""
+    if "above" in lowered or "below" in lowered:
+        return True
+    if any(w in lowered for w in ("tool", "function", "command")) and any(
+        w in lowered for w in ("previous", "preceding", "prior", "next", "following", "last")
+    ):
+        return True
+    return "as " in lowered and any(w in lowered for w in ("before", "earlier", "previously"))
+
+
 # A reference into the same description is fine when there is text for it to point at.
 _OWN_TEXT = 80
 
@@ -227,8 +227,7 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
     **Fix.** Name the other tool or repeat the needed fact.
     """
     text = _description(tool)
-    lowered = text.lower()
-    if not any(word in lowered for word in _POSITIONAL_WORDS):
+    if not _may_be_positional(text.lower()):
         return
     for match in _POSITIONAL.finditer(text):
         if match.group("back") and match.start() >= _OWN_TEXT:
@@ -368,16 +367,23 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
 _EXAMPLE_TEXT = re.compile(r"\be\.\s?g\.|\bfor example\b|\bexamples?\s*:|\bfor instance\b", re.IGNORECASE)
 
 
+def _gives_example(text: str) -> bool:
+    lowered = text.lower()
+    if "e." not in lowered and "example" not in lowered and "instance" not in lowered:
+        return False
+    return _EXAMPLE_TEXT.search(text) is not None
+
+
 def _has_examples(tool: Tool) -> bool:
     examples = tool.raw.get("examples")
     if isinstance(examples, list) and examples:
         return True
-    if _EXAMPLE_TEXT.search(_description(tool)):
+    if _gives_example(_description(tool)):
         return True
     for arg in iter_arguments(tool):
         if any(k in arg.schema for k in ("examples", "example", "default")):
             return True
-        if arg.description and _EXAMPLE_TEXT.search(arg.description):
+        if arg.description and _gives_example(arg.description):
             return True
     return False
 
@@ -564,7 +570,13 @@ _SPLIT = re.compile(_SEP, re.IGNORECASE)
 _ARTICLES = {"a", "an", "the", "any", "some", "your", "this", "that"}
 
 
+# Every list _ENUM_PROSE or _BULLETS accepts starts with one of these words.
+_INTRO_HINT = re.compile(r"one\s+of|values?\b|options?\b|(?:must|can|should|may)\s+(?:only\s+)?be\b|either", re.I)
+
+
 def _spelled_out_values(text: str) -> list[str] | None:
+    if not _INTRO_HINT.search(text):
+        return None
     bullets = _BULLETS.search(text)
     if bullets:
         return [v.strip("'\"`") for v in _BULLET_VALUE.findall(bullets.group("bullets"))]
