@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,8 @@ def write_output(text: str, output_file: str | None) -> None:
     if output_file is None:
         click.echo(text, nl=False)
         return
+    import tempfile
+
     target = Path(output_file)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
     try:

@@ -1,12 +1,24 @@
-"""Run the enabled rules over a catalog and apply the settings to what they find."""
+"""Run the enabled rules over a catalog and apply the settings to what they find.
+
+Large catalogs are split across CPU cores with fork (Linux only): each worker
+lints a contiguous slice of the tools against the same parsed catalog and
+sends its findings back through a pipe. The result is identical to a
+sequential run; only the wall time differs.
+"""
 
 from __future__ import annotations
 
+import os
+import pickle
+import sys
 from dataclasses import dataclass, field
+from typing import Any
 
-from catalint.config import Settings
+from catalint.config import FileIgnore, Settings, ToolIgnore
 from catalint.model import Catalog, Finding, Severity, Tool
 from catalint.registry import Rule, all_rules
+
+PARALLEL_MIN_TOOLS = 2000  # below this, forking costs more than it saves
 
 
 class RuleCrash(Exception):
@@ -17,6 +29,7 @@ class RuleCrash(Exception):
 class ToolResult:
     tool: Tool
     findings: list[Finding] = field(default_factory=list)
+    start: tuple[int, int] = (1, 1)  # line and column of the tool object
 
 
 @dataclass
@@ -36,26 +49,56 @@ class FileResult:
         return out
 
 
+@dataclass
+class _Plan:
+    """What applies to one file, worked out once: rules with their severity and file ignore."""
+
+    rules: list[tuple[Rule, Severity, FileIgnore | None]]
+    settings: Settings
+    rel: str
+
+    @property
+    def ignores(self) -> list[FileIgnore | ToolIgnore]:
+        return [*self.settings.per_file_ignores, *self.settings.per_tool_ignores]
+
+
 def _enabled(settings: Settings) -> list[Rule]:
     codes = set(settings.enabled_codes())
     return [r for r in all_rules() if r.code in codes]
 
 
-def lint_catalog(catalog: Catalog, settings: Settings) -> FileResult:
+def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = None) -> FileResult:
+    """Lint every tool; workers=None picks a process count from the catalog size."""
     rel = settings.relative(catalog.path) if catalog.path != "-" else catalog.display
-    # Per rule, once: its severity, and whether a per-file ignore drops it here.
-    plan = []
-    for r in _enabled(settings):
-        file_ignore = settings.file_ignored(rel, r.code)
-        plan.append((r, settings.severity_of(r.code, r.severity), file_ignore))
+    plan = _Plan(
+        [(r, settings.severity_of(r.code, r.severity), settings.file_ignored(rel, r.code)) for r in _enabled(settings)],
+        settings,
+        rel,
+    )
+    if workers is None:
+        workers = default_workers(len(catalog.tools))
+    if workers > 1 and len(catalog.tools) > 1:
+        results, suppressed = _lint_forked(catalog, plan, workers)
+    else:
+        results, suppressed = _lint_tools(catalog, catalog.tools, plan)
+    return FileResult(catalog, results, suppressed, settings.fail_severity)
+
+
+def default_workers(tool_count: int) -> int:
+    if tool_count < PARALLEL_MIN_TOOLS or not sys.platform.startswith("linux") or not hasattr(os, "fork"):
+        return 1
+    return min(4, len(os.sched_getaffinity(0)))
+
+
+def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[ToolResult], int]:
+    settings, rel = plan.settings, plan.rel
     tool_ignores = bool(settings.per_tool_ignores)
     locate = catalog.locate
     results: list[ToolResult] = []
     suppressed = 0
-    for tool in catalog.tools:
-        result = ToolResult(tool)
-        found = result.findings
-        for r, severity, file_ignore in plan:
+    for tool in tools:
+        found: list[Finding] = []
+        for r, severity, file_ignore in plan.rules:
             try:
                 hits = list(r.check(tool))
             except Exception as exc:
@@ -83,5 +126,70 @@ def lint_catalog(catalog: Catalog, settings: Settings) -> FileResult:
                 found.append(
                     Finding(r.code, severity, tool.name, hit.pointer, hit.message, locate(hit.pointer), hit.suggestion)
                 )
-        results.append(result)
-    return FileResult(catalog, results, suppressed, settings.fail_severity)
+        results.append(ToolResult(tool, found, catalog.start(tool.pointer)))
+    return results, suppressed
+
+
+def _lint_forked(catalog: Catalog, plan: _Plan, workers: int) -> tuple[list[ToolResult], int]:
+    """Lint the first slice here and the others in forked children."""
+    tools = catalog.tools
+    size = -(-len(tools) // workers)
+    slices = [tools[i : i + size] for i in range(0, len(tools), size)]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pending: list[tuple[int, int] | tuple[list[ToolResult], int]] = []
+    for part in slices[1:]:
+        read_fd, write_fd = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:  # no process to spare: lint this slice here
+            os.close(read_fd)
+            os.close(write_fd)
+            pending.append(_lint_tools(catalog, part, plan))
+            continue
+        if pid == 0:  # the child: lint its slice, report, leave without cleanup
+            os.close(read_fd)
+            _child(catalog, part, plan, write_fd)
+        os.close(write_fd)
+        pending.append((pid, read_fd))
+    results, suppressed = _lint_tools(catalog, slices[0], plan)
+    for item in pending:
+        part_results, part_suppressed = _collect(catalog, plan, *item) if isinstance(item[0], int) else item
+        results += part_results
+        suppressed += part_suppressed
+    return results, suppressed
+
+
+def _child(catalog: Catalog, tools: list[Tool], plan: _Plan, write_fd: int) -> None:
+    code = 0
+    try:
+        before = [entry.used for entry in plan.ignores]
+        results, suppressed = _lint_tools(catalog, tools, plan)
+        used = [entry.used - b for entry, b in zip(plan.ignores, before, strict=True)]
+        payload: Any = ("ok", [(tr.tool.index, tr.findings, tr.start) for tr in results], suppressed, used)
+    except RuleCrash as exc:
+        payload = ("crash", str(exc))
+    except BaseException as exc:  # sent to the parent, which reports it
+        payload = ("crash", f"{catalog.display}: error: internal error: {type(exc).__name__}: {exc}")
+    try:
+        with os.fdopen(write_fd, "wb") as out:
+            out.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+    except BaseException:  # the parent sees a short read
+        code = 1
+    os._exit(code)
+
+
+def _collect(catalog: Catalog, plan: _Plan, pid: int, read_fd: int) -> tuple[list[ToolResult], int]:
+    with os.fdopen(read_fd, "rb") as source:
+        data = source.read()
+    os.waitpid(pid, 0)
+    try:
+        payload = pickle.loads(data)
+    except Exception:
+        raise RuleCrash(f"{catalog.display}: error: a lint worker process died") from None
+    if payload[0] != "ok":
+        raise RuleCrash(payload[1])
+    _, rows, suppressed, used = payload
+    for entry, extra in zip(plan.ignores, used, strict=True):
+        entry.used += extra
+    return [ToolResult(catalog.tools[index], findings, start) for index, findings, start in rows], suppressed

@@ -4,6 +4,24 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
+
+
+class LazyRegex:
+    """A regular expression compiled on first use: keeps start-up lean for the
+    patterns that cheap pre-checks usually make unnecessary."""
+
+    __slots__ = ("_args", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)
+        return getattr(self._compiled, name)
+
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
 _ALNUM_RUN = re.compile(r"[^0-9a-z]+")

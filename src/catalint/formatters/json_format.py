@@ -41,7 +41,7 @@ def format_json(run: Run, statistics: bool = False) -> str:
     for fr in run.files:
         tools = []
         for tr in fr.tools:
-            line, column = fr.catalog.start(tr.tool.pointer)
+            line, column = tr.start
             tools.append(
                 {
                     "name": tr.tool.name,

@@ -11,7 +11,7 @@ from catalint.arguments import Argument, iter_arguments, top_level_properties
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
-from catalint.text import has_verb, mentions, mostly_latin, squash
+from catalint.text import LazyRegex, has_verb, mentions, mostly_latin, squash
 
 MIN_DESCRIPTION = 20
 MAX_DESCRIPTION = 500
@@ -162,7 +162,7 @@ def no_action_verb(tool: Tool) -> Iterator[Hit]:
         yield Hit(_desc_pointer(tool), "description names no action (no common verb such as get, list, create)")
 
 
-_POSITIONAL = re.compile(
+_POSITIONAL = LazyRegex(
     r"""
     \b(?:
         (?P<always>
@@ -364,7 +364,7 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
             )
 
 
-_EXAMPLE_TEXT = re.compile(r"\be\.\s?g\.|\bfor example\b|\bexamples?\s*:|\bfor instance\b", re.IGNORECASE)
+_EXAMPLE_TEXT = LazyRegex(r"\be\.\s?g\.|\bfor example\b|\bexamples?\s*:|\bfor instance\b", re.IGNORECASE)
 
 
 def _gives_example(text: str) -> bool:
@@ -551,22 +551,22 @@ _STRONG = (
 _WEAK = r"(?:(?:must|can|should|may)\s+(?:only\s+)?be|either)"
 _QVALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
 _END = r"(?=\s*(?:[.;)\n]|$|\s+(?:to|for|which|that|if|when)\b))"
-_ENUM_PROSE = re.compile(
+_ENUM_PROSE = LazyRegex(
     rf"\b(?:{_STRONG})\b\s*:?\s*\(?(?P<list>{_LIST})\)?{_END}"
     rf"|\b{_WEAK}\s*:?\s*(?P<quoted>{_QVALUE}(?:{_SEP}{_QVALUE})+)(?=\s*(?:[.;)\n]|$))",
     re.IGNORECASE,
 )
 # "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
-_BULLETS = re.compile(
+_BULLETS = LazyRegex(
     rf"\b(?:{_STRONG}|options?(?:\s+are)?)\s*:\s*\n"
     rf"(?P<bullets>(?:[ \t]*[-*•][ \t]*{_VALUE}[ \t]*(?:[-–:(][^\n]*)?(?:\n|$)){{2,}})",
     re.IGNORECASE,
 )
-_BULLET_VALUE = re.compile(rf"^[ \t]*[-*•][ \t]*({_VALUE})", re.MULTILINE)
-_CONDITION = re.compile(r"\b(?:if|when|unless|whenever)\b", re.IGNORECASE)
-_SENTENCE_START = re.compile(r"[.!?\n]\s")
-_EXAMPLE_LEAD = re.compile(r"(?:e\.\s?g\.|for example|for instance|such as|like|example|examples)\W*$", re.I)
-_SPLIT = re.compile(_SEP, re.IGNORECASE)
+_BULLET_VALUE = LazyRegex(rf"^[ \t]*[-*•][ \t]*({_VALUE})", re.MULTILINE)
+_CONDITION = LazyRegex(r"\b(?:if|when|unless|whenever)\b", re.IGNORECASE)
+_SENTENCE_START = LazyRegex(r"[.!?\n]\s")
+_EXAMPLE_LEAD = LazyRegex(r"(?:e\.\s?g\.|for example|for instance|such as|like|example|examples)\W*$", re.I)
+_SPLIT = LazyRegex(_SEP, re.IGNORECASE)
 _ARTICLES = {"a", "an", "the", "any", "some", "your", "this", "that"}
 
 

@@ -1,0 +1,90 @@
+"""The engine: a forked, parallel run must give exactly what a sequential run gives."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+
+from catalint.config import FileIgnore, Settings, ToolIgnore
+from catalint.engine import PARALLEL_MIN_TOOLS, RuleCrash, default_workers, lint_catalog
+from catalint.loader import load_text
+from catalint.registry import get_rule
+
+needs_fork = pytest.mark.skipif(
+    not (sys.platform.startswith("linux") and hasattr(os, "fork")), reason="parallel linting forks (Linux)"
+)
+
+
+def catalog_text(count: int) -> str:
+    tools = []
+    for i in range(count):
+        tool = {
+            "name": f"tool_{i}" if i % 3 else f"debug_{i}",
+            "description": "Get it." if i % 2 else f"Get record {i} from the store. Returns it as JSON.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "unit": {"enum": ["c", "f"], "description": "Unit"}},
+                "required": ["id"],
+            },
+        }
+        if i % 4 == 0:
+            tool["annotations"] = {"readOnlyHint": "yes"}
+        tools.append(tool)
+    return json.dumps({"tools": tools}, indent=2)
+
+
+def settings() -> Settings:
+    s = Settings()
+    s.per_tool_ignores.append(ToolIgnore(["debug_*"], ["DESC-012"], "internal", [], "debug tools"))
+    s.per_file_ignores.append(FileIgnore("*.json", ["DESC-007"], "unit enum"))
+    return s
+
+
+def summary(result) -> list[tuple]:
+    return [
+        (tr.tool.name, tr.start, [(f.code, f.pointer, f.span, f.severity) for f in tr.findings]) for tr in result.tools
+    ]
+
+
+@needs_fork
+@pytest.mark.parametrize("workers", [2, 3, 7])
+def test_forked_run_equals_sequential_run(workers: int) -> None:
+    text = catalog_text(40)
+    seq_settings, par_settings = settings(), settings()
+    sequential = lint_catalog(load_text(text, "t.json", "t.json"), seq_settings, workers=1)
+    parallel = lint_catalog(load_text(text, "t.json", "t.json"), par_settings, workers=workers)
+    assert summary(parallel) == summary(sequential)
+    assert [t.tool.index for t in parallel.tools] == list(range(40))
+    assert parallel.suppressed == sequential.suppressed > 0
+    # usage of ignores counted in the children comes back to the parent
+    assert [e.used for e in par_settings.per_tool_ignores] == [e.used for e in seq_settings.per_tool_ignores]
+    assert [e.used for e in par_settings.per_file_ignores] == [e.used for e in seq_settings.per_file_ignores]
+    assert par_settings.per_tool_ignores[0].used > 0
+
+
+@needs_fork
+def test_a_rule_crash_in_a_child_is_reported() -> None:
+    rule = get_rule("DESC-001")
+    original = rule.check
+
+    def explode(tool):
+        if tool.index == 39:  # in the last slice, so in a child
+            raise ValueError("boom")
+        return original(tool)
+
+    object.__setattr__(rule, "check", explode)  # Rule is frozen
+    try:
+        with pytest.raises(RuleCrash, match=r"internal error in DESC-001 on tool 'debug_39': ValueError: boom"):
+            lint_catalog(load_text(catalog_text(40), "t.json", "t.json"), Settings(), workers=2)
+    finally:
+        object.__setattr__(rule, "check", original)
+
+
+def test_default_workers_only_for_large_catalogs() -> None:
+    assert default_workers(PARALLEL_MIN_TOOLS - 1) == 1
+    assert default_workers(5) == 1
+    if sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) > 1:
+        assert default_workers(PARALLEL_MIN_TOOLS) > 1
