@@ -202,3 +202,23 @@ def test_bundled_examples_end_to_end(tmp_path: Path) -> None:
     assert by_tool["get_forecast"] == "clean"
     assert by_tool["search_cities"] == "clean"
     assert by_tool["set_unit"] == "findings"
+
+
+def test_closed_pipe_is_not_a_traceback(tmp_path: Path) -> None:
+    tools = [{**WEATHER, "name": f"t{i}"} for i in range(3000)]
+    write_catalog(tmp_path / "tools.json", tools)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "catalint", "lint", "tools.json"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # like `catalint lint ... | head -1`
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert first.startswith(b"tools.json:")
+    assert "Traceback" not in err and "BrokenPipe" not in err

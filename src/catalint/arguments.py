@@ -18,7 +18,7 @@ MAX_DEPTH = 32
 _BRANCHES = ("anyOf", "oneOf", "allOf")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Argument:
     name: str  # display path: "city", "filter.status", "items[].id"
     pointer: str  # JSON pointer of the property schema as written
@@ -105,8 +105,14 @@ class _Walker:
             for name, sub in props.items():
                 if not isinstance(sub, dict):
                     continue
-                sub_pointer = join_pointer(props_pointer, name)
-                merged, merged_ptr, sub_refs = self.merged(sub, sub_pointer, own_refs)
+                if "/" in name or "~" in name:
+                    sub_pointer = join_pointer(props_pointer, name)
+                else:
+                    sub_pointer = props_pointer + "/" + name
+                if "$ref" in sub:
+                    merged, merged_ptr, sub_refs = self.merged(sub, sub_pointer, own_refs)
+                else:
+                    merged, merged_ptr, sub_refs = sub, sub_pointer, own_refs
                 text = merged.get("description")
                 if not isinstance(text, str):
                     text = desc_ptr = None

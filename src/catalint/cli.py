@@ -251,9 +251,16 @@ def entry() -> None:
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BrokenPipeError:  # the reader went away (catalint lint ... | head): not an error
+        os._exit(0)
+    except Exception as exc:  # a catalint bug: one line, not a traceback (CATALINT_DEBUG=1 shows it)
+        if os.environ.get("CATALINT_DEBUG"):
+            raise
+        sys.stderr.write(f"catalint: internal error: {type(exc).__name__}: {exc} (please report this)\n")
+        code = EXIT_ERROR
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except (BrokenPipeError, OSError):
+    except OSError:
         code = code or 1
     os._exit(code)

@@ -16,7 +16,7 @@ from typing import Any
 
 from catalint.config import FileIgnore, Settings, ToolIgnore
 from catalint.model import Catalog, Finding, Severity, Tool
-from catalint.registry import Rule, all_rules
+from catalint.registry import Hit, Rule, all_rules
 
 PARALLEL_MIN_TOOLS = 2000  # below this, forking costs more than it saves
 
@@ -108,15 +108,16 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
                 ) from exc
             if not hits:
                 continue
+            if len(hits) > 1:  # one $defs schema reached from two arguments is one finding
+                unique: dict[str, Hit] = {}
+                for hit in hits:
+                    unique.setdefault(hit.pointer, hit)
+                hits = list(unique.values())
             if file_ignore is not None:
                 file_ignore.used += len(hits)
                 suppressed += len(hits)
                 continue
-            seen: set[str] = set()
             for hit in hits:
-                if hit.pointer in seen:  # e.g. one $defs schema reached from two arguments
-                    continue
-                seen.add(hit.pointer)
                 if tool_ignores:
                     tool_ignore = settings.tool_ignored(tool.name, r.code, rel)
                     if tool_ignore is not None:

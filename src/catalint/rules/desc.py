@@ -575,8 +575,6 @@ _INTRO_HINT = re.compile(r"one\s+of|values?\b|options?\b|(?:must|can|should|may)
 
 
 def _spelled_out_values(text: str) -> list[str] | None:
-    if not _INTRO_HINT.search(text):
-        return None
     bullets = _BULLETS.search(text)
     if bullets:
         return [v.strip("'\"`") for v in _BULLET_VALUE.findall(bullets.group("bullets"))]
@@ -629,12 +627,10 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """
     for arg in iter_arguments(tool):
         text = arg.description
-        if text is None or not mostly_latin(text):
+        if text is None or "enum" in arg.schema or "const" in arg.schema or not _INTRO_HINT.search(text):
             continue
         types = arg.types()
-        if types and "string" not in types:
-            continue
-        if "enum" in arg.schema or "const" in arg.schema or _branch_has_enum(arg.schema):
+        if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
         values = _spelled_out_values(text)
         if values:
