@@ -456,3 +456,10 @@ def test_json_source_used_for_json_text() -> None:
     catalog = load_text(text, "t.json", "t.json")
     assert catalog.locate("/tools/0/description") == JsonSourceMap(text).span("/tools/0/description")
     assert catalog.locate("/tools/0/description") == where(text, '"d"')
+
+
+def test_yaml_duplicate_key_is_an_input_error_at_the_repeat() -> None:
+    text = "tools:\n  - name: a\n    description: x\n    name: b\n"
+    with pytest.raises(LoadError) as caught:
+        load_text(text, "t.yaml", "t.yaml")
+    assert str(caught.value) == "t.yaml:4:5: error: duplicate key 'name' in /tools/0: YAML would keep only the last one"

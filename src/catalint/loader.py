@@ -110,11 +110,14 @@ def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
     if repeats:
         found = source.duplicate_key()
         if found is not None:
-            pointer, key, offset = found
-            line, col = source.lines.position(offset)
-            where = f" in {pointer}" if pointer else ""
-            raise LoadError(display, f"duplicate key {key!r}{where}: JSON would keep only the last one", line, col)
+            raise _duplicate_error(display, source, *found, "JSON")
     return data, source
+
+
+def _duplicate_error(display: str, source: Any, pointer: str, key: str, offset: int, kind: str) -> LoadError:
+    line, col = source.lines.position(offset)
+    where = f" in {pointer}" if pointer else ""
+    return LoadError(display, f"duplicate key {key!r}{where}: {kind} would keep only the last one", line, col)
 
 
 def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
@@ -125,8 +128,10 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
         node = loader.get_single_node()
         if node is None:
             raise LoadError(display, "empty document")
-        data = loader.construct_document(node)
-        return data, YamlSourceMap(text, node)
+        source = YamlSourceMap(text, node)
+        if source.duplicate is not None:
+            raise _duplicate_error(display, source, *source.duplicate, "YAML")
+        return loader.construct_document(node), source
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or exc.context or "invalid YAML"

@@ -246,6 +246,7 @@ class YamlSourceMap:
         self.lines = LineIndex(text)
         self.table: dict[str, tuple[int, int]] = {}
         self._done: dict[int, tuple[int, int]] = {}
+        self.duplicate: tuple[str, str, int] | None = None  # first repeated key, as in JsonSourceMap
         self._walk(root, "")
 
     def _walk(self, node: Any, pointer: str) -> tuple[int, int]:
@@ -260,6 +261,13 @@ class YamlSourceMap:
         children: list[tuple[str, Any]] = []
         if isinstance(node, yaml.MappingNode):
             children = [(join_pointer(pointer, k.value), v) for k, v in node.value]
+            if self.duplicate is None and len({k.value for k, _ in node.value}) != len(node.value):
+                seen: set[str] = set()
+                for k, _ in node.value:
+                    if k.value in seen:
+                        self.duplicate = (pointer, k.value, k.start_mark.index)
+                        break
+                    seen.add(k.value)
         elif isinstance(node, yaml.SequenceNode):
             children = [(join_pointer(pointer, i), v) for i, v in enumerate(node.value)]
         last_end = end
