@@ -23,7 +23,7 @@ class LazyRegex:
         return getattr(self._compiled, name)
 
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")  # on lower-cased text: "don't", "agent's"
 _ALNUM_RUN = re.compile(r"[^0-9a-z]+")
 
 # Base forms of verbs that tool descriptions use to say what a tool does.
@@ -83,7 +83,7 @@ _IRREGULAR = {
 
 
 def words(text: str) -> list[str]:
-    return [w.strip("'") for w in _WORD.findall(text.lower())]
+    return _WORD.findall(text.lower())
 
 
 @lru_cache(maxsize=8192)

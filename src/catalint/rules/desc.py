@@ -381,7 +381,8 @@ def _has_examples(tool: Tool) -> bool:
     if _gives_example(_description(tool)):
         return True
     for arg in iter_arguments(tool):
-        if any(k in arg.schema for k in ("examples", "example", "default")):
+        schema = arg.schema
+        if "examples" in schema or "example" in schema or "default" in schema:
             return True
         if arg.description and _gives_example(arg.description):
             return True
@@ -570,15 +571,42 @@ _SPLIT = LazyRegex(_SEP, re.IGNORECASE)
 _ARTICLES = {"a", "an", "the", "any", "some", "your", "this", "that"}
 
 
-# Every list _ENUM_PROSE or _BULLETS accepts starts with one of these words.
-_INTRO_HINT = re.compile(r"one\s+of|values?\b|options?\b|(?:must|can|should|may)\s+(?:only\s+)?be\b|either", re.I)
+# Every match of _ENUM_PROSE or _BULLETS starts at one of these words; the big
+# patterns are tried only there, which is much cheaper than searching with them.
+_INTRO_WORDS = (
+    "one",
+    "must",
+    "can",
+    "should",
+    "may",
+    "either",
+    "allowed",
+    "valid",
+    "possible",
+    "accepted",
+    "supported",
+    "available",
+    "option",
+)
+_INTRO_HINT = re.compile(r"\b(?:" + "|".join(_INTRO_WORDS) + r")", re.I)
 
 
-def _spelled_out_values(text: str) -> list[str] | None:
-    bullets = _BULLETS.search(text)
-    if bullets:
-        return [v.strip("'\"`") for v in _BULLET_VALUE.findall(bullets.group("bullets"))]
-    for match in _ENUM_PROSE.finditer(text):
+def _intro_positions(text: str) -> list[int]:
+    lowered = text.lower()
+    if not any(word in lowered for word in _INTRO_WORDS):
+        return []
+    return [m.start() for m in _INTRO_HINT.finditer(text)]
+
+
+def _spelled_out_values(text: str, starts: list[int]) -> list[str] | None:
+    for at in starts:
+        bullets = _BULLETS.match(text, at)
+        if bullets:
+            return [v.strip("'\"`") for v in _BULLET_VALUE.findall(bullets.group("bullets"))]
+    for at in starts:
+        match = _ENUM_PROSE.match(text, at)
+        if match is None:
+            continue
         listed = match.group("list") or match.group("quoted")
         before = text[max(0, match.start() - 30) : match.start()]
         if _EXAMPLE_LEAD.search(before):
@@ -627,12 +655,15 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """
     for arg in iter_arguments(tool):
         text = arg.description
-        if text is None or "enum" in arg.schema or "const" in arg.schema or not _INTRO_HINT.search(text):
+        if text is None or "enum" in arg.schema or "const" in arg.schema:
+            continue
+        starts = _intro_positions(text)
+        if not starts:
             continue
         types = arg.types()
         if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
-        values = _spelled_out_values(text)
+        values = _spelled_out_values(text, starts)
         if values:
             shown = ", ".join(values[:6])
             yield Hit(
