@@ -651,3 +651,11 @@ def test_e2e_symlink_loop_directory(tmp_path: Path) -> None:
     out = proc.stdout.decode()
     assert out.count("DESC-001") == 1
     assert "in 1 tool in 1 file" in out
+
+
+def test_yaml_with_a_character_yaml_forbids_is_one_error_line(cli, tmp_path: Path) -> None:
+    # Found by tests/test_fuzz.py: PyYAML's reader raised before the parser's error handling.
+    (tmp_path / "t.yaml").write_bytes(b"tools:\n  - name: a\x00\n")
+    result = cli("lint", "t.yaml")
+    assert result.exit_code == 2
+    assert result.stderr == "t.yaml:2:12: error: special characters are not allowed (#x0000)\n"

@@ -123,8 +123,9 @@ def _duplicate_error(display: str, source: Any, pointer: str, key: str, offset: 
 def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
     import yaml
 
-    loader = yaml.SafeLoader(text)
+    loader = None
     try:
+        loader = yaml.SafeLoader(text)
         node = loader.get_single_node()
         if node is None:
             raise LoadError(display, "empty document")
@@ -138,12 +139,16 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
         if mark is None:
             raise LoadError(display, what) from None
         raise LoadError(display, what, mark.line + 1, mark.column + 1) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        line, col = LineIndex(text).position(exc.position)
+        raise LoadError(display, f"{exc.reason} (#x{exc.character:04x})", line, col) from None
     except yaml.YAMLError as exc:
         raise LoadError(display, str(exc).splitlines()[0]) from None
     except RecursionError:
         raise LoadError(display, "YAML nested too deeply") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def find_tools(data: Any) -> tuple[list[Any], str] | None:
