@@ -13,7 +13,7 @@ import click
 from catalint import __version__
 
 OUTPUT_FORMATS = ["text", "json"]
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_ERROR = 2  # usage, config or input error (0 clean and 1 findings come from Run.exit_code)
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -33,7 +33,7 @@ def _pairs(values: tuple[str, ...], sep: str, option: str) -> list[tuple[str, st
 def write_output(text: str, output_file: str | None) -> None:
     """Print, or replace output_file atomically (never half-written)."""
     if output_file is None:
-        click.echo(text, nl=False)
+        sys.stdout.write(text)  # not click.echo: it would scan a large report for colour codes
         return
     import tempfile
 
@@ -142,11 +142,6 @@ def lint(
     Exit codes: 0 clean, 1 findings at or above the fail severity, 2 usage,
     config or input error.
     """
-    import gc
-
-    # A lint run is short and makes no reference cycles worth collecting; the
-    # collector would only rescan the parsed catalogs over and over.
-    gc.disable()
     from catalint.config import ConfigError, SettingsResolver
     from catalint.discover import expand
     from catalint.engine import RuleCrash, lint_catalog
@@ -244,8 +239,13 @@ def entry() -> None:
     """Console-script entry: run the CLI, then leave without tearing the heap down.
 
     Freeing every parsed object one by one at interpreter exit can take longer
-    than reading a large catalog did; the report is flushed first.
+    than reading a large catalog did; the report is flushed first. The cycle
+    collector is off too: a run is short, makes no cycles worth collecting, and
+    the collector would only rescan the parsed catalogs over and over.
     """
+    import gc
+
+    gc.disable()
     try:
         main.main(prog_name="catalint")
         code = 0
