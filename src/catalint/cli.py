@@ -109,6 +109,7 @@ def main() -> None:
     default="text",
     show_default=True,
     envvar="CATALINT_OUTPUT_FORMAT",
+    help="Report format (also set by CATALINT_OUTPUT_FORMAT).",
 )
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
 @click.option("--statistics", is_flag=True, help="Also print the number of findings per rule.")
@@ -138,6 +139,9 @@ def lint(
     stdin_filename: str,
 ) -> None:
     """Lint catalog files, directories of them, or '-' for standard input.
+
+    Settings come from [tool.catalint] in pyproject.toml, or from catalint.toml
+    or .catalint.toml: the nearest one above each file. Flags win over them.
 
     Exit codes: 0 clean, 1 findings at or above the fail severity, 2 usage,
     config or input error.
