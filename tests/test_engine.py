@@ -88,3 +88,8 @@ def test_default_workers_only_for_large_catalogs() -> None:
     assert default_workers(5) == 1
     if sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) > 1:
         assert default_workers(PARALLEL_MIN_TOOLS) > 1
+
+
+def test_workers_can_be_capped_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CATALINT_WORKERS", "1")
+    assert default_workers(PARALLEL_MIN_TOOLS * 10) == 1

@@ -85,9 +85,12 @@ def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = Non
 
 
 def default_workers(tool_count: int) -> int:
+    """Processes for a catalog of this size; CATALINT_WORKERS=N caps it (1: never fork)."""
     if tool_count < PARALLEL_MIN_TOOLS or not sys.platform.startswith("linux") or not hasattr(os, "fork"):
         return 1
-    return min(4, len(os.sched_getaffinity(0)))
+    cap = os.environ.get("CATALINT_WORKERS", "")
+    limit = int(cap) if cap.isdigit() and int(cap) > 0 else 4
+    return min(limit, len(os.sched_getaffinity(0)))
 
 
 def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[ToolResult], int]:
