@@ -117,10 +117,30 @@ def verb_base(word: str) -> str | None:
     return None
 
 
+def _inflections(base: str) -> set[str]:
+    forms = {base, base + "s", base + "es", base + "ed", base + "ing", base + base[-1] + "ed", base + base[-1] + "ing"}
+    if base.endswith("e"):
+        forms |= {base + "d", base[:-1] + "ing"}
+    if base.endswith("y"):
+        forms |= {base[:-1] + "ies", base[:-1] + "ied"}
+    return forms
+
+
+@lru_cache(maxsize=1)
+def verb_forms() -> frozenset[str]:
+    """Every inflected form of VERBS, so most descriptions need one set test."""
+    forms: set[str] = set(_IRREGULAR)
+    for base in VERBS:
+        forms |= _inflections(base)
+    return frozenset(forms)
+
+
 @lru_cache(maxsize=1024)
 def has_verb(text: str) -> bool:
     found = set(words(text))
-    return not found.isdisjoint(VERBS) or any(verb_base(w) for w in found)
+    if not found.isdisjoint(verb_forms()):
+        return True
+    return any(verb_base(w) for w in found if w.endswith("up"))
 
 
 @lru_cache(maxsize=1024)
