@@ -54,7 +54,7 @@ class ToolIgnore:
     used: int = 0
 
     def applies(self, tool: str, code: str, file_rel: str) -> bool:
-        if self.files and not any(_glob_match(file_rel, g) for g in self.files):
+        if self.files and not glob_match(file_rel, self.files):
             return False
         return any(fnmatch.fnmatchcase(tool, g) for g in self.tools) and any(matches(r, code) for r in self.rules)
 
@@ -94,13 +94,11 @@ class Settings:
         return chosen
 
     def severity_of(self, code: str, default: Severity) -> Severity:
-        best: tuple[int, Severity] | None = None
-        for selector, sev in self.severity.items():
-            if matches(selector, code):
-                spec = 0 if selector.upper() == "ALL" else len(selector)
-                if best is None or spec > best[0]:
-                    best = (spec, sev)
-        return best[1] if best else default
+        """The override whose selector matches code most specifically, else default."""
+        best = _specificity(list(self.severity), code)
+        if best is None:
+            return default
+        return next(sev for sel, sev in self.severity.items() if matches(sel, code) and _spec(sel) == best)
 
     def relative(self, file: str) -> str:
         try:
@@ -110,7 +108,7 @@ class Settings:
 
     def file_ignored(self, file_rel: str, code: str) -> FileIgnore | None:
         for entry in self.per_file_ignores:
-            if _glob_match(file_rel, entry.pattern) and any(matches(r, code) for r in entry.rules):
+            if glob_match(file_rel, [entry.pattern]) and any(matches(r, code) for r in entry.rules):
                 return entry
         return None
 
@@ -122,30 +120,23 @@ class Settings:
 
     def unused_notices(self) -> list[str]:
         where = self.path.name if self.path else "command line"
-        notes = []
-        for entry in self.per_file_ignores:
-            if not entry.used:
-                notes.append(f"{where}: notice: {entry.label} matched no finding; remove it")
-        for tool_entry in self.per_tool_ignores:
-            if not tool_entry.used:
-                notes.append(f"{where}: notice: {tool_entry.label} matched no finding; remove it")
-        return notes
+        entries: list[FileIgnore | ToolIgnore] = [*self.per_file_ignores, *self.per_tool_ignores]
+        return [f"{where}: notice: {e.label} matched no finding; remove it" for e in entries if not e.used]
 
 
-def _glob_match(rel: str, pattern: str) -> bool:
+def glob_match(rel: str, patterns: list[str]) -> bool:
     """Patterns with a slash match the relative path; others match the file name."""
-    if "/" in pattern:
-        return fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(rel, pattern.lstrip("/"))
-    return fnmatch.fnmatch(rel.rsplit("/", 1)[-1], pattern)
+    name = rel.rsplit("/", 1)[-1]
+    return any(fnmatch.fnmatch(rel, p.lstrip("/")) if "/" in p else fnmatch.fnmatch(name, p) for p in patterns)
+
+
+def _spec(selector: str) -> int:
+    return 0 if selector.upper() == "ALL" else len(selector)
 
 
 def _specificity(selectors: list[str], code: str) -> int | None:
-    best = None
-    for s in selectors:
-        if matches(s, code):
-            spec = 0 if s.upper() == "ALL" else len(s)
-            best = spec if best is None else max(best, spec)
-    return best
+    """How specifically the best of selectors matches code (None: none does)."""
+    return max((_spec(s) for s in selectors if matches(s, code)), default=None)
 
 
 # ---------------------------------------------------------------- parsing

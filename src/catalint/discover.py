@@ -9,23 +9,11 @@ the directory argument; one without matches the file name.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from catalint.config import Settings
-
-
-def _match(rel: str, patterns: list[str]) -> bool:
-    name = rel.rsplit("/", 1)[-1]
-    for pattern in patterns:
-        if "/" in pattern:
-            if fnmatch.fnmatch(rel, pattern.lstrip("/")):
-                return True
-        elif fnmatch.fnmatch(name, pattern):
-            return True
-    return False
+from catalint.config import Settings, glob_match
 
 
 def walk_catalogs(directory: Path, settings: Settings) -> Iterator[str]:
@@ -33,10 +21,10 @@ def walk_catalogs(directory: Path, settings: Settings) -> Iterator[str]:
         base = Path(root)
         rel_root = base.relative_to(directory).as_posix()
         rel_root = "" if rel_root == "." else rel_root + "/"
-        dirs[:] = sorted(d for d in dirs if not _match(rel_root + d, settings.exclude))
+        dirs[:] = sorted(d for d in dirs if not glob_match(rel_root + d, settings.exclude))
         for name in sorted(files):
             rel = rel_root + name
-            if _match(rel, settings.include) and not _match(rel, settings.exclude):
+            if glob_match(rel, settings.include) and not glob_match(rel, settings.exclude):
                 yield str(base / name)
 
 

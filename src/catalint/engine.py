@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import pickle
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from catalint.config import FileIgnore, Settings, ToolIgnore
@@ -28,8 +28,8 @@ class RuleCrash(Exception):
 @dataclass
 class ToolResult:
     tool: Tool
-    findings: list[Finding] = field(default_factory=list)
-    start: tuple[int, int] = (1, 1)  # line and column of the tool object
+    findings: list[Finding]
+    start: tuple[int, int]  # line and column of the tool object
 
 
 @dataclass
@@ -45,7 +45,7 @@ class FileResult:
     @property
     def findings(self) -> list[Finding]:
         out = [f for t in self.tools for f in t.findings]
-        out.sort(key=lambda f: (f.span.line, f.span.col, f.code) if f.span else (0, 0, f.code))
+        out.sort(key=lambda f: (f.span.line, f.span.col, f.code))
         return out
 
 

@@ -90,6 +90,5 @@ class Finding:
     tool: str
     pointer: str
     message: str
-    span: Span | None = None
+    span: Span
     suggestion: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)

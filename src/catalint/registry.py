@@ -7,7 +7,7 @@ generated from what is registered here.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -34,10 +34,6 @@ class Rule:
     summary: str
     explanation: str
     check: Check
-
-    @property
-    def prefix(self) -> str:
-        return self.code.split("-")[0]
 
 
 _RULES: dict[str, Rule] = {}
@@ -87,8 +83,3 @@ def matches(selector: str, code: str) -> bool:
 
 def check_selector(selector: str) -> bool:
     return any(matches(selector, r.code) for r in all_rules())
-
-
-def iter_rules(codes: Iterable[str]) -> Iterator[Rule]:
-    wanted = set(codes)
-    return (r for r in all_rules() if r.code in wanted)

@@ -79,7 +79,7 @@ class LineIndex:
 class _Scan:
     """How far one JSON container has been read: its members' start offsets so far."""
 
-    __slots__ = ("end", "is_object", "items", "keys", "pending", "pos")
+    __slots__ = ("end", "is_object", "items", "keys", "pending", "pos", "repeat")
 
     def __init__(self, is_object: bool, pos: int) -> None:
         self.is_object = is_object
@@ -88,6 +88,7 @@ class _Scan:
         self.pos = pos  # where reading goes on
         self.pending = -1  # start of the last member read, until it is stepped over
         self.end = -1  # offset just past the closing bracket, once read
+        self.repeat: tuple[str, int] | None = None  # first key seen twice, and where
 
 
 class JsonSourceMap:
@@ -140,17 +141,24 @@ class JsonSourceMap:
             key = m.group(1)
             if "\\" in key:
                 key = json.loads(f'"{key}"')
+            if key in scan.keys:
+                scan.repeat = scan.repeat or (key, i)
+            else:
+                scan.keys[key] = m.end()
             i = m.end()
-            scan.keys.setdefault(key, i)
         else:
             scan.items.append(i)
         scan.pending = scan.pos = i
         return True
 
-    def _child(self, start: int, part: str) -> int | None:
+    def _scan(self, start: int) -> _Scan:
         scan = self._scans.get(start)
         if scan is None:
             scan = self._scans[start] = _Scan(self.text[start] == "{", _WS.match(self.text, start + 1).end())
+        return scan
+
+    def _child(self, start: int, part: str) -> int | None:
+        scan = self._scan(start)
         if scan.is_object:
             while part not in scan.keys and self._step(scan):
                 pass
@@ -183,12 +191,9 @@ class JsonSourceMap:
         self._memo[pointer] = found
         return found
 
-    def offsets(self, pointer: str) -> tuple[int, int]:
-        start = self._start(pointer)
-        return start, self._end(start)
-
     def span(self, pointer: str) -> Span:
-        return self.lines.span(*self.offsets(pointer))
+        start = self._start(pointer)
+        return self.lines.span(start, self._end(start))
 
     def start(self, pointer: str) -> tuple[int, int]:
         return self.lines.position(self._start(pointer))
@@ -203,33 +208,14 @@ class JsonSourceMap:
             start, pointer = stack.pop()
             if self.text[start] not in "{[":
                 continue
-            seen: set[str] = set()
-            for n, (key, key_at, value_at) in enumerate(self._members(start)):
-                if key is None:
-                    stack.append((value_at, join_pointer(pointer, n)))
-                    continue
-                if key in seen:
-                    return pointer, key, key_at
-                seen.add(key)
-                stack.append((value_at, join_pointer(pointer, key)))
+            scan = self._scan(start)
+            while self._step(scan):
+                pass
+            if scan.repeat is not None:
+                return pointer, *scan.repeat
+            children = scan.keys.items() if scan.is_object else enumerate(scan.items)
+            stack.extend((child, join_pointer(pointer, part)) for part, child in children)
         return None
-
-    def _members(self, start: int) -> list[tuple[str | None, int, int]]:
-        """(key or None in arrays, key offset, value offset) of each member of a container."""
-        text, ws = self.text, _WS.match
-        close = "}" if text[start] == "{" else "]"
-        i = ws(text, start + 1).end()
-        members: list[tuple[str | None, int, int]] = []
-        while text[i] != close:
-            key_at, key = i, None
-            if close == "}":
-                key, i = json.decoder.scanstring(text, i + 1)
-                i = ws(text, ws(text, i).end() + 1).end()
-            members.append((key, key_at, i))
-            i = ws(text, self._end(i)).end()
-            if text[i] == ",":
-                i = ws(text, i + 1).end()
-        return members
 
 
 class YamlSourceMap:

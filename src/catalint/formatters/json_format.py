@@ -24,10 +24,10 @@ def finding_dict(f: Finding, file: str) -> dict[str, Any]:
         "message": f.message,
         "suggestion": f.suggestion,
         "file": file,
-        "line": span.line if span else None,
-        "column": span.col if span else None,
-        "end_line": span.end_line if span else None,
-        "end_column": span.end_col if span else None,
+        "line": span.line,
+        "column": span.col,
+        "end_line": span.end_line,
+        "end_column": span.end_col,
     }
 
 

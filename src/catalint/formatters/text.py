@@ -8,18 +8,17 @@ from catalint.run import Run
 
 def format_text(run: Run, statistics: bool = False) -> str:
     lines: list[str] = []
+    severities: dict[str, str] = {}  # first severity seen per rule, for --statistics
     for file_result, f in run.findings:
-        span = f.span
-        where = f"{file_result.catalog.display}:{span.line}:{span.col}" if span else file_result.catalog.display
-        lines.append(f"{where}: {f.code} [{f.severity}] {f.tool}: {f.message}")
+        lines.append(
+            f"{file_result.catalog.display}:{f.span.line}:{f.span.col}: {f.code} [{f.severity}] {f.tool}: {f.message}"
+        )
+        severities.setdefault(f.code, str(f.severity))
     if statistics and run.findings:
-        if lines:
-            lines.append("")
+        lines.append("")
         for code, count in sorted(run.by_rule().items(), key=lambda kv: (-kv[1], kv[0])):
             r = get_rule(code)
-            name = r.name if r else ""
-            sev = next(str(f.severity) for _, f in run.findings if f.code == code)
-            lines.append(f"{count:>6}  {code}  [{sev}]  {name}")
+            lines.append(f"{count:>6}  {code}  [{severities[code]}]  {r.name if r else ''}")
     lines.extend(run.notices)
     lines.append(summary(run))
     return "\n".join(lines) + "\n"
