@@ -18,15 +18,16 @@ WEATHER = {
     "description": "Get the weather for a city. Returns a JSON object.",
     "inputSchema": {
         "type": "object",
-        "properties": {"city": {"type": "string", "examples": ["Paris"]}},
+        "properties": {"city": {"type": "string", "maxLength": 100, "examples": ["Paris"]}},
         "required": ["city"],
+        "additionalProperties": False,
     },
     "annotations": {"readOnlyHint": True},
 }
 CLEAN = {
     "name": "get_time",
     "description": "Get the current time in UTC. Returns an ISO 8601 timestamp string.",
-    "inputSchema": {"type": "object", "properties": {}},
+    "inputSchema": {"type": "object", "additionalProperties": False},
     "annotations": {"readOnlyHint": True},
 }
 
@@ -84,7 +85,7 @@ def test_json_output_has_every_field_and_every_tool(cli, catalog: Path) -> None:
         "file": "tools.json",
         "line": 9,
         "column": 19,
-        "end_line": 14,
+        "end_line": 15,
         "end_column": 12,
     }
     tools = data["files"][0]["tools"]
@@ -120,7 +121,10 @@ def test_stdin_json_and_yaml(cli) -> None:
     result = cli("lint", "-", input=text)
     assert result.stdout.startswith("-:1:")
     assert result.exit_code == 1
-    yaml_text = "tools:\n  - name: t\n    description: Get it now and return it.\n    annotations: {}\n"
+    yaml_text = (
+        "tools:\n  - name: t\n    description: Get it now and return it.\n    annotations: {}\n"
+        "    inputSchema: {type: object, additionalProperties: false}\n"
+    )
     result = cli("lint", "--stdin-filename", "snap.yaml", "-", input=yaml_text)
     assert result.exit_code == 0, result.output
     assert "1 tool in 1 file" in result.stdout

@@ -16,11 +16,12 @@ TOOL = {
     "description": "Get the weather for a city, with examples. Returns a JSON object.",
     "inputSchema": {
         "type": "object",
-        "properties": {"city": {"type": "string", "examples": ["Paris"]}},
+        "properties": {"city": {"type": "string", "maxLength": 100, "examples": ["Paris"]}},
         "required": ["city"],
+        "additionalProperties": False,
     },
 }
-DEBUG_TOOL = {**TOOL, "name": "debug_dump"}
+DEBUG_TOOL = {**TOOL, "name": "debug_dump", "description": "Dump the weather cache for a city. Returns a JSON object."}
 
 
 def codes(result) -> list[str]:

@@ -12,11 +12,11 @@ import os
 import pickle
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from catalint.config import FileIgnore, Settings, ToolIgnore
 from catalint.model import Catalog, Finding, Severity, Tool
-from catalint.registry import Hit, Rule, all_rules
+from catalint.registry import CatalogHit, Hit, Rule, all_rules
 
 PARALLEL_MIN_TOOLS = 500  # below this, forking saves less than it costs (measured: 1,000 tools -25%)
 
@@ -49,11 +49,21 @@ class FileResult:
         return out
 
 
+class _Active(NamedTuple):
+    """One enabled rule as it applies to one file."""
+
+    rule: Rule
+    severity: Severity
+    fixed: bool  # the severity comes from the settings, so a hit's own severity does not count
+    file_ignore: FileIgnore | None
+
+
 @dataclass
 class _Plan:
     """What applies to one file, worked out once: rules with their severity and file ignore."""
 
-    rules: list[tuple[Rule, Severity, FileIgnore | None]]
+    rules: list[_Active]  # per-tool rules
+    catalog_rules: list[_Active]
     settings: Settings
     rel: str
 
@@ -70,10 +80,17 @@ def _enabled(settings: Settings) -> list[Rule]:
 def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = None) -> FileResult:
     """Lint every tool; workers=None picks a process count from the catalog size."""
     rel = settings.relative(catalog.path) if catalog.path != "-" else catalog.display
+    active = [
+        _Active(
+            r,
+            settings.severity_of(r.code, r.severity),
+            settings.severity_of(r.code, Severity.INFO) == settings.severity_of(r.code, Severity.CRITICAL),
+            settings.file_ignored(rel, r.code),
+        )
+        for r in _enabled(settings)
+    ]
     plan = _Plan(
-        [(r, settings.severity_of(r.code, r.severity), settings.file_ignored(rel, r.code)) for r in _enabled(settings)],
-        settings,
-        rel,
+        [a for a in active if a.rule.scope == "tool"], [a for a in active if a.rule.scope == "catalog"], settings, rel
     )
     if workers is None:
         workers = default_workers(len(catalog.tools))
@@ -81,6 +98,8 @@ def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = Non
         results, suppressed = _lint_forked(catalog, plan, workers)
     else:
         results, suppressed = _lint_tools(catalog, catalog.tools, plan)
+    if plan.catalog_rules:
+        suppressed += _lint_catalog_rules(catalog, plan, results)
     return FileResult(catalog, results, suppressed, settings.fail_severity)
 
 
@@ -94,44 +113,66 @@ def default_workers(tool_count: int) -> int:
 
 
 def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[ToolResult], int]:
-    settings, rel = plan.settings, plan.rel
-    tool_ignores = bool(settings.per_tool_ignores)
-    locate = catalog.locate
     results: list[ToolResult] = []
     suppressed = 0
     for tool in tools:
         found: list[Finding] = []
-        for r, severity, file_ignore in plan.rules:
+        for active in plan.rules:
             try:
-                hits = list(r.check(tool))
+                hits = list(active.rule.check(tool))  # type: ignore[arg-type]
             except Exception as exc:
                 raise RuleCrash(
-                    f"{catalog.display}: error: internal error in {r.code} on tool {tool.name!r}: "
+                    f"{catalog.display}: error: internal error in {active.rule.code} on tool {tool.name!r}: "
                     f"{type(exc).__name__}: {exc} (please report this)"
                 ) from exc
-            if not hits:
-                continue
-            if len(hits) > 1:  # one $defs schema reached from two arguments is one finding
-                unique: dict[str, Hit] = {}
-                for hit in hits:
-                    unique.setdefault(hit.pointer, hit)
-                hits = list(unique.values())
-            if file_ignore is not None:
-                file_ignore.used += len(hits)
-                suppressed += len(hits)
-                continue
-            for hit in hits:
-                if tool_ignores:
-                    tool_ignore = settings.tool_ignored(tool.name, r.code, rel)
-                    if tool_ignore is not None:
-                        tool_ignore.used += 1
-                        suppressed += 1
-                        continue
-                found.append(
-                    Finding(r.code, severity, tool.name, hit.pointer, hit.message, locate(hit.pointer), hit.suggestion)
-                )
+            if hits:
+                suppressed += _emit(catalog, plan, active, tool, hits, found)
         results.append(ToolResult(tool, found, catalog.start(tool.pointer)))
     return results, suppressed
+
+
+def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list[Hit], found: list[Finding]) -> int:
+    """Turn one rule's hits on one tool into findings; returns how many were suppressed."""
+    if len(hits) > 1:  # one $defs schema reached from two arguments is one finding
+        unique: dict[str, Hit] = {}
+        for hit in hits:
+            unique.setdefault(hit.pointer, hit)
+        hits = list(unique.values())
+    if active.file_ignore is not None:
+        active.file_ignore.used += len(hits)
+        return len(hits)
+    settings, code = plan.settings, active.rule.code
+    suppressed = 0
+    for hit in hits:
+        if settings.per_tool_ignores:
+            tool_ignore = settings.tool_ignored(tool.name, code, plan.rel)
+            if tool_ignore is not None:
+                tool_ignore.used += 1
+                suppressed += 1
+                continue
+        severity = hit.severity if hit.severity is not None and not active.fixed else active.severity
+        found.append(
+            Finding(code, severity, tool.name, hit.pointer, hit.message, catalog.locate(hit.pointer), hit.suggestion)
+        )
+    return suppressed
+
+
+def _lint_catalog_rules(catalog: Catalog, plan: _Plan, results: list[ToolResult]) -> int:
+    """Rules over the whole file (duplicate names, ...): their findings join each tool's own."""
+    by_index = {tr.tool.index: tr for tr in results}
+    suppressed = 0
+    for active in plan.catalog_rules:
+        try:
+            pairs: list[CatalogHit] = list(active.rule.check(catalog.tools))  # type: ignore[arg-type]
+        except Exception as exc:
+            raise RuleCrash(
+                f"{catalog.display}: error: internal error in {active.rule.code}: "
+                f"{type(exc).__name__}: {exc} (please report this)"
+            ) from exc
+        for tool, hit in pairs:
+            tr = by_index[tool.index]
+            suppressed += _emit(catalog, plan, active, tool, [hit], tr.findings)
+    return suppressed
 
 
 def _lint_forked(catalog: Catalog, plan: _Plan, workers: int) -> tuple[list[ToolResult], int]:

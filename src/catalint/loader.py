@@ -125,7 +125,7 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
 
     loader = None
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _json_loader()(text)
         node = loader.get_single_node()
         if node is None:
             raise LoadError(display, "empty document")
@@ -149,6 +149,41 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+_LOADER: Any = None
+
+
+def _json_loader() -> Any:
+    """A safe YAML loader that builds only what JSON can hold.
+
+    Mapping keys stay the strings written (`on:`, `200:` and `2024-01-01:` are
+    not turned into a boolean, an int or a date), and timestamps and binary
+    scalars stay strings; so a YAML catalog means what the same catalog in JSON
+    means, and every key is one the source map knows.
+    """
+    global _LOADER
+    if _LOADER is None:
+        import yaml
+
+        class JsonCompatibleLoader(yaml.SafeLoader):
+            def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+                self.flatten_mapping(node)
+                mapping: dict[Any, Any] = {}
+                for key_node, value_node in node.value:
+                    if not isinstance(key_node, yaml.ScalarNode):
+                        raise yaml.constructor.ConstructorError(
+                            None, None, "a mapping key must be a string, not a collection", key_node.start_mark
+                        )
+                    mapping[key_node.value] = self.construct_object(value_node, deep=deep)
+                return mapping
+
+        for tag in ("timestamp", "binary"):
+            JsonCompatibleLoader.add_constructor(
+                f"tag:yaml.org,2002:{tag}", yaml.constructor.SafeConstructor.construct_yaml_str
+            )
+        _LOADER = JsonCompatibleLoader
+    return _LOADER
 
 
 def find_tools(data: Any) -> tuple[list[Any], str] | None:
@@ -189,11 +224,6 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
         if not isinstance(raw.get("name"), str):
             where = join_pointer(pointer, "name") if "name" in raw else pointer
             raise fail('tool has no string "name"', where)
-        if "inputSchema" in raw and not isinstance(raw["inputSchema"], dict):
-            raise fail(
-                f'"inputSchema" is {_kind(raw["inputSchema"])}, not an object',
-                join_pointer(pointer, "inputSchema"),
-            )
         tools.append(Tool(i, pointer, raw))
     return Catalog(path=path, display=display, tools=tools, source=source)
 

@@ -9,20 +9,34 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from catalint.model import SMELLS, Severity, Tool
 
 
 class Hit(NamedTuple):
-    """What a check reports: the JSON pointer of the node and a message."""
+    """What a check reports: the JSON pointer of the node and a message.
+
+    A rule may lower or raise one hit's severity below its default (SCH-013
+    reports a non-object output root as a warning); a configured severity
+    override still wins.
+    """
 
     pointer: str
     message: str
     suggestion: str | None = None
+    severity: Severity | None = None
+
+
+class CatalogHit(NamedTuple):
+    """A catalog rule's finding, attributed to one tool."""
+
+    tool: Tool
+    hit: Hit
 
 
 Check = Callable[[Tool], Iterable[Hit]]
+CatalogCheck = Callable[[list[Tool]], Iterable[CatalogHit]]
 
 
 @dataclass(frozen=True)
@@ -33,17 +47,20 @@ class Rule:
     smell: str
     summary: str
     explanation: str
-    check: Check
+    check: Check | CatalogCheck
+    scope: str = "tool"  # "tool": check(tool); "catalog": check(all tools of a file)
 
 
 _RULES: dict[str, Rule] = {}
 _SORTED: list[Rule] = []  # all_rules() cache, cleared on registration
 
 
-def rule(code: str, name: str, severity: str, smell: str, summary: str) -> Callable[[Check], Check]:
+def rule(code: str, name: str, severity: str, smell: str, summary: str, scope: str = "tool") -> Callable[[Any], Any]:
     """Register a check function; its docstring is the rule's explanation."""
+    if scope not in ("tool", "catalog"):
+        raise ValueError(f"{code}: unknown scope {scope!r}")
 
-    def register(check: Check) -> Check:
+    def register(check: Any) -> Any:
         if code in _RULES:
             raise ValueError(f"duplicate rule code {code}")
         if smell not in SMELLS:
@@ -51,7 +68,7 @@ def rule(code: str, name: str, severity: str, smell: str, summary: str) -> Calla
         doc = inspect.cleandoc(check.__doc__ or "")
         if not doc:
             raise ValueError(f"{code}: a rule needs a docstring explanation")
-        _RULES[code] = Rule(code, name, Severity.parse(severity), smell, summary, doc, check)
+        _RULES[code] = Rule(code, name, Severity.parse(severity), smell, summary, doc, check, scope)
         _SORTED.clear()
         return check
 

@@ -1,3 +1,7 @@
 """Built-in rules; importing this package registers them."""
 
-from catalint.rules import desc  # noqa: F401
+from catalint.rules import (
+    catalog,  # noqa: F401
+    desc,  # noqa: F401
+    schema,  # noqa: F401
+)

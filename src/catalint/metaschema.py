@@ -1,0 +1,239 @@
+"""JSON Schema dialects and validation, through jsonschema-rs.
+
+The official meta-schemas ship inside jsonschema-rs, so validation never reaches
+the network (`offline=True`). One meta-schema validator is built per dialect per
+process. jsonschema-rs was chosen over the pure-Python jsonschema package by
+measurement (benchmarks/README.md): meta-validating 10,000 tool schemas took
+45 s with jsonschema 4.26 and 0.15 s with jsonschema-rs 0.60.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+from urllib.parse import quote
+
+DEFAULT_DIALECT = "2020-12"
+
+# Canonical `$schema` URI (without the empty fragment) -> dialect name.
+DIALECTS = {
+    "https://json-schema.org/draft/2020-12/schema": "2020-12",
+    "https://json-schema.org/draft/2019-09/schema": "2019-09",
+    "http://json-schema.org/draft-07/schema": "draft-07",
+    "http://json-schema.org/draft-06/schema": "draft-06",
+    "http://json-schema.org/draft-04/schema": "draft-04",
+}
+_CLASS = {
+    "2020-12": "Draft202012Validator",
+    "2019-09": "Draft201909Validator",
+    "draft-07": "Draft7Validator",
+    "draft-06": "Draft6Validator",
+    "draft-04": "Draft4Validator",
+}
+_URI = {name: uri for uri, name in DIALECTS.items()}
+_META: dict[str, Any] = {}
+
+
+class Dialect(NamedTuple):
+    name: str | None  # None when `$schema` names no dialect catalint knows
+    problem: str | None = None  # why `$schema` was not understood
+    suggestion: str | None = None
+
+
+def dialect_of(schema: dict[str, Any]) -> Dialect:
+    """The dialect a schema's `$schema` names; 2020-12 when it names none."""
+    if "$schema" not in schema:
+        return Dialect(DEFAULT_DIALECT)
+    uri = schema["$schema"]
+    if not isinstance(uri, str):
+        return Dialect(None, "$schema is not a string")
+    name = DIALECTS.get(uri[:-1] if uri.endswith("#") else uri)
+    if name is not None:
+        return Dialect(name)
+    near = _near_dialect(uri)
+    hint = f"write {_URI[near]}{'#' if near.startswith('draft') else ''}" if near else None
+    return Dialect(None, f"$schema {uri!r} is not a JSON Schema dialect catalint knows", hint)
+
+
+def _near_dialect(uri: str) -> str | None:
+    """A known dialect that uri seems to mean (wrong scheme, stray `www.`, trailing slash)."""
+    bare = uri.lower().rstrip("#/").split("://", 1)[-1].removeprefix("www.")
+    for known, name in DIALECTS.items():
+        if known.split("://", 1)[1] == bare:
+            return name
+    return None
+
+
+def meta_validator(dialect: str) -> Any:
+    """A validator of schemas written in dialect, against that dialect's meta-schema."""
+    validator = _META.get(dialect)
+    if validator is None:
+        import jsonschema_rs
+
+        cls = getattr(jsonschema_rs, _CLASS[dialect])
+        validator = _META[dialect] = cls({"$ref": _URI[dialect]}, offline=True)
+    return validator
+
+
+class SchemaError(NamedTuple):
+    path: tuple[str | int, ...]  # where in the schema, as instance-path parts
+    message: str
+
+
+def schema_errors(schema: Any, dialect: str) -> Iterator[SchemaError]:
+    """Why schema is not a valid schema in dialect: one error per place and message."""
+    seen: set[tuple[tuple[str | int, ...], str]] = set()
+    try:
+        errors = list(meta_validator(dialect).iter_errors(schema))
+    except (ValueError, OverflowError, RecursionError):  # a value JSON cannot hold: nothing to say
+        return
+    for error in errors:
+        path = tuple(error.instance_path)
+        message = _message(path, error)
+        if (path, message) not in seen:
+            seen.add((path, message))
+            yield SchemaError(path, message)
+
+
+_TYPES = "array, boolean, integer, null, number, object, string"
+
+
+def _message(path: tuple[str | int, ...], error: Any) -> str:
+    keyword = path[-1] if path else None
+    text = str(error.message)
+    if keyword == "type" and "anyOf" in text:  # the meta-schema's anyOf hides the real reason
+        return f"{text.split(' is not', 1)[0]} is not a JSON type (expected {_TYPES}, or an array of them)"
+    if keyword == "type" or (len(path) > 1 and path[-2] == "type"):
+        if "is not one of" in text:
+            return f"{text.split(' is not', 1)[0]} is not a JSON type (expected {_TYPES})"
+    return text
+
+
+def value_validator(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer: str) -> Any:
+    """A validator for values against schema, the node at pointer inside root.
+
+    References resolve inside root (the whole input schema). Validators of
+    schemas without references are shared: catalogs repeat the same argument
+    schema (a page size, a sort order) across many tools. None when the schema
+    cannot be built: other rules report why.
+    """
+    import jsonschema_rs
+
+    cls = getattr(jsonschema_rs, _CLASS[dialect])
+    try:
+        text = _ENCODE(schema)
+    except (TypeError, ValueError):
+        return None
+    if '"$ref"' not in text and '"$dynamicRef"' not in text:
+        key = (dialect, text)
+        if key not in _VALUES:
+            if len(_VALUES) > 4096:
+                _VALUES.clear()
+            _VALUES[key] = _build(lambda: cls(schema, offline=True))
+        return _VALUES[key]
+    ref = {"$ref": _DOC + "#" + quote(pointer, safe="/~!$&'()*+,;=:@")}
+    return _build(lambda: cls(ref, registry=jsonschema_rs.Registry([(_DOC, root)]), offline=True))
+
+
+def _build(make: Any) -> Any:
+    try:
+        return make()
+    except Exception:
+        return None
+
+
+_ENCODE = json.JSONEncoder(sort_keys=True, allow_nan=False).encode
+_VALUES: dict[tuple[str, str], Any] = {}
+_DOC = "urn:catalint:schema"
+
+
+def problem(validator: Any, value: Any) -> str:
+    """Why value fails validator ("" when it passes, or when it cannot be told)."""
+    try:
+        error = next(iter(validator.iter_errors(value)), None)
+    except (ValueError, OverflowError, RecursionError):
+        return ""
+    if error is None:
+        return ""
+    path = "/".join(str(p) for p in error.instance_path)
+    return f"fails at {path}: {error.message}" if path else f"fails: {error.message}"
+
+
+# Keywords quick_problem understands; a schema with any other validation keyword goes to jsonschema-rs.
+_QUICK = frozenset(
+    "type enum const minimum maximum exclusiveMinimum exclusiveMaximum minLength maxLength maxItems minItems "
+    "title description default examples format deprecated readOnly writeOnly $comment".split()
+)
+
+
+def quick_problem(schema: dict[str, Any], value: Any) -> str | None:
+    """Why value breaks a simple schema ("" when it does not), checked in Python; None when the schema is not simple.
+
+    Catalogs check thousands of defaults and enum values, nearly all against
+    schemas of type, enum and bounds only; this skips building a validator for them.
+    """
+    if not _QUICK.issuperset(schema):
+        return None
+    declared = schema.get("type")
+    if declared is not None:
+        kinds = [declared] if isinstance(declared, str) else declared
+        if not isinstance(kinds, list) or not any(isinstance(k, str) and is_type(value, k) for k in kinds):
+            return f"is not of type {json.dumps(declared)}"
+    if "enum" in schema:
+        enum = schema["enum"]
+        if not isinstance(enum, list) or not any(json_equal(value, v) for v in enum):
+            return "is not one of the enum values"
+    if "const" in schema and not json_equal(value, schema["const"]):
+        return "is not the const value"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        for key, ok in (
+            ("minimum", lambda b: value >= b),
+            ("maximum", lambda b: value <= b),
+            ("exclusiveMinimum", lambda b: value > b),
+            ("exclusiveMaximum", lambda b: value < b),
+        ):
+            bound = schema.get(key)
+            if isinstance(bound, (int, float)) and not isinstance(bound, bool) and not ok(bound):
+                return f"breaks {key} {bound}"
+    sized = len(value) if isinstance(value, (str, list)) else None
+    if sized is not None:
+        low, high = ("minLength", "maxLength") if isinstance(value, str) else ("minItems", "maxItems")
+        if isinstance(schema.get(low), int) and sized < schema[low]:
+            return f"breaks {low} {schema[low]}"
+        if isinstance(schema.get(high), int) and sized > schema[high]:
+            return f"breaks {high} {schema[high]}"
+    return ""
+
+
+def is_type(value: Any, kind: str) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "null":
+        return value is None
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "object":
+        return isinstance(value, dict)
+    if isinstance(value, bool):
+        return False
+    if kind == "number":
+        return isinstance(value, (int, float))
+    if kind == "integer":
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    return False
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON Schema defines it: 1 == 1.0, but true != 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b

@@ -1,0 +1,259 @@
+"""Every subschema of a JSON Schema document, each once, at the pointer where it is written.
+
+Unlike `arguments`, which follows `$ref`s to present an agent's view of the
+arguments, this walk is the author's view: `$defs`, `anyOf` branches, array
+`items` and every other subschema position are visited where they are written,
+and references are left to the rules that resolve them. The walk stops at
+MAX_DEPTH levels and MAX_NODES nodes so that hostile schemas stay cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote
+
+from catalint.sourcemap import is_index, split_pointer
+
+MAX_DEPTH = 64
+MAX_NODES = 20_000
+
+# Keywords whose value is one subschema, a map of subschemas, or an array of them.
+_ONE = {
+    "items": "items",
+    "additionalItems": "items",
+    "unevaluatedItems": "items",
+    "contains": "items",
+    "additionalProperties": "additional",
+    "unevaluatedProperties": "additional",
+    "propertyNames": "names",
+    "if": "branch",
+    "then": "branch",
+    "else": "branch",
+    "not": "not",
+    "contentSchema": "other",
+}
+_MAP = {
+    "properties": "property",
+    "patternProperties": "pattern",
+    "$defs": "defs",
+    "definitions": "defs",
+    "dependentSchemas": "branch",
+    "dependencies": "branch",  # draft-07: a value may also be a list of names
+}
+_ARRAY = {"allOf": "branch", "anyOf": "branch", "oneOf": "branch", "prefixItems": "items", "items": "items"}
+BRANCHES = ("allOf", "anyOf", "oneOf")
+_CONDITIONS = frozenset({"not", "if", "propertyNames", "contains"})
+_INHERITING = frozenset((*BRANCHES, "if", "then", "else", "not", "dependentSchemas", "dependencies"))
+_SUBSCHEMA_KEYS = frozenset((*_ONE, *_MAP, *_ARRAY))
+
+
+@dataclass(slots=True)
+class Node:
+    pointer: str  # JSON pointer of this subschema in the catalog file
+    schema: dict[str, Any]
+    role: str  # root, property, pattern, items, additional, names, branch, not, defs, other
+    key: str | None  # the keyword that holds it ("properties", "anyOf", ...), None at the root
+    name: str | None  # property or $defs name, where there is one
+    depth: int
+    inherited: frozenset[str]  # property names an enclosing object declares (for a branch's `required`)
+    resource: dict[str, Any]  # the nearest enclosing schema with an `$id`, else the root
+    condition: bool = False  # inside not, if, propertyNames or contains: a test, not a shape to fill in
+    path: str = ""  # argument path as the DESC rules print it: "filter.status", "tags[]"
+    label: str = "the input schema"  # how a message names this subschema
+
+    def is_object(self) -> bool:
+        return "object" in types_of(self.schema) or (
+            "type" not in self.schema and isinstance(self.schema.get("properties"), dict)
+        )
+
+
+def types_of(schema: dict[str, Any]) -> set[str]:
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    if isinstance(declared, list):
+        return {t for t in declared if isinstance(t, str)}
+    return set()
+
+
+def property_names(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
+    """Names declared by properties here or in allOf/anyOf/oneOf branches (local refs followed)."""
+    names: set[str] = set()
+    stack: list[Any] = [schema]
+    seen: set[int] = set()
+    while stack and len(seen) < 256:
+        s = stack.pop()
+        if not isinstance(s, dict) or id(s) in seen:
+            continue
+        seen.add(id(s))
+        props = s.get("properties")
+        if isinstance(props, dict):
+            names.update(props)
+        if "$ref" in s:
+            stack.append(resolve(root, s["$ref"], root))
+        for key in BRANCHES:
+            branches = s.get(key)
+            if isinstance(branches, list):
+                stack.extend(branches)
+    return names
+
+
+def walk(schema: dict[str, Any], pointer: str, root_label: str = "the input schema") -> list[Node]:
+    """Every subschema of schema (schema itself first), in document order."""
+    out: list[Node] = []
+    stack: list[Node] = [Node(pointer, schema, "root", None, None, 0, frozenset(), schema, label=root_label)]
+    seen: set[int] = set()
+    while stack and len(out) < MAX_NODES:
+        node = stack.pop()
+        if id(node.schema) in seen:  # YAML aliases can share one object: walk it once
+            continue
+        seen.add(id(node.schema))
+        out.append(node)
+        if node.depth < MAX_DEPTH:
+            stack.extend(reversed(_children(node, schema)))
+    return out
+
+
+def _children(node: Node, root: dict[str, Any]) -> list[Node]:
+    s = node.schema
+    if _SUBSCHEMA_KEYS.isdisjoint(s):  # a leaf: most nodes are
+        return []
+    declared = node.inherited
+    if not _INHERITING.isdisjoint(s):  # branches see the names this object declares
+        declared = declared | property_names(s, root)
+    found: list[tuple[Any, str, str, str, str | None, int]] = []  # value, pointer, role, key, name, index
+    for key, value in s.items():
+        if key in _MAP and isinstance(value, dict):
+            base = node.pointer + "/" + _escape(key)
+            found.extend((sub, base + "/" + _escape(name), _MAP[key], key, name, 0) for name, sub in value.items())
+        elif key in _ARRAY and isinstance(value, list):
+            found.extend((sub, f"{node.pointer}/{key}/{i}", _ARRAY[key], key, None, i) for i, sub in enumerate(value))
+        elif key in _ONE:
+            found.append((value, node.pointer + "/" + key, _ONE[key], key, None, 0))
+    children: list[Node] = []
+    for value, ptr, role, key, name, i in found:
+        if not isinstance(value, dict):
+            continue
+        resource = value if isinstance(value.get("$id"), str) else node.resource
+        inherited = declared if role in ("branch", "not") else frozenset()
+        path, label = _naming(node, role, key, name, i)
+        test = node.condition or key in _CONDITIONS
+        children.append(Node(ptr, value, role, key, name, node.depth + 1, inherited, resource, test, path, label))
+    return children
+
+
+def _naming(parent: Node, role: str, key: str, name: str | None, i: int) -> tuple[str, str]:
+    """The argument path and the message label of a child subschema."""
+    if role == "property":
+        path = f"{parent.path}.{name}" if parent.path else str(name)
+        return path, f"property {path!r}"
+    if role == "defs":
+        return f"{key}/{name}", f"definition {name!r}"
+    if role == "items":
+        tuple_item = key == "prefixItems" or isinstance(parent.schema.get(key), list)
+        suffix = f"[{i}]" if tuple_item else "[]"
+        return parent.path + suffix, f"{key} of {parent.label}"
+    if key in ("allOf", "anyOf", "oneOf", "prefixItems"):
+        return parent.path, f"{key} branch {i} of {parent.label}"
+    if role == "pattern" or (role == "branch" and name is not None):
+        return parent.path, f"{key} {name!r} of {parent.label}"
+    return parent.path, f"{key} of {parent.label}"
+
+
+def _escape(part: str) -> str:
+    return part.replace("~", "~0").replace("/", "~1") if ("~" in part or "/" in part) else part
+
+
+_NETWORK = re.compile(r"^(?:https?|ftp|wss?)://|^//", re.IGNORECASE)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def is_network(ref: str) -> bool:
+    return _NETWORK.match(ref) is not None
+
+
+def resolve(root: dict[str, Any], ref: Any, resource: dict[str, Any]) -> Any:
+    """The subschema a `$ref` names inside this document, or None.
+
+    Handles `#`, `#/json/pointer` (percent-decoded), `#anchor`, and a URI equal
+    to an `$id` in the document (with either fragment form after it). Pointer
+    fragments are tried against the enclosing `$id` resource, then the root.
+    """
+    if not isinstance(ref, str):
+        return None
+    base, _, fragment = ref.partition("#")
+    if base:
+        target = _find_id(root, base)
+        if target is None:
+            return None
+        return _fragment(target, unquote(fragment))
+    fragment = unquote(fragment)
+    if resource is not root:
+        found = _fragment(resource, fragment)
+        if found is not None:
+            return found
+    return _fragment(root, fragment)
+
+
+def _fragment(doc: dict[str, Any], fragment: str) -> Any:
+    if not fragment:
+        return doc
+    if fragment.startswith("/"):
+        node: Any = doc
+        for part in split_pointer(fragment):
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and is_index(part) and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                return None
+        return node
+    return _find_anchor(doc, fragment)
+
+
+_INDEXES: dict[int, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
+
+
+def _index(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Anchors and `$id`s of every object below doc, found once per document."""
+    known = _INDEXES.get(id(doc))
+    if known is not None and known[0] is doc:
+        return known[1], known[2]
+    anchors: dict[str, Any] = {}
+    ids: dict[str, Any] = {}
+    stack: list[Any] = [doc]
+    count = 0
+    while stack and count < MAX_NODES:
+        value = stack.pop()
+        count += 1
+        if isinstance(value, dict):
+            for key in ("$anchor", "$dynamicAnchor"):
+                if isinstance(value.get(key), str):
+                    anchors.setdefault(value[key], value)
+            found = value.get("$id")
+            if isinstance(found, str):
+                if found.startswith("#"):
+                    anchors.setdefault(found[1:], value)
+                else:
+                    ids.setdefault(found.rstrip("#"), value)
+            stack.extend(v for v in value.values() if isinstance(v, (dict, list)))
+        else:
+            stack.extend(v for v in value if isinstance(v, (dict, list)))
+    if len(_INDEXES) > 64:
+        _INDEXES.clear()
+    _INDEXES[id(doc)] = (doc, anchors, ids)
+    return anchors, ids
+
+
+def _find_anchor(doc: dict[str, Any], anchor: str) -> Any:
+    return _index(doc)[0].get(anchor)
+
+
+def _find_id(doc: dict[str, Any], uri: str) -> Any:
+    return _index(doc)[1].get(uri.rstrip("#"))
+
+
+def has_scheme(ref: str) -> bool:
+    return _SCHEME.match(ref) is not None
