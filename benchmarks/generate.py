@@ -258,6 +258,48 @@ def _output_schema(rng: random.Random) -> Schema:
     }
 
 
+SCHEMA_DEFECTS = (
+    "draft07", "bad_type", "typo", "bad_default", "dangling_ref", "network_ref", "bool_required",
+    "bad_name", "undeclared_required", "untyped", "opaque", "empty_enum", "output_array", "no_schema",
+)  # fmt: skip
+
+
+def _schema_defect(rng: random.Random, tool: dict[str, Any]) -> None:
+    """Give about one tool in ten one schema problem, so that every SCH rule fires somewhere."""
+    schema = tool["inputSchema"]
+    props = schema["properties"]
+    kind = rng.choice(SCHEMA_DEFECTS)
+    if kind == "draft07":  # valid: a draft-07 tuple
+        schema["$schema"] = "http://json-schema.org/draft-07/schema#"
+        props["pair"] = {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "maxItems": 2}
+    elif kind == "bad_type":
+        props["count"] = {"type": "int", "description": "How many."}
+    elif kind == "typo":
+        props["note"] = {"type": "string", "maxLength": 200, "descripton": "A note."}
+    elif kind == "bad_default":
+        props["page"] = {"type": "integer", "minimum": 1, "default": "first"}
+    elif kind == "dangling_ref":
+        props["author"] = {"$ref": "#/$defs/Person"}
+    elif kind == "network_ref":
+        props["address"] = {"$ref": "https://example.com/schemas/address.json"}
+    elif kind == "bool_required":
+        props["token"] = {"type": "string", "maxLength": 64, "required": True}
+    elif kind == "bad_name":
+        props["user name"] = {"type": "string", "maxLength": 64}
+    elif kind == "undeclared_required":
+        schema["required"] = [*schema.get("required", []), "identifier"]
+    elif kind == "untyped":
+        props["value"] = {"description": "Any value."}
+    elif kind == "opaque":
+        props["payload"] = {"type": "object", "description": "The payload."}
+    elif kind == "empty_enum":
+        props["mode"] = {"type": "string", "enum": []}
+    elif kind == "output_array":
+        tool["outputSchema"] = {"type": "array", "items": {"type": "string"}}
+    else:
+        del tool["inputSchema"]
+
+
 def generate_tool(rng: random.Random, used: set[str]) -> dict[str, Any]:
     name = _tool_name(rng, used)
     tool: dict[str, Any] = {"name": name}
@@ -274,13 +316,18 @@ def generate_tool(rng: random.Random, used: set[str]) -> dict[str, Any]:
         tool["annotations"] = annotations
     if rng.random() < 0.03:
         tool["examples"] = [{"arguments": {}}]
+    if rng.random() < 0.1:
+        _schema_defect(rng, tool)
     return tool
 
 
 def generate_catalog(n: int, seed: int = 20260101) -> dict[str, Any]:
     rng = random.Random(f"{seed}:{n}")
     used: set[str] = set()
-    return {"tools": [generate_tool(rng, used) for _ in range(n)]}
+    tools = [generate_tool(rng, used) for _ in range(n)]
+    for i in range(7, n, 97):  # now and then a name that differs from another only in case (CAT-001)
+        tools[i]["name"] = tools[i - 5]["name"].upper()
+    return {"tools": tools}
 
 
 def write_catalog(n: int, path: Path, seed: int = 20260101) -> Path:

@@ -33,8 +33,8 @@ def test_every_real_catalog_lints_with_positions_inside_the_file(path: Path) -> 
             assert span.col < span.end_col
 
 
-def _found(name: str) -> list[tuple[str, str, int, int]]:
-    result = lint_catalog(load_path(str(CORPUS / name)), Settings())
+def _found(name: str, prefix: str = "DESC") -> list[tuple[str, str, int, int]]:
+    result = lint_catalog(load_path(str(CORPUS / name)), Settings(select=[prefix]))
     return [(f.code, f.tool, f.span.line, f.span.col) for f in result.findings]
 
 
@@ -83,3 +83,58 @@ def test_hand_checked_livemcpbench_whois() -> None:
         ("DESC-012", "whois_as"),
     ]
     assert len(found) == 16
+
+
+# Schema and catalog rules, checked by hand against the files.
+
+
+def test_hand_checked_schema_mcp_server_time() -> None:
+    # Both input schemas are closed by nothing (no additionalProperties: false, SCH-002 at the
+    # schema object) and the three timezone/time strings have no maxLength (SCH-004). Their
+    # outputSchemas are valid object schemas (no SCH-013), and every property is typed and
+    # required names only declared properties: nothing else applies.
+    assert _found("mcp-server-time.json", "SCH") == [
+        ("SCH-002", "get_current_time", 11, 22),
+        ("SCH-004", "get_current_time", 13, 23),
+        ("SCH-002", "convert_time", 63, 22),
+        ("SCH-004", "convert_time", 65, 30),
+        ("SCH-004", "convert_time", 70, 19),
+        ("SCH-004", "convert_time", 75, 30),
+    ]
+    assert _found("mcp-server-time.json", "CAT") == []
+
+
+def test_hand_checked_schema_pdf_reader() -> None:
+    # read_pdf: `"exclusiveMinimum": true` beside `"minimum": 0` is the draft-04 form; with no
+    # $schema the schema is 2020-12, where exclusiveMinimum must be a number (SCH-006, at the
+    # `true` on line 30). The source object in `items` declares path/url/pages but no required
+    # list (SCH-001). The sources array, the pages array branch and the path, url and pages
+    # string branch are unbounded (SCH-004). Both objects are closed with additionalProperties:
+    # false, so there is no SCH-002.
+    found = _found("livemcpbench__pdf-reader-mcp.json", "SCH")
+    assert ("SCH-006", "read_pdf", 30, 45) in found
+    assert ("SCH-001", "read_pdf", 11, 22) in found
+    assert sorted(line for code, _, line, _ in found if code == "SCH-004") == [9, 14, 19, 26, 35]
+    assert len(found) == 7
+
+
+def test_hand_checked_schema_scientific_computing() -> None:
+    # Python servers that write `point: list = None` or annotate `grid: str = 200` publish a
+    # default their own schema rejects: null for an array (curl, divergence), an array and an
+    # integer for strings (plot_vector_field bounds, plot_function grid). Each is SCH-009 at
+    # the default value.
+    found = _found("mcpbench__scientific-computing.json", "SCH-009")
+    assert found == [
+        ("SCH-009", "curl", 427, 24),
+        ("SCH-009", "divergence", 452, 24),
+        ("SCH-009", "plot_vector_field", 529, 24),
+        ("SCH-009", "plot_function", 599, 24),
+    ]
+
+
+def test_corpus_has_no_unknown_dialects_or_broken_refs() -> None:
+    # Across every catalog: no $schema outside the known dialects, no dangling $ref, no
+    # misspelt keyword. A regression in the walker or the resolver shows up here first.
+    for path in CATALOGS:
+        result = lint_catalog(load_path(str(path)), Settings(select=["SCH-010", "SCH-012"]))
+        assert result.findings == [], path.name

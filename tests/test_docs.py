@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalint.docs import README_BEGIN, README_END, readme_with_table, rules_table
+from catalint.docs import README_BEGIN, README_END, REFERENCE, readme_with_table, rules_reference, rules_table
 from catalint.registry import all_rules
 from conftest import ROOT
 
@@ -14,8 +14,27 @@ def test_readme_rule_table_is_current() -> None:
 
 
 def test_rules_table_has_a_row_per_rule() -> None:
-    rows = [line for line in rules_table().splitlines() if line.startswith("| DESC") or line.startswith("| SCH")]
-    assert len(rows) == len(all_rules())
+    rows = rules_table().splitlines()[2:]
+    assert [row.split(" | ")[0].removeprefix("| ") for row in rows] == [r.code for r in all_rules()]
+    assert {r.code[:3] for r in all_rules()} == {"CAT", "DES", "SCH"}
+
+
+def test_rule_reference_is_current_and_complete() -> None:
+    path = ROOT / REFERENCE
+    assert path.read_text(encoding="utf-8") == rules_reference(), "stale docs/rules.md: run `python -m catalint.docs`"
+    for r in all_rules():
+        assert f'<a id="{r.code.lower()}"></a>' in rules_reference()
+        assert f"]({REFERENCE}#{r.code.lower()})" in rules_table(REFERENCE)
+
+
+def test_every_explanation_has_its_sections_and_a_source() -> None:
+    for r in all_rules():
+        for section in ("**What it catches.**", "**Why.**", "**Bad.**", "**Good.**", "**Fix.**"):
+            assert section in r.explanation, (r.code, section)
+        why = " ".join(r.explanation.split("**Why.**", 1)[1].split("**Bad.**", 1)[0].split())
+        assert any(src in why for src in ("MCP", "JSON Schema", "arXiv", "OWASP", "Anthropic", "tool-schema-lint")), (
+            r.code
+        )
 
 
 def test_readme_opens_with_the_two_commands_and_ci_runs_the_second() -> None:

@@ -32,6 +32,8 @@ def catalog_text(count: int) -> str:
         }
         if i % 4 == 0:
             tool["annotations"] = {"readOnlyHint": "yes"}
+        if i == 38:  # a case-only duplicate of tool_1, in the last slice (CAT-001)
+            tool["name"] = "TOOL_1"
         tools.append(tool)
     return json.dumps({"tools": tools}, indent=2)
 
@@ -63,6 +65,31 @@ def test_forked_run_equals_sequential_run(workers: int) -> None:
     assert [e.used for e in par_settings.per_tool_ignores] == [e.used for e in seq_settings.per_tool_ignores]
     assert [e.used for e in par_settings.per_file_ignores] == [e.used for e in seq_settings.per_file_ignores]
     assert par_settings.per_tool_ignores[0].used > 0
+    codes = {f.code for tr in parallel.tools for f in tr.findings}
+    assert {"CAT-001", "CAT-003", "SCH-002", "SCH-004"} <= codes
+
+
+def test_catalog_rule_findings_join_their_tool() -> None:
+    result = lint_catalog(load_text(catalog_text(40), "t.json", "t.json"), Settings(select=["CAT"]), workers=1)
+    by_tool = {tr.tool.name: [f.code for f in tr.findings] for tr in result.tools}
+    assert by_tool["TOOL_1"] == ["CAT-001"]
+    assert by_tool["tool_1"] == []  # the first of the two is not reported
+    assert by_tool["tool_5"] == ["CAT-003"]  # "Get it." again
+
+
+def test_a_catalog_rule_crash_is_reported() -> None:
+    rule = get_rule("CAT-001")
+    original = rule.check
+
+    def explode(tools):
+        raise KeyError("boom")
+
+    object.__setattr__(rule, "check", explode)
+    try:
+        with pytest.raises(RuleCrash, match=r"internal error in CAT-001: KeyError"):
+            lint_catalog(load_text(catalog_text(3), "t.json", "t.json"), Settings(), workers=1)
+    finally:
+        object.__setattr__(rule, "check", original)
 
 
 @needs_fork

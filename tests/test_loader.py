@@ -641,3 +641,35 @@ def test_yaml_with_a_character_yaml_forbids_is_one_error_line(cli, tmp_path: Pat
     result = cli("lint", "t.yaml")
     assert result.exit_code == 2
     assert result.stderr == "t.yaml:2:12: error: special characters are not allowed (#x0000)\n"
+
+
+# YAML reads as JSON would: keys stay the strings written, timestamps stay strings.
+
+
+def test_yaml_keys_and_timestamps_stay_strings(tmp_path: Path) -> None:
+    from catalint.loader import load_path
+
+    write(
+        tmp_path / "t.yaml",
+        "tools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n"
+        "        on: {type: boolean}\n        200: {type: string}\n"
+        "        since: {type: string, default: 2024-01-01}\n",
+    )
+    catalog = load_path(str(tmp_path / "t.yaml"))
+    props = catalog.tools[0].input_schema["properties"]
+    assert list(props) == ["on", "200", "since"]
+    assert props["since"]["default"] == "2024-01-01"
+    assert catalog.locate("/tools/0/inputSchema/properties/200").line == 7
+
+
+def test_yaml_collection_key_is_one_clear_error(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "tools:\n  - name: a\n    ? [x, y]\n    : 1\n")
+    line = one_error(cli("lint", "t.yaml"), "t.yaml:3:7: error: ")
+    assert "key must be a string" in line
+
+
+def test_non_object_input_schema_is_a_finding_not_a_load_error(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "tools:\n  - name: a\n    inputSchema: [1, 2]\n")
+    result = cli("lint", "--select", "SCH-005", "t.yaml")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("t.yaml:3:18: SCH-005 [critical] a: inputSchema is an array, not an object")

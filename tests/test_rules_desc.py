@@ -432,11 +432,17 @@ def test_a_well_written_tool_is_clean_under_every_rule() -> None:
         "inputSchema": {
             "type": "object",
             "properties": {
-                "city": {"type": "string", "description": "City name in English", "examples": ["Paris"]},
+                "city": {
+                    "type": "string",
+                    "maxLength": 100,
+                    "description": "City name in English",
+                    "examples": ["Paris"],
+                },
                 "days": {"type": "integer", "description": "Days ahead, 1 to 7", "default": 3},
                 "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "description": "celsius or fahrenheit"},
             },
             "required": ["city"],
+            "additionalProperties": False,
         },
         "annotations": {"readOnlyHint": True, "openWorldHint": True},
     }

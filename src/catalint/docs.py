@@ -14,11 +14,41 @@ def explain(r: Rule) -> str:
     return f"{head}\n{'=' * len(head)}\n{r.summary}.\n{meta}\n\n{r.explanation}\n"
 
 
-def rules_table() -> str:
+REFERENCE = "docs/rules.md"
+
+
+def rules_table(link: str | None = None) -> str:
+    """The markdown rule table; with link, each code links to its entry in that file."""
     rows = ["| Code | Name | Severity | Smell | What it catches |", "|---|---|---|---|---|"]
     for r in all_rules():
-        rows.append(f"| {r.code} | `{r.name}` | {r.severity} | {r.smell} | {r.summary} |")
+        code = f"[{r.code}]({link}#{r.code.lower()})" if link is not None else r.code
+        rows.append(f"| {code} | `{r.name}` | {r.severity} | {r.smell} | {r.summary} |")
     return "\n".join(rows) + "\n"
+
+
+def rules_reference() -> str:
+    """docs/rules.md: every rule's full explanation, as `catalint rule CODE` prints it."""
+    parts = [
+        "# catalint rules",
+        "",
+        "Generated from the rule registry by `python -m catalint.docs`; do not edit by hand.",
+        "`catalint rule CODE` prints the same text.",
+        "",
+        rules_table(""),
+    ]
+    for r in all_rules():
+        parts += [
+            f'<a id="{r.code.lower()}"></a>',
+            "",
+            f"## {r.code} `{r.name}`",
+            "",
+            f"{r.summary}. Severity: **{r.severity}**. Smell: `{r.smell}`."
+            + (" Checked once per catalog file." if r.scope == "catalog" else ""),
+            "",
+            r.explanation,
+            "",
+        ]
+    return "\n".join(parts)
 
 
 def rule_dict(r: Rule) -> dict[str, str]:
@@ -36,11 +66,11 @@ def readme_with_table(readme: str) -> str:
     """The README text with the generated table placed between the markers."""
     start = readme.index(README_BEGIN) + len(README_BEGIN)
     end = readme.index(README_END)
-    return readme[:start] + "\n" + rules_table() + readme[end:]
+    return readme[:start] + "\n" + rules_table(REFERENCE) + readme[end:]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m catalint.docs [README.md]`: rewrite the README rule table in place."""
+    """`python -m catalint.docs [README.md]`: rewrite the README rule table and docs/rules.md beside it."""
     import sys
     from pathlib import Path
 
@@ -50,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     if updated != text:
         path.write_text(updated, encoding="utf-8")
         print(f"updated the rule table in {path}")
+    reference = path.parent / REFERENCE
+    if not reference.exists() or reference.read_text(encoding="utf-8") != rules_reference():
+        reference.parent.mkdir(parents=True, exist_ok=True)
+        reference.write_text(rules_reference(), encoding="utf-8")
+        print(f"updated {reference}")
     return 0
 
 

@@ -90,7 +90,7 @@ def schema_errors(schema: Any, dialect: str) -> Iterator[SchemaError]:
         return
     for error in errors:
         path = tuple(error.instance_path)
-        message = _message(path, error)
+        message = _message(path, error) + _hint(path, error, dialect)
         if (path, message) not in seen:
             seen.add((path, message))
             yield SchemaError(path, message)
@@ -108,6 +108,16 @@ def _message(path: tuple[str | int, ...], error: Any) -> str:
         if "is not one of" in text:
             return f"{text.split(' is not', 1)[0]} is not a JSON type (expected {_TYPES})"
     return text
+
+
+def _hint(path: tuple[str | int, ...], error: Any, dialect: str) -> str:
+    """A likely cause, for the mistakes that come from writing one dialect under another."""
+    keyword = path[-1] if path else None
+    if dialect in ("2020-12", "2019-09") and keyword == "items" and isinstance(error.instance, list):
+        return " (the draft-07 tuple form: use prefixItems, or declare a draft-07 $schema)"
+    if keyword in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(error.instance, bool):
+        return " (the draft-04 boolean form: since draft-06 it is the bound itself, a number)"
+    return ""
 
 
 def value_validator(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer: str) -> Any:
@@ -175,6 +185,8 @@ def quick_problem(schema: dict[str, Any], value: Any) -> str | None:
     """
     if not _QUICK.issuperset(schema):
         return None
+    if isinstance(schema.get("exclusiveMinimum"), bool) or isinstance(schema.get("exclusiveMaximum"), bool):
+        return None  # the draft-04 form: leave it to the real validator
     declared = schema.get("type")
     if declared is not None:
         kinds = [declared] if isinstance(declared, str) else declared

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from catalint.engine import FileResult
 from catalint.loader import LoadError
-from catalint.model import Finding
+from catalint.model import Finding, Severity
 
 
 @dataclass
@@ -28,6 +28,11 @@ class Run:
 
     def by_severity(self) -> Counter[str]:
         return Counter(str(f.severity) for _, f in self.findings)
+
+    def schema_counts(self) -> tuple[int, int]:
+        """Findings of the SCH rules: (critical, warning)."""
+        sch = Counter(f.severity for _, f in self.findings if f.code.startswith("SCH-"))
+        return sch[Severity.CRITICAL], sch[Severity.WARNING]
 
     def by_rule(self) -> Counter[str]:
         return Counter(f.code for _, f in self.findings)

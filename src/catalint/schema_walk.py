@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin
 
 from catalint.sourcemap import is_index, split_pointer
 
@@ -62,6 +62,8 @@ class Node:
     condition: bool = False  # inside not, if, propertyNames or contains: a test, not a shape to fill in
     path: str = ""  # argument path as the DESC rules print it: "filter.status", "tags[]"
     label: str = "the input schema"  # how a message names this subschema
+    base: str = ""  # base URI for `$ref`s here: the `$id`s above, resolved in turn ("" when none)
+    parent: Node | None = None
 
     def is_object(self) -> bool:
         return "object" in types_of(self.schema) or (
@@ -103,7 +105,9 @@ def property_names(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
 def walk(schema: dict[str, Any], pointer: str, root_label: str = "the input schema") -> list[Node]:
     """Every subschema of schema (schema itself first), in document order."""
     out: list[Node] = []
-    stack: list[Node] = [Node(pointer, schema, "root", None, None, 0, frozenset(), schema, label=root_label)]
+    root_id = schema.get("$id")
+    base = _without_fragment(root_id) if isinstance(root_id, str) else ""
+    stack: list[Node] = [Node(pointer, schema, "root", None, None, 0, frozenset(), schema, label=root_label, base=base)]
     seen: set[int] = set()
     while stack and len(out) < MAX_NODES:
         node = stack.pop()
@@ -136,11 +140,17 @@ def _children(node: Node, root: dict[str, Any]) -> list[Node]:
     for value, ptr, role, key, name, i in found:
         if not isinstance(value, dict):
             continue
-        resource = value if isinstance(value.get("$id"), str) else node.resource
+        own_id = value.get("$id")
+        if isinstance(own_id, str) and not own_id.startswith("#"):
+            resource, base = value, _without_fragment(urljoin(node.base, own_id) if node.base else own_id)
+        else:
+            resource, base = node.resource, node.base
         inherited = declared if role in ("branch", "not") else frozenset()
         path, label = _naming(node, role, key, name, i)
         test = node.condition or key in _CONDITIONS
-        children.append(Node(ptr, value, role, key, name, node.depth + 1, inherited, resource, test, path, label))
+        children.append(
+            Node(ptr, value, role, key, name, node.depth + 1, inherited, resource, test, path, label, base, node)
+        )
     return children
 
 
@@ -174,27 +184,36 @@ def is_network(ref: str) -> bool:
     return _NETWORK.match(ref) is not None
 
 
-def resolve(root: dict[str, Any], ref: Any, resource: dict[str, Any]) -> Any:
+def resolve(root: dict[str, Any], ref: Any, resource: dict[str, Any], base: str = "") -> Any:
     """The subschema a `$ref` names inside this document, or None.
 
-    Handles `#`, `#/json/pointer` (percent-decoded), `#anchor`, and a URI equal
-    to an `$id` in the document (with either fragment form after it). Pointer
-    fragments are tried against the enclosing `$id` resource, then the root.
+    The reference is resolved against base (the `$id`s around it) and must land
+    on the document itself or on a subschema whose `$id` names that URI; the
+    fragment is then a JSON pointer (percent-decoded) or an anchor. Without any
+    `$id`, `#...` is read against the enclosing resource, then the root.
     """
     if not isinstance(ref, str):
         return None
-    base, _, fragment = ref.partition("#")
-    if base:
-        target = _find_id(root, base)
-        if target is None:
-            return None
-        return _fragment(target, unquote(fragment))
+    full = urljoin(base, ref) if base else ref
+    doc_part, _, fragment = full.partition("#")
     fragment = unquote(fragment)
-    if resource is not root:
-        found = _fragment(resource, fragment)
-        if found is not None:
-            return found
-    return _fragment(root, fragment)
+    if not doc_part or (base and doc_part == base and resource is not None):
+        target: Any = resource
+    else:
+        target = _index(root)[1].get(doc_part)
+        if target is None:
+            root_id = root.get("$id")
+            if not (isinstance(root_id, str) and _without_fragment(root_id) == doc_part):
+                return None
+            target = root
+    found = _fragment(target, fragment)
+    if found is None and not doc_part and target is not root:
+        found = _fragment(root, fragment)
+    return found
+
+
+def _without_fragment(uri: str) -> str:
+    return uri.partition("#")[0]
 
 
 def _fragment(doc: dict[str, Any], fragment: str) -> Any:
@@ -210,23 +229,24 @@ def _fragment(doc: dict[str, Any], fragment: str) -> Any:
             else:
                 return None
         return node
-    return _find_anchor(doc, fragment)
+    return _index(doc)[0].get(fragment)
 
 
 _INDEXES: dict[int, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
 
 
 def _index(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Anchors and `$id`s of every object below doc, found once per document."""
+    """Anchors and absolute `$id`s of every object below doc, found once per document."""
     known = _INDEXES.get(id(doc))
     if known is not None and known[0] is doc:
         return known[1], known[2]
     anchors: dict[str, Any] = {}
     ids: dict[str, Any] = {}
-    stack: list[Any] = [doc]
+    doc_id = doc.get("$id")
+    stack: list[tuple[Any, str]] = [(doc, _without_fragment(doc_id) if isinstance(doc_id, str) else "")]
     count = 0
     while stack and count < MAX_NODES:
-        value = stack.pop()
+        value, base = stack.pop()
         count += 1
         if isinstance(value, dict):
             for key in ("$anchor", "$dynamicAnchor"):
@@ -234,25 +254,18 @@ def _index(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
                     anchors.setdefault(value[key], value)
             found = value.get("$id")
             if isinstance(found, str):
-                if found.startswith("#"):
+                if found.startswith("#"):  # draft-07 and older name anchors this way
                     anchors.setdefault(found[1:], value)
                 else:
-                    ids.setdefault(found.rstrip("#"), value)
-            stack.extend(v for v in value.values() if isinstance(v, (dict, list)))
+                    base = _without_fragment(urljoin(base, found) if base else found)
+                    ids.setdefault(base, value)
+            stack.extend((v, base) for v in value.values() if isinstance(v, (dict, list)))
         else:
-            stack.extend(v for v in value if isinstance(v, (dict, list)))
+            stack.extend((v, base) for v in value if isinstance(v, (dict, list)))
     if len(_INDEXES) > 64:
         _INDEXES.clear()
     _INDEXES[id(doc)] = (doc, anchors, ids)
     return anchors, ids
-
-
-def _find_anchor(doc: dict[str, Any], anchor: str) -> Any:
-    return _index(doc)[0].get(anchor)
-
-
-def _find_id(doc: dict[str, Any], uri: str) -> Any:
-    return _index(doc)[1].get(uri.rstrip("#"))
 
 
 def has_scheme(ref: str) -> bool:

@@ -246,6 +246,11 @@ class YamlSourceMap:
         start, end = node.start_mark.index, node.end_mark.index
         children: list[tuple[str, Any]] = []
         if isinstance(node, yaml.MappingNode):
+            for k, _ in node.value:
+                if not isinstance(k, yaml.ScalarNode):  # JSON keys are strings
+                    raise yaml.constructor.ConstructorError(
+                        None, None, "a mapping key must be a string, not a collection", k.start_mark
+                    )
             children = [(join_pointer(pointer, k.value), v) for k, v in node.value]
             if self.duplicate is None and len({k.value for k, _ in node.value}) != len(node.value):
                 seen: set[str] = set()

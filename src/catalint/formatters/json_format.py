@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from catalint import __version__
-from catalint.model import Finding
+from catalint.model import Finding, Severity
 from catalint.registry import get_rule
 from catalint.run import Run
 
@@ -53,17 +54,27 @@ def format_json(run: Run, statistics: bool = False) -> str:
                     "status": "clean" if not tr.findings else "findings",
                 }
             )
-        head = {"file": fr.catalog.display, "suppressed": fr.suppressed, "fail_severity": str(fr.fail_severity)}
+        sch = Counter(f.severity for tr in fr.tools for f in tr.findings if f.code.startswith("SCH-"))
+        head = {
+            "file": fr.catalog.display,
+            "suppressed": fr.suppressed,
+            "fail_severity": str(fr.fail_severity),
+            "schema_criticals": sch[Severity.CRITICAL],
+            "schema_warnings": sch[Severity.WARNING],
+        }
         files.append("    {\n" + _members(head, "      ") + ",\n" + _array("tools", tools, "      ") + "\n    }")
     errors = [
         {"file": e.path, "line": e.line, "column": e.col, "pointer": e.pointer, "message": e.message}
         for e in run.errors
     ]
+    schema_criticals, schema_warnings = run.schema_counts()
     summary = {
         "files": len(run.files),
         "tools": run.tool_count,
         "findings": len(run.findings),
         "by_severity": dict(sorted(run.by_severity().items())),
+        "schema_criticals": schema_criticals,
+        "schema_warnings": schema_warnings,
         "by_rule": dict(sorted(run.by_rule().items())),
         "failed": run.failing(),
     }

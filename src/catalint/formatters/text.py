@@ -33,4 +33,6 @@ def summary(run: Run) -> str:
         return f"No findings in {scope}{errors}." if errors else f"All checks passed: {scope}."
     sev = run.by_severity()
     parts = ", ".join(f"{sev[s]} {s}" for s in ("critical", "warning", "info") if sev[s])
-    return f"Found {total} finding{'s' * (total != 1)} ({parts}) in {scope}{errors}."
+    criticals, warnings = run.schema_counts()
+    schema = f"; schema: {criticals} critical, {warnings} warning" if criticals or warnings else ""
+    return f"Found {total} finding{'s' * (total != 1)} ({parts}{schema}) in {scope}{errors}."

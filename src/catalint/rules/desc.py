@@ -460,8 +460,11 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
 
     **Why.** The agent plans its next step from what the call gives back; a
     description that is silent on the result makes it call the tool just to find
-    out. The heuristic is coarse: it sees whether the description gestures at a
-    result at all, not whether the shape is right, so it stays a warning.
+    out. The MCP specification (2025-06-18 and later, Server features, Tools)
+    added `outputSchema` so that a tool can declare its result; a description is
+    the fallback when it does not. The heuristic is coarse: it sees whether the
+    description gestures at a result at all, not whether the shape is right, so it
+    stays a warning.
 
     **Bad.** `"Search orders by customer."`
 

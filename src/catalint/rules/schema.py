@@ -98,9 +98,31 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
             )
 
 
-def _closed(schema: dict[str, Any]) -> bool:
-    extra = schema.get("additionalProperties", True)
-    return extra is False or schema.get("unevaluatedProperties", True) is False
+def _closed(schema: dict[str, Any], dialect: str | None) -> bool:
+    if schema.get("additionalProperties", True) is False:
+        return True
+    # unevaluatedProperties exists from 2019-09 on; draft-07 and older ignore it
+    return dialect not in _BEFORE_2019 and schema.get("unevaluatedProperties", True) is False
+
+
+_BEFORE_2019 = frozenset({"draft-07", "draft-06", "draft-04"})
+
+
+def _refines_parent(node: Node) -> bool:
+    """A branch that adds to its parent object's properties rather than standing alone.
+
+    Closing such a branch would reject the parent's own properties, so it is the
+    parent that should be closed: every allOf branch, and any other branch of an
+    object that declares properties itself or closes with unevaluatedProperties.
+    """
+    if node.role != "branch" or node.parent is None:
+        return False
+    parent = node.parent.schema
+    return (
+        node.key == "allOf"
+        or isinstance(parent.get("properties"), dict)
+        or parent.get("unevaluatedProperties", True) is False
+    )
 
 
 def _is_map(schema: dict[str, Any]) -> bool:
@@ -130,9 +152,14 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     from the published tool-schema-lint checks.
 
     Not reported: an object whose `additionalProperties` is a non-empty schema (a
-    deliberate map such as headers: string to string), and the branches of an
-    `allOf` (closing them would reject the other branches' properties; close the
-    parent instead).
+    deliberate map such as headers: string to string); a branch that refines its
+    parent (every `allOf` branch, and the `anyOf`/`oneOf`/`if`/`then`/`else`
+    branches of an object that declares properties itself or closes with
+    `unevaluatedProperties: false`), since closing it would reject the parent's own
+    properties: close the parent instead; and schemas inside a `not`, `if`,
+    `contains` or `propertyNames`, which test values rather than describe them.
+    `unevaluatedProperties: false` closes an object from 2019-09 on; draft-07 and
+    older ignore it.
 
     **Bad.** `{"type": "object", "properties": {"city": {"type": "string"}},
     "required": ["city"]}`
@@ -142,13 +169,14 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     **Fix.** Add `"additionalProperties": false` to each object schema whose
     properties are all listed.
     """
+    d = dialect(tool).name
     for node in nodes(tool):
         s = node.schema
-        if node.condition or (node.role == "branch" and node.key == "allOf"):
+        if node.condition or _refines_parent(node):
             continue
         root_object = node.role == "root" and ("type" not in s or node.is_object())
         if root_object or (node.is_object() and isinstance(s.get("properties"), dict)):
-            if not _closed(s) and not _is_map(s):
+            if not _closed(s, d) and not _is_map(s):
                 where = node.pointer + "/additionalProperties" if "additionalProperties" in s else node.pointer
                 yield Hit(
                     where,
@@ -161,7 +189,9 @@ _TYPING = frozenset(("type", "enum", "const"))
 _SHAPED = frozenset(("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))
 
 
-def _supplies_type(schema: Any, root: dict[str, Any], resource: dict[str, Any], seen: set[int] | None = None) -> bool:
+def _supplies_type(
+    schema: Any, root: dict[str, Any], resource: dict[str, Any], base: str = "", seen: set[int] | None = None
+) -> bool:
     """Whether a schema constrains the JSON type of its value, itself or through $ref/anyOf/oneOf/allOf."""
     if not isinstance(schema, dict):
         return schema is False
@@ -172,16 +202,25 @@ def _supplies_type(schema: Any, root: dict[str, Any], resource: dict[str, Any], 
         return True  # a cycle, or too much to tell: say nothing
     seen.add(id(schema))
     if "$ref" in schema:
-        target = resolve(root, schema["$ref"], resource)
-        if target is None or _supplies_type(target, root, resource, seen):
+        target = resolve(root, schema["$ref"], resource, base)
+        if target is None or _supplies_type(target, root, resource, base, seen):
             return True  # an unresolved $ref is SCH-010's finding
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
         if isinstance(branches, list) and branches:
-            if all(_supplies_type(b, root, resource, seen) for b in branches):
+            if all(_supplies_type(b, root, resource, base, seen) for b in branches):
                 return True
     branches = schema.get("allOf")
-    return isinstance(branches, list) and any(_supplies_type(b, root, resource, seen) for b in branches)
+    return isinstance(branches, list) and any(_supplies_type(b, root, resource, base, seen) for b in branches)
+
+
+def _typed_by_parent(node: Node, name: str, root: dict[str, Any]) -> bool:
+    """A branch property that only refines one its enclosing object already types."""
+    parent = node.parent
+    if node.role != "branch" or parent is None:
+        return False
+    own = parent.schema.get("properties")
+    return isinstance(own, dict) and _supplies_type(own.get(name), root, parent.resource, parent.base)
 
 
 @rule(
@@ -196,7 +235,9 @@ def untyped_property(tool: Tool) -> Iterator[Hit]:
     **What it catches.** A property (at any depth) whose schema has no `type`,
     `enum` or `const`, and no `$ref`, `anyOf`, `oneOf` or `allOf` that supplies
     one: every branch of an `anyOf`/`oneOf` must be typed, one `allOf` branch is
-    enough. `"prop": {}` and `"prop": true` are the usual forms.
+    enough. `"prop": {}` and `"prop": true` are the usual forms. Not reported: a
+    property inside a `not`/`if` test, and a branch property that only narrows one
+    its parent object already types.
 
     **Why.** The model has to guess whether to send a string, a number or an
     object, and the server accepts whatever comes. This rule is from the
@@ -213,10 +254,12 @@ def untyped_property(tool: Tool) -> Iterator[Hit]:
     root = _root_of(tool)
     for node in nodes(tool):
         props = node.schema.get("properties")
-        if not isinstance(props, dict):
+        if not isinstance(props, dict) or node.condition:
             continue
         for name, sub in props.items():
-            if sub is True or (isinstance(sub, dict) and not _supplies_type(sub, root, node.resource)):
+            if _typed_by_parent(node, name, root):
+                continue
+            if sub is True or (isinstance(sub, dict) and not _supplies_type(sub, root, node.resource, node.base)):
                 yield Hit(
                     join_pointer(node.pointer, "properties", name),
                     f"property {name!r} declares no type, so any value is accepted",
@@ -231,9 +274,16 @@ def _unbounded(node: Node) -> str | None:
     kinds = types_of(s)
     if "string" in kinds and "maxLength" not in s and s.get("format") not in BOUNDED_FORMATS:
         return "string"
-    if "array" in kinds and "maxItems" not in s:
+    if "array" in kinds and "maxItems" not in s and not _closed_tuple(s):
         return "array"
     return None
+
+
+def _closed_tuple(s: dict[str, Any]) -> bool:
+    """A tuple that admits no items past its listed ones is bounded already."""
+    if isinstance(s.get("prefixItems"), list) and s.get("items") is False:
+        return True
+    return isinstance(s.get("items"), list) and s.get("additionalItems") is False
 
 
 @rule(
@@ -249,7 +299,8 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     without `maxItems`, anywhere in the input schema (arguments, array items,
     nested objects, `$defs`, branches). Strings limited by `enum`, `const` or a
     fixed-size `format` (`date`, `date-time`, `time`, `uuid`, `ipv4`, `ipv6`,
-    `duration`) are bounded already and pass.
+    `duration`) are bounded already and pass, as does a tuple closed with
+    `items: false` (or draft-07 `additionalItems: false`).
 
     **Why.** An unbounded input lets a model (or a prompt injection steering it)
     send megabytes into one argument; the server pays for it and the context
@@ -521,8 +572,9 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
     **Why.** Models copy defaults and examples into calls; a value that breaks
     its own schema teaches them a call that fails. JSON Schema 2020-12
     (Validation, section 6.1.2) says `enum` SHOULD have at least one element and
-    its elements SHOULD be unique, and (Meta-data, section 9.2 and 9.5) that
-    `default` and `examples` SHOULD validate against the schema they annotate.
+    its elements SHOULD be unique, and (Meta-data, sections 9.2 and 9.5)
+    recommends that `default` and `examples` be valid against the schema they
+    annotate.
 
     **Bad.** `"units": {"type": "string", "enum": ["metric", "imperial"],
     "default": "celsius"}`
@@ -630,7 +682,7 @@ def unresolvable_ref(tool: Tool) -> Iterator[Hit]:
         ref = node.schema.get("$ref")
         if not isinstance(ref, str):
             continue
-        if resolve(root, ref, node.resource) is not None:
+        if resolve(root, ref, node.resource, node.base) is not None:
             continue
         if is_network(ref):
             yield Hit(
@@ -772,8 +824,8 @@ def misspelt_keyword_rule(tool: Tool) -> Iterator[Hit]:
     not keywords, and are not checked; nor are `x-` extensions and the OpenAPI
     keywords `example`, `nullable` and `discriminator`.
 
-    **Why.** JSON Schema ignores unknown keywords (2020-12, Core, section 4.3.1),
-    so a misspelt one fails silently: `"maxlength": 100` bounds nothing and
+    **Why.** JSON Schema 2020-12 (Core) treats a keyword it does not know as an
+    annotation that asserts nothing, so a misspelt one fails silently: `"maxlength": 100` bounds nothing and
     `"requried": ["city"]` requires nothing.
 
     **Bad.** `"city": {"type": "string", "descripton": "City name"}`
@@ -816,11 +868,12 @@ def invalid_output_schema(tool: Tool) -> Iterator[Hit]:
     schema). An output schema whose root `type` is not `"object"` is reported as a
     warning: the MCP specification required an object root up to revision
     2025-11-25 (Server features, Tools, "Output Schema"), and revision 2026-07-28
-    relaxed it (SEP-2106), so clients written for the older revisions reject it.
+    relaxed it (see SEP-2106), so clients written for the older revisions reject it.
 
-    **Why.** Clients validate `structuredContent` against `outputSchema`; an
-    invalid schema makes every structured result fail, or makes the client drop the
-    tool.
+    **Why.** The MCP specification (2025-06-18 and later, Server features, Tools,
+    "Output Schema") has servers conform `structuredContent` to `outputSchema` and
+    clients SHOULD validate against it; an invalid schema makes every structured
+    result fail, or makes the client drop the tool.
 
     **Bad.** `"outputSchema": {"type": "object", "properties": {"temp":
     {"type": "float"}}}`

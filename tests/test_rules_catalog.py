@@ -1,0 +1,188 @@
+"""Each CAT rule: cases that must fire, near misses that must not, and per-tool ignores."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from catalint.config import Settings, ToolIgnore
+from catalint.engine import lint_catalog
+from catalint.loader import load_text
+from catalint.model import Finding, Severity
+from conftest import write_catalog
+
+
+def tool(name: str, description: Any = ..., **fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "name": name,
+        "description": f"Do the {name} thing for a repository and return the result as JSON."
+        if description is ...
+        else description,
+        "inputSchema": {"type": "object", "additionalProperties": False},
+    }
+    base.update(fields)
+    return {k: v for k, v in base.items() if v is not ...}
+
+
+def run(code: str, *tools: dict[str, Any], **settings: Any) -> list[Finding]:
+    catalog = load_text(json.dumps({"tools": list(tools)}, indent=2), "t.json", "t.json")
+    return lint_catalog(catalog, Settings(select=[code], **settings)).findings
+
+
+def where(findings: list[Finding]) -> list[tuple[str, str]]:
+    return [(f.tool, f.pointer) for f in findings]
+
+
+# ---------------------------------------------------------------- CAT-001
+
+
+def test_cat001_fires_on_exact_duplicate_at_the_later_tool() -> None:
+    findings = run("CAT-001", tool("search"), tool("search", "Search code in a repository by keyword."))
+    assert where(findings) == [("search", "/tools/1/name")]
+    f = findings[0]
+    assert f.severity == Severity.CRITICAL
+    assert "repeats 'search'" in f.message
+    assert "/tools/0" in f.message
+
+
+def test_cat001_fires_on_case_only_duplicate() -> None:
+    findings = run("CAT-001", tool("search"), tool("Search"))
+    assert where(findings) == [("Search", "/tools/1/name")]
+    assert findings[0].severity == Severity.CRITICAL
+    assert "differs only in case from 'search'" in findings[0].message
+
+
+def test_cat001_every_later_repeat_names_the_first() -> None:
+    findings = run("CAT-001", tool("search"), tool("other"), tool("SEARCH"), tool("search"))
+    assert where(findings) == [("SEARCH", "/tools/2/name"), ("search", "/tools/3/name")]
+    assert all("'search' at /tools/0" in f.message for f in findings)
+
+
+def test_cat001_near_miss_distinct_names() -> None:
+    assert run("CAT-001", tool("search_issues"), tool("search_code"), tool("search-issues")) == []
+
+
+def test_cat001_near_miss_single_tool() -> None:
+    assert run("CAT-001", tool("search")) == []
+
+
+# ---------------------------------------------------------------- CAT-002
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("get weather", "contains ' '"),
+        ("weather/get", "contains '/'"),
+        ("ns:tool", "contains ':'"),
+        ("a" * 129, "is 129 characters, over 128"),
+        ("", "is empty"),
+        ("météo", "contains 'é'"),
+    ],
+)
+def test_cat002_fires_on_invalid_name(name: str, fragment: str) -> None:
+    findings = run("CAT-002", tool(name))
+    assert where(findings) == [(name, "/tools/0/name")]
+    assert findings[0].severity == Severity.WARNING
+    assert fragment in findings[0].message
+    assert "1-128 characters" in findings[0].message
+
+
+@pytest.mark.parametrize("name", ["a.b-c_D9", "a" * 128, "x", "get_weather"])
+def test_cat002_near_miss_valid_name(name: str) -> None:
+    assert run("CAT-002", tool(name)) == []
+
+
+def test_cat002_points_at_each_bad_tool() -> None:
+    findings = run("CAT-002", tool("ok_one"), tool("bad one"), tool("ok_two"), tool("bad/two"))
+    assert [f.pointer for f in findings] == ["/tools/1/name", "/tools/3/name"]
+
+
+# ---------------------------------------------------------------- CAT-003
+
+
+def test_cat003_fires_on_same_description_after_normalising() -> None:
+    findings = run(
+        "CAT-003",
+        tool("list_open_issues", "List issues in a repository."),
+        tool("list_closed_issues", "  list   ISSUES in a\n repository. "),
+    )
+    assert where(findings) == [("list_closed_issues", "/tools/1/description")]
+    f = findings[0]
+    assert f.severity == Severity.WARNING
+    assert "same as 'list_open_issues'" in f.message
+    assert "/tools/0" in f.message
+
+
+def test_cat003_every_later_copy_is_reported() -> None:
+    text = "List issues in a repository."
+    findings = run("CAT-003", tool("a", text), tool("b", "Different."), tool("c", text), tool("d", text))
+    assert [f.pointer for f in findings] == ["/tools/2/description", "/tools/3/description"]
+
+
+@pytest.mark.parametrize("empty", ["", "   ", None, ...])
+def test_cat003_near_miss_empty_descriptions_are_not_compared(empty: Any) -> None:
+    assert run("CAT-003", tool("a", empty), tool("b", empty)) == []
+
+
+def test_cat003_near_miss_non_string_descriptions_are_not_compared() -> None:
+    assert run("CAT-003", tool("a", 42), tool("b", 42)) == []
+
+
+def test_cat003_near_miss_different_descriptions() -> None:
+    assert (
+        run(
+            "CAT-003",
+            tool("a", "List the open issues of a repository, newest first."),
+            tool("b", "List the closed issues of a repository, most recently closed first."),
+            tool("c", "List the open issues of a repository, newest first!"),
+        )
+        == []
+    )
+
+
+# ---------------------------------------------------------------- settings
+
+
+def test_catalog_rules_honour_per_tool_ignores() -> None:
+    ignore = ToolIgnore(["*earch"], ["CAT-001"], "legacy alias", [], "search tools")
+    tools = [tool("search", "Search issues."), tool("Search", "Search code."), tool("bad name", "Do it.")]
+    findings = run("CAT", *tools, per_tool_ignores=[ignore])
+    assert [(f.code, f.pointer) for f in findings] == [("CAT-002", "/tools/2/name")]
+    assert ignore.used == 1
+
+
+def test_catalog_rules_per_tool_ignore_only_matches_its_tools() -> None:
+    ignore = ToolIgnore(["other*"], ["CAT"], None, [], "other tools")
+    findings = run("CAT", tool("search", "Search issues."), tool("search", "Search code."), per_tool_ignores=[ignore])
+    assert [f.code for f in findings] == ["CAT-001"]
+    assert ignore.used == 0
+
+
+def test_catalog_rules_severity_override() -> None:
+    findings = run("CAT-001", tool("search"), tool("search"), severity={"CAT": Severity.INFO})
+    assert [f.severity for f in findings] == [Severity.INFO]
+
+
+def test_per_tool_ignore_of_catalog_rule_through_the_cli(cli, tmp_path: Path) -> None:
+    tools = [tool("name_a", "One."), tool("name_a", "Two."), tool("other", "Three."), tool("other", "Four.")]
+    write_catalog(tmp_path / "tools.json", tools)
+    result = cli(
+        "lint", "--output-format", "json", "--select", "CAT", "--per-tool-ignores", "name_*:CAT-001", "tools.json"
+    )
+    data = json.loads(result.stdout)
+    assert [(f["code"], f["tool"], f["pointer"]) for f in data["findings"]] == [("CAT-001", "other", "/tools/3/name")]
+    assert data["files"][0]["suppressed"] == 1
+    assert result.exit_code == 1
+
+
+def test_a_well_written_catalog_is_clean_under_cat() -> None:
+    tools = [
+        tool("list_open_issues", "List the open issues of a repository, newest first."),
+        tool("list_closed_issues", "List the closed issues of a repository, most recently closed first."),
+        tool("get_issue", "Get one issue by number, with its comments."),
+    ]
+    assert run("CAT", *tools) == []

@@ -1,0 +1,1010 @@
+"""Each SCH rule: cases that must fire, near misses that must not, and where findings point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from catalint.config import Settings
+from catalint.engine import lint_catalog
+from catalint.loader import load_text
+from catalint.model import Finding, Severity
+from conftest import write_catalog
+
+IS = "/tools/0/inputSchema"
+OS = "/tools/0/outputSchema"
+DRAFT4 = "http://json-schema.org/draft-04/schema#"
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+STR = {"type": "string", "maxLength": 50}
+INT = {"type": "integer"}
+
+# A recursive $defs entry: a tree whose children are trees.
+CYCLE: dict[str, Any] = {
+    "type": "object",
+    "properties": {"root": {"$ref": "#/$defs/Node"}},
+    "required": ["root"],
+    "additionalProperties": False,
+    "$defs": {
+        "Node": {
+            "type": "object",
+            "properties": {
+                "label": STR,
+                "children": {"type": "array", "maxItems": 10, "items": {"$ref": "#/$defs/Node"}},
+            },
+            "required": ["label"],
+            "additionalProperties": False,
+        }
+    },
+}
+
+
+def obj(props: dict[str, Any], required: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    """A closed object schema (required defaults to [])."""
+    out: dict[str, Any] = {"type": "object", "properties": props, "required": required or []}
+    out["additionalProperties"] = False
+    out.update(extra)
+    return out
+
+
+def tool(schema: Any = ..., **fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "name": "get_weather",
+        "description": "Get the current weather for a city. Returns temperature and conditions as JSON.",
+        "inputSchema": obj({"city": STR}, ["city"]) if schema is ... else schema,
+    }
+    base.update(fields)
+    return {k: v for k, v in base.items() if v is not ...}
+
+
+def run(code: str, *tools: dict[str, Any], **settings: Any) -> list[Finding]:
+    catalog = load_text(json.dumps({"tools": list(tools)}, indent=2), "t.json", "t.json")
+    return lint_catalog(catalog, Settings(select=[code], **settings)).findings
+
+
+def fires(code: str, t: dict[str, Any]) -> bool:
+    return bool(run(code, t))
+
+
+def pointers(code: str, schema: Any) -> list[str]:
+    return [f.pointer for f in run(code, tool(schema))]
+
+
+def only(code: str, schema: Any) -> Finding:
+    findings = run(code, tool(schema))
+    assert len(findings) == 1, findings
+    assert findings[0].code == code
+    return findings[0]
+
+
+# ---------------------------------------------------------------- SCH-001
+
+
+def test_sch001_fires_on_properties_without_required() -> None:
+    f = only("SCH-001", {"type": "object", "properties": {"city": STR}, "additionalProperties": False})
+    assert f.pointer == f"{IS}/required"
+    assert f.severity == Severity.WARNING
+    assert "no required list" in f.message
+    assert f.suggestion and "[]" in f.suggestion
+
+
+@pytest.mark.parametrize("required", [[], ["city"]])
+def test_sch001_near_miss_any_required_list_passes(required: list[str]) -> None:
+    assert not fires("SCH-001", tool(obj({"city": STR}, required)))
+
+
+def test_sch001_near_miss_no_properties() -> None:
+    assert not fires("SCH-001", tool({"type": "object", "additionalProperties": False}))
+    assert not fires("SCH-001", tool({"type": "object", "properties": {}}))
+
+
+def test_sch001_reports_each_nested_object_at_its_own_pointer() -> None:
+    open_obj = {"type": "object", "properties": {"x": STR}, "additionalProperties": False}
+    schema = obj(
+        {"filter": open_obj, "rows": {"type": "array", "maxItems": 5, "items": open_obj}},
+        **{"$defs": {"Item": open_obj}, "anyOf": [open_obj]},
+    )
+    assert sorted(pointers("SCH-001", schema)) == sorted(
+        [
+            f"{IS}/properties/filter/required",
+            f"{IS}/properties/rows/items/required",
+            f"{IS}/$defs/Item/required",
+            f"{IS}/anyOf/0/required",
+        ]
+    )
+
+
+def test_sch001_names_the_nested_argument() -> None:
+    schema = obj({"filter": {"type": "object", "properties": {"x": STR}, "additionalProperties": False}})
+    assert "property 'filter'" in only("SCH-001", schema).message
+
+
+def test_sch001_near_miss_inside_not_condition() -> None:
+    assert not fires("SCH-001", tool(obj({"city": STR}, **{"not": {"properties": {"city": {"const": "x"}}}})))
+
+
+# ---------------------------------------------------------------- SCH-002
+
+
+def test_sch002_fires_on_open_root_with_properties() -> None:
+    f = only("SCH-002", {"type": "object", "properties": {"city": STR}, "required": ["city"]})
+    assert f.pointer == IS
+    assert f.severity == Severity.WARNING
+    assert "accepts unexpected fields" in f.message
+
+
+def test_sch002_fires_on_no_argument_root() -> None:
+    assert pointers("SCH-002", {"type": "object"}) == [IS]
+
+
+@pytest.mark.parametrize("extra", [True, {}])
+def test_sch002_points_at_explicit_open_additional_properties(extra: Any) -> None:
+    schema = {"type": "object", "properties": {"city": STR}, "required": [], "additionalProperties": extra}
+    assert pointers("SCH-002", schema) == [f"{IS}/additionalProperties"]
+
+
+def test_sch002_near_miss_closed_object() -> None:
+    assert not fires("SCH-002", tool(obj({"city": STR})))
+
+
+def test_sch002_near_miss_map_with_additional_properties_schema() -> None:
+    headers = {"type": "object", "additionalProperties": STR}
+    assert not fires("SCH-002", tool(obj({"headers": headers})))
+
+
+def test_sch002_near_miss_unevaluated_properties_false() -> None:
+    schema = {
+        "type": "object",
+        "allOf": [{"properties": {"city": STR}, "required": ["city"]}],
+        "unevaluatedProperties": False,
+    }
+    assert not fires("SCH-002", tool(schema))
+
+
+def test_sch002_near_miss_allof_branches_are_not_asked_to_close() -> None:
+    schema = obj(
+        {"city": STR},
+        allOf=[{"type": "object", "properties": {"city": STR}}, {"properties": {"units": STR}}],
+    )
+    assert not fires("SCH-002", tool(schema))
+
+
+def test_sch002_reports_each_nested_object_at_its_own_pointer() -> None:
+    open_obj = {"type": "object", "properties": {"x": STR}, "required": []}
+    schema = obj(
+        {"filter": open_obj, "rows": {"type": "array", "maxItems": 5, "items": open_obj}},
+        **{"$defs": {"Item": open_obj}},
+    )
+    assert sorted(pointers("SCH-002", schema)) == sorted(
+        [f"{IS}/properties/filter", f"{IS}/properties/rows/items", f"{IS}/$defs/Item"]
+    )
+
+
+def test_sch002_reports_the_branches_of_a_pure_union() -> None:
+    open_obj = {"type": "object", "properties": {"x": STR}, "required": []}
+    schema = {"type": "object", "oneOf": [open_obj, open_obj], "anyOf": [open_obj]}
+    assert sorted(pointers("SCH-002", schema)) == sorted([IS, f"{IS}/oneOf/0", f"{IS}/oneOf/1", f"{IS}/anyOf/0"])
+
+
+def test_sch002_near_miss_branches_that_refine_the_parent() -> None:
+    # The parent declares properties (or closes with unevaluatedProperties): its branches only add
+    # to it, and closing them would reject the parent's own properties.
+    refine = {"properties": {"mode": {"const": "a"}, "extra": STR}, "required": ["extra"]}
+    schema = obj({"mode": STR}, **{"oneOf": [refine], "then": refine, "if": {"properties": {"mode": {"const": "a"}}}})
+    assert pointers("SCH-002", schema) == []
+    union = {"type": "object", "unevaluatedProperties": False, "oneOf": [refine]}
+    assert pointers("SCH-002", union) == []
+
+
+def test_sch002_near_miss_inside_not_condition() -> None:
+    assert not fires("SCH-002", tool(obj({"city": STR}, **{"not": {"properties": {"city": {"const": "x"}}}})))
+
+
+def test_sch002_fires_when_draft07_relies_on_unevaluated_properties() -> None:
+    schema = {"$schema": DRAFT7, "type": "object", "properties": {"city": STR}, "required": ["city"]}
+    schema["unevaluatedProperties"] = False
+    assert fires("SCH-002", tool(schema))
+
+
+# ---------------------------------------------------------------- SCH-003
+
+
+@pytest.mark.parametrize("prop", [{}, True, {"description": "How many results"}, {"minimum": 1}])
+def test_sch003_fires_on_untyped_property(prop: Any) -> None:
+    f = only("SCH-003", obj({"limit": prop}))
+    assert f.pointer == f"{IS}/properties/limit"
+    assert f.severity == Severity.CRITICAL
+    assert "'limit' declares no type" in f.message
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"anyOf": [STR, {}]},
+        {"anyOf": [STR, True]},
+        {"oneOf": [STR, {"description": "anything"}]},
+        {"allOf": [{"minLength": 1}, {"description": "d"}]},
+        {"anyOf": []},
+        {"$ref": "#/$defs/Loose"},
+    ],
+)
+def test_sch003_fires_when_branches_or_ref_leave_it_untyped(prop: Any) -> None:
+    schema = obj({"value": prop}, **{"$defs": {"Loose": {"description": "no type here"}}})
+    assert pointers("SCH-003", schema) == [f"{IS}/properties/value"]
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        STR,
+        {"enum": ["a", "b"]},
+        {"const": 3},
+        {"type": ["string", "null"]},
+        {"$ref": "#/$defs/Name"},
+        {"anyOf": [STR, {"type": "null"}]},
+        {"oneOf": [INT, {"$ref": "#/$defs/Name"}]},
+        {"allOf": [{"type": "string"}, {"description": "only one branch typed"}]},
+        {"allOf": [{"$ref": "#/$defs/Name"}, {"maxLength": 3}]},
+        False,
+    ],
+)
+def test_sch003_near_miss_typed_directly_or_through_ref_and_branches(prop: Any) -> None:
+    schema = obj({"value": prop}, **{"$defs": {"Name": STR}})
+    assert not fires("SCH-003", tool(schema))
+
+
+def test_sch003_near_miss_unresolved_ref_is_left_to_sch010() -> None:
+    assert not fires("SCH-003", tool(obj({"value": {"$ref": "#/$defs/Missing"}})))
+
+
+def test_sch003_reports_nested_properties_at_their_own_pointers() -> None:
+    inner = {"type": "object", "properties": {"x": {}}, "required": [], "additionalProperties": False}
+    schema = obj(
+        {"filter": inner, "rows": {"type": "array", "maxItems": 5, "items": inner}},
+        **{"$defs": {"Item": inner}},
+    )
+    assert sorted(pointers("SCH-003", schema)) == sorted(
+        [
+            f"{IS}/properties/filter/properties/x",
+            f"{IS}/properties/rows/items/properties/x",
+            f"{IS}/$defs/Item/properties/x",
+        ]
+    )
+
+
+def test_sch003_self_referencing_ref_says_nothing() -> None:
+    schema = obj(
+        {"value": {"$ref": "#/$defs/A"}}, **{"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}
+    )
+    assert not fires("SCH-003", tool(schema))
+
+
+@pytest.mark.parametrize("keyword", ["if", "not"])
+def test_sch003_near_miss_property_test_inside_condition(keyword: str) -> None:
+    schema = obj({"count": INT, "mode": {"enum": ["a", "b"]}}, **{keyword: {"properties": {"count": {"minimum": 10}}}})
+    if keyword == "if":
+        schema["then"] = {"required": ["mode"]}
+    assert not fires("SCH-003", tool(schema))
+
+
+# ---------------------------------------------------------------- SCH-004
+
+
+def test_sch004_fires_on_string_without_max_length() -> None:
+    f = only("SCH-004", obj({"city": {"type": "string"}}))
+    assert f.pointer == f"{IS}/properties/city"
+    assert f.severity == Severity.WARNING
+    assert "string with no maxLength" in f.message
+
+
+def test_sch004_fires_on_array_without_max_items() -> None:
+    f = only("SCH-004", obj({"tags": {"type": "array", "items": STR}}))
+    assert f.pointer == f"{IS}/properties/tags"
+    assert "array with no maxItems" in f.message
+
+
+def test_sch004_fires_on_nullable_string_and_unbounded_format() -> None:
+    schema = obj({"a": {"type": ["string", "null"]}, "b": {"type": "string", "format": "uri"}})
+    assert sorted(pointers("SCH-004", schema)) == [f"{IS}/properties/a", f"{IS}/properties/b"]
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        STR,
+        {"type": "string", "enum": ["metric", "imperial"]},
+        {"type": "string", "const": "fixed"},
+        {"type": "string", "format": "date-time"},
+        {"type": "string", "format": "date"},
+        {"type": "string", "format": "time"},
+        {"type": "string", "format": "uuid"},
+        {"type": "string", "format": "ipv4"},
+        {"type": "string", "format": "ipv6"},
+        {"type": "string", "format": "duration"},
+        {"type": "array", "maxItems": 3, "items": STR},
+        INT,
+    ],
+)
+def test_sch004_near_miss_bounded(prop: dict[str, Any]) -> None:
+    assert not fires("SCH-004", tool(obj({"value": prop})))
+
+
+def test_sch004_reports_each_nested_node_at_its_own_pointer() -> None:
+    schema = obj(
+        {
+            "filter": obj({"q": {"type": "string"}}),
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "either": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        },
+        **{"$defs": {"Name": {"type": "string"}}, "oneOf": [{"type": "array", "items": INT}]},
+    )
+    assert sorted(pointers("SCH-004", schema)) == sorted(
+        [
+            f"{IS}/properties/filter/properties/q",
+            f"{IS}/properties/tags",
+            f"{IS}/properties/tags/items",
+            f"{IS}/properties/either/anyOf/0",
+            f"{IS}/$defs/Name",
+            f"{IS}/oneOf/0",
+        ]
+    )
+
+
+def test_sch004_near_miss_strings_inside_conditions() -> None:
+    schema = obj({"s": STR}, **{"if": {"properties": {"s": {"type": "string"}}}, "not": {"type": "string"}})
+    assert not fires("SCH-004", tool(schema))
+
+
+# ---------------------------------------------------------------- SCH-005
+
+
+@pytest.mark.parametrize(
+    ("schema", "fragment"),
+    [
+        (None, "inputSchema is null"),
+        ([], "inputSchema is an array"),
+        ("object", "inputSchema is a string"),
+        (True, "inputSchema is a boolean"),
+        ({}, "has no type"),
+    ],
+)
+def test_sch005_fires_on_non_object_or_untyped_schema(schema: Any, fragment: str) -> None:
+    f = only("SCH-005", schema)
+    assert f.pointer == IS
+    assert f.severity == Severity.CRITICAL
+    assert fragment in f.message
+
+
+def test_sch005_fires_on_missing_input_schema() -> None:
+    findings = run("SCH-005", tool(inputSchema=...))
+    assert [(f.pointer, f.message) for f in findings] == [(IS, "tool has no inputSchema")]
+
+
+@pytest.mark.parametrize("kind", ["array", ["object", "null"], "string"])
+def test_sch005_fires_on_root_type_other_than_object(kind: Any) -> None:
+    f = only("SCH-005", {"type": kind})
+    assert f.pointer == f"{IS}/type"
+    assert 'root type must be "object"' in f.message
+
+
+def test_sch005_near_miss_object_root() -> None:
+    assert not fires("SCH-005", tool({"type": "object"}))
+    assert not fires("SCH-005", tool())
+
+
+def test_sch005_array_input_schema_loads_through_the_cli(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [tool([])])
+    result = cli("lint", "--output-format", "json", "--select", "SCH", "tools.json")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert [(f["code"], f["pointer"]) for f in data["findings"]] == [("SCH-005", IS)]
+
+
+# ---------------------------------------------------------------- SCH-006
+
+TUPLE = {"tags": {"type": "array", "maxItems": 2, "items": [{"type": "string"}]}}
+
+
+def test_sch006_draft07_tuple_items_is_valid_under_draft07() -> None:
+    assert not fires("SCH-006", tool(obj(TUPLE, **{"$schema": DRAFT7})))
+
+
+@pytest.mark.parametrize("uri", [DRAFT7.rstrip("#"), "https://json-schema.org/draft/2020-12/schema"])
+def test_sch006_near_miss_known_dialect_uris(uri: str) -> None:
+    assert not fires("SCH-006", tool(obj({"city": STR}, **{"$schema": uri})))
+
+
+def test_sch006_tuple_items_without_schema_fails_2020_12() -> None:
+    f = only("SCH-006", obj(TUPLE))
+    assert f.pointer == f"{IS}/properties/tags/items"
+    assert f.severity == Severity.CRITICAL
+    assert "JSON Schema 2020-12" in f.message
+
+
+@pytest.mark.parametrize(
+    ("prop", "keyword", "fragment"),
+    [
+        ({"type": "strin"}, "type", "not a JSON type"),
+        ({"type": "string", "minLength": -1}, "minLength", "less than the minimum"),
+    ],
+)
+def test_sch006_invalid_under_draft07(prop: dict[str, Any], keyword: str, fragment: str) -> None:
+    f = only("SCH-006", obj({"city": prop}, **{"$schema": DRAFT7}))
+    assert f.pointer == f"{IS}/properties/city/{keyword}"
+    assert "draft-07" in f.message
+    assert fragment in f.message
+
+
+def test_sch006_required_as_string_points_at_required() -> None:
+    f = only("SCH-006", {"type": "object", "properties": {"city": STR}, "required": "city"})
+    assert f.pointer == f"{IS}/required"
+
+
+def test_sch006_points_into_branches_and_escaped_names() -> None:
+    schema = obj({"a/b": {"anyOf": [STR, {"type": "nul"}]}})
+    assert pointers("SCH-006", schema) == [f"{IS}/properties/a~1b/anyOf/1/type"]
+
+
+def test_sch006_unknown_schema_fires_once_and_checks_nothing_else() -> None:
+    schema = obj({"city": {"type": "strin", "minLength": -1}}, **{"$schema": "https://example.com/my-schema"})
+    f = only("SCH-006", schema)
+    assert f.pointer == f"{IS}/$schema"
+    assert "not a JSON Schema dialect catalint knows" in f.message
+
+
+def test_sch006_wrong_scheme_suggests_the_right_uri() -> None:
+    f = only("SCH-006", obj({"city": STR}, **{"$schema": "https://json-schema.org/draft-07/schema"}))
+    assert f.pointer == f"{IS}/$schema"
+    assert f.suggestion is not None and "http://json-schema.org/draft-07/schema" in f.suggestion
+
+
+def test_sch006_non_string_schema_uri() -> None:
+    assert "not a string" in only("SCH-006", obj({"city": STR}, **{"$schema": 7})).message
+
+
+def test_sch006_draft04_boolean_exclusive_minimum() -> None:
+    num = {"n": {"type": "number", "minimum": 0, "exclusiveMinimum": True}}
+    assert not fires("SCH-006", tool(obj(num, ["n"], **{"$schema": DRAFT4})))
+    f = only("SCH-006", obj(num, ["n"]))
+    assert f.pointer == f"{IS}/properties/n/exclusiveMinimum"
+    assert "2020-12" in f.message
+
+
+def test_sch006_silent_for_non_object_input_schema() -> None:
+    assert not fires("SCH-006", tool([]))
+    assert not fires("SCH-006", tool(inputSchema=...))
+
+
+# ---------------------------------------------------------------- SCH-007
+
+
+def test_sch007_fires_on_undeclared_required_name() -> None:
+    f = only("SCH-007", obj({"city": STR}, ["cty"]))
+    assert f.pointer == f"{IS}/required/0"
+    assert f.severity == Severity.CRITICAL
+    assert "requires 'cty'" in f.message
+    assert f.suggestion == "did you mean 'city'?"
+
+
+def test_sch007_points_at_the_index_of_the_bad_name() -> None:
+    assert pointers("SCH-007", obj({"a": STR, "b": STR}, ["a", "b", "c"])) == [f"{IS}/required/2"]
+
+
+def test_sch007_fires_in_nested_object_and_defs() -> None:
+    inner = {"type": "object", "properties": {"x": STR}, "required": ["y"], "additionalProperties": False}
+    schema = obj({"filter": inner, "ref": {"$ref": "#/$defs/Inner"}}, **{"$defs": {"Inner": inner}})
+    assert sorted(pointers("SCH-007", schema)) == [
+        f"{IS}/$defs/Inner/required/0",
+        f"{IS}/properties/filter/required/0",
+    ]
+
+
+def test_sch007_near_miss_anyof_branches_require_parent_names() -> None:
+    schema = obj({"id": STR, "url": STR}, anyOf=[{"required": ["id"]}, {"required": ["url"]}])
+    assert not fires("SCH-007", tool(schema))
+
+
+def test_sch007_fires_on_branch_requiring_an_unknown_name() -> None:
+    schema = obj({"id": STR, "url": STR}, anyOf=[{"required": ["id"]}, {"required": ["uri"]}])
+    assert pointers("SCH-007", schema) == [f"{IS}/anyOf/1/required/0"]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"allOf": [{"properties": {"a": STR}}]},
+        {"oneOf": [{"properties": {"a": STR}}, {"properties": {"b": STR}}]},
+        {"allOf": [{"$ref": "#/$defs/A"}], "$defs": {"A": {"properties": {"a": STR}}}},
+        {"patternProperties": {"^a$": STR}},
+    ],
+)
+def test_sch007_near_miss_name_declared_by_branch_ref_or_pattern(extra: dict[str, Any]) -> None:
+    assert not fires("SCH-007", tool(obj({}, ["a"], **extra)))
+
+
+def test_sch007_near_miss_then_requires_parent_name() -> None:
+    schema = obj({"mode": STR, "when": STR}, **{"if": {"required": ["mode"]}, "then": {"required": ["when"]}})
+    assert not fires("SCH-007", tool(schema))
+
+
+# ---------------------------------------------------------------- SCH-008
+
+
+def test_sch008_fires_on_boolean_required_in_property() -> None:
+    f = only("SCH-008", obj({"city": {"type": "string", "maxLength": 9, "required": True}}))
+    assert f.pointer == f"{IS}/properties/city/required"
+    assert f.severity == Severity.CRITICAL
+    assert "boolean required" in f.message
+
+
+def test_sch008_fires_on_required_false_and_optional() -> None:
+    schema = obj({"city": {"type": "string", "required": False, "optional": True}})
+    assert pointers("SCH-008", schema) == [f"{IS}/properties/city/required", f"{IS}/properties/city/optional"]
+
+
+def test_sch008_fires_in_nested_property() -> None:
+    schema = obj({"filter": obj({"x": {"type": "string", "required": True}})})
+    assert pointers("SCH-008", schema) == [f"{IS}/properties/filter/properties/x/required"]
+
+
+def test_sch008_near_miss_properties_named_required_and_optional() -> None:
+    schema = obj({"required": {"type": "boolean"}, "optional": {"type": "boolean"}}, ["required"])
+    assert not fires("SCH-008", tool(schema))
+
+
+def test_sch008_near_miss_required_array() -> None:
+    assert not fires("SCH-008", tool(obj({"city": STR}, ["city"])))
+
+
+# ---------------------------------------------------------------- SCH-009
+
+
+def test_sch009_fires_on_empty_enum() -> None:
+    f = only("SCH-009", obj({"u": {"type": "string", "enum": []}}))
+    assert f.pointer == f"{IS}/properties/u/enum"
+    assert f.severity == Severity.CRITICAL
+    assert "empty enum" in f.message
+
+
+def test_sch009_fires_on_duplicate_enum_value_at_the_repeat() -> None:
+    f = only("SCH-009", obj({"u": {"type": "string", "enum": ["a", "b", "a"]}}))
+    assert f.pointer == f"{IS}/properties/u/enum/2"
+    assert "twice" in f.message
+
+
+@pytest.mark.parametrize(
+    "enum",
+    [[1, 1.0], [[1], [1.0]], [{"a": 1, "b": 2}, {"b": 2, "a": 1}]],
+)
+def test_sch009_json_equal_values_are_duplicates(enum: list[Any]) -> None:
+    assert pointers("SCH-009", obj({"u": {"enum": enum}})) == [f"{IS}/properties/u/enum/1"]
+
+
+@pytest.mark.parametrize("enum", [[1, True], [0, False], [None, False, 0, "0", ""], ["a", "A"]])
+def test_sch009_near_miss_distinct_json_values(enum: list[Any]) -> None:
+    assert not fires("SCH-009", tool(obj({"u": {"enum": enum}})))
+
+
+def test_sch009_fires_on_default_outside_enum() -> None:
+    f = only("SCH-009", obj({"u": {"type": "string", "enum": ["metric", "imperial"], "default": "celsius"}}))
+    assert f.pointer == f"{IS}/properties/u/default"
+    assert "default" in f.message and "celsius" in f.message
+
+
+def test_sch009_fires_on_default_of_wrong_type() -> None:
+    f = only("SCH-009", obj({"n": {"type": "integer", "default": "5"}}))
+    assert f.pointer == f"{IS}/properties/n/default"
+    assert 'not of type "integer"' in f.message
+
+
+def test_sch009_fires_on_example_breaking_max_length() -> None:
+    f = only("SCH-009", obj({"code": {"type": "string", "maxLength": 3, "examples": ["abc", "abcd"]}}))
+    assert f.pointer == f"{IS}/properties/code/examples/1"
+    assert "maxLength" in f.message
+
+
+def test_sch009_fires_on_const_against_type() -> None:
+    f = only("SCH-009", obj({"v": {"type": "string", "const": 5}}))
+    assert f.pointer == f"{IS}/properties/v/const"
+
+
+def test_sch009_fires_on_enum_value_against_type() -> None:
+    assert pointers("SCH-009", obj({"v": {"type": "string", "enum": ["a", 1]}})) == [f"{IS}/properties/v/enum/1"]
+
+
+def test_sch009_fires_on_default_breaking_pattern() -> None:
+    assert pointers("SCH-009", obj({"v": {"type": "string", "pattern": "^a", "default": "b"}})) == [
+        f"{IS}/properties/v/default"
+    ]
+
+
+def test_sch009_validates_default_through_ref_to_defs() -> None:
+    schema = obj({"n": {"$ref": "#/$defs/Count", "default": "many"}}, **{"$defs": {"Count": INT}})
+    f = only("SCH-009", schema)
+    assert f.pointer == f"{IS}/properties/n/default"
+    assert "integer" in f.message
+
+
+def test_sch009_validates_object_default_against_nested_properties() -> None:
+    f = only("SCH-009", obj({"x": STR}, default={"x": 1}))
+    assert f.pointer == f"{IS}/default"
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"type": "string", "enum": ["metric", "imperial"], "default": "metric"},
+        {"type": "integer", "default": 5},
+        {"type": "integer", "default": 5.0},
+        {"anyOf": [STR, {"type": "null"}], "default": None},
+        {"$ref": "#/$defs/Count", "default": 3},
+        {"type": "string", "maxLength": 3, "examples": ["abc"]},
+        {"const": 5},
+    ],
+)
+def test_sch009_near_miss_valid_values(prop: dict[str, Any]) -> None:
+    assert not fires("SCH-009", tool(obj({"v": prop}, **{"$defs": {"Count": INT}})))
+
+
+def test_sch009_skips_value_checks_under_unknown_dialect_but_not_enum_checks() -> None:
+    schema = obj({"n": {"type": "integer", "default": "x", "enum": [1, 1]}}, **{"$schema": "https://example.com/s"})
+    assert pointers("SCH-009", schema) == [f"{IS}/properties/n/enum/1"]
+
+
+def test_sch009_draft04_boolean_exclusive_minimum_rejects_default_at_bound() -> None:
+    num = {"type": "number", "minimum": 0, "exclusiveMinimum": True, "default": 0}
+    assert pointers("SCH-009", obj({"n": num}, ["n"], **{"$schema": DRAFT4})) == [f"{IS}/properties/n/default"]
+
+
+# ---------------------------------------------------------------- SCH-010
+
+
+def test_sch010_fires_on_missing_defs_target() -> None:
+    f = only("SCH-010", obj({"address": {"$ref": "#/$defs/Adress"}}, **{"$defs": {"Address": STR}}))
+    assert f.pointer == f"{IS}/properties/address/$ref"
+    assert f.severity == Severity.CRITICAL
+    assert "does not resolve inside the schema" in f.message
+
+
+@pytest.mark.parametrize(
+    "ref", ["https://example.com/schemas/address.json", "http://example.com/a.json#/x", "//example.com/a"]
+)
+def test_sch010_fires_on_network_ref(ref: str) -> None:
+    f = only("SCH-010", obj({"address": {"$ref": ref}}))
+    assert f.pointer == f"{IS}/properties/address/$ref"
+    assert "network address" in f.message
+    assert f.suggestion and "$defs" in f.suggestion
+
+
+@pytest.mark.parametrize("ref", ["other.json#/x", "other.json", "#nope", "#/$defs/X/"])
+def test_sch010_fires_on_relative_file_or_bad_fragment(ref: str) -> None:
+    f = only("SCH-010", obj({"a": {"$ref": ref}}, **{"$defs": {"X": STR}}))
+    assert "does not resolve inside the schema" in f.message
+
+
+def test_sch010_fires_on_other_scheme_document() -> None:
+    assert "not part of the schema" in only("SCH-010", obj({"a": {"$ref": "urn:example:thing"}})).message
+
+
+def test_sch010_fires_in_defs_and_conditions() -> None:
+    schema = obj({}, **{"$defs": {"A": {"$ref": "#/$defs/Q"}}, "not": {"$ref": "#/$defs/R"}})
+    assert sorted(pointers("SCH-010", schema)) == [f"{IS}/$defs/A/$ref", f"{IS}/not/$ref"]
+
+
+@pytest.mark.parametrize(
+    ("ref", "extra"),
+    [
+        ("#", {}),
+        ("#/$defs/X", {"$defs": {"X": STR}}),
+        ("#/definitions/X", {"definitions": {"X": STR}}),
+        ("#anchor", {"$defs": {"X": {"$anchor": "anchor", "type": "string"}}}),
+        ("#/$defs/a%20b", {"$defs": {"a b": STR}}),
+        ("#/$defs/a~1b", {"$defs": {"a/b": STR}}),
+        ("https://example.com/schemas/x", {"$defs": {"X": {"$id": "https://example.com/schemas/x", "type": "string"}}}),
+        ("https://example.com/root#/$defs/X", {"$id": "https://example.com/root", "$defs": {"X": STR}}),
+    ],
+)
+def test_sch010_near_miss_resolvable_refs(ref: str, extra: dict[str, Any]) -> None:
+    assert not fires("SCH-010", tool(obj({"a": {"$ref": ref}}, **extra)))
+
+
+@pytest.mark.parametrize(
+    ("ref", "embedded_id"),
+    [
+        ("address.json", "https://example.com/schemas/address.json"),
+        ("https://example.com/schemas/address.json", "address.json"),
+    ],
+)
+def test_sch010_near_miss_ref_to_embedded_resource_by_relative_uri(ref: str, embedded_id: str) -> None:
+    schema = obj(
+        {"a": {"$ref": ref}},
+        **{"$id": "https://example.com/schemas/root.json", "$defs": {"A": {"$id": embedded_id, "type": "string"}}},
+    )
+    assert not fires("SCH-010", tool(schema))
+
+
+# ---------------------------------------------------------------- SCH-011
+
+
+def test_sch011_fires_on_array_without_items() -> None:
+    f = only("SCH-011", obj({"tags": {"type": "array", "maxItems": 3}}))
+    assert f.pointer == f"{IS}/properties/tags"
+    assert f.severity == Severity.WARNING
+    assert "no items schema" in f.message
+
+
+@pytest.mark.parametrize("prop", [{"type": "object"}, {"type": "object", "additionalProperties": True}])
+def test_sch011_fires_on_opaque_object_argument(prop: dict[str, Any]) -> None:
+    f = only("SCH-011", obj({"filter": prop}))
+    assert f.pointer == f"{IS}/properties/filter"
+    assert "no properties or additionalProperties schema" in f.message
+
+
+def test_sch011_fires_on_opaque_array_items_object() -> None:
+    schema = obj({"rows": {"type": "array", "maxItems": 3, "items": {"type": "object"}}})
+    assert pointers("SCH-011", schema) == [f"{IS}/properties/rows/items"]
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"type": "array", "items": STR},
+        {"type": "array", "prefixItems": [STR]},
+        {"type": "object", "properties": {}},
+        {"type": "object", "additionalProperties": STR},
+        {"type": "object", "patternProperties": {"^x-": STR}},
+        {"type": "object", "additionalProperties": False},
+        {"type": "object", "$ref": "#/$defs/F"},
+        {"type": "array", "anyOf": [{"items": STR}]},
+    ],
+)
+def test_sch011_near_miss_shaped(prop: dict[str, Any]) -> None:
+    schema = obj({"v": prop}, **{"$defs": {"F": {"type": "object", "properties": {}}}})
+    assert not fires("SCH-011", tool(schema))
+
+
+def test_sch011_near_miss_no_argument_root() -> None:
+    assert not fires("SCH-011", tool({"type": "object"}))
+
+
+# ---------------------------------------------------------------- SCH-012
+
+
+@pytest.mark.parametrize(
+    ("key", "meant"),
+    [
+        ("descripton", "description"),
+        ("maxlength", "maxLength"),
+        ("enums", "enum"),
+        ("additionalProperty", "additionalProperties"),
+        ("maxLenght", "maxLength"),
+        ("Type", "type"),
+        ("additional_properties", "additionalProperties"),
+    ],
+)
+def test_sch012_fires_on_misspelt_keyword(key: str, meant: str) -> None:
+    f = only("SCH-012", obj({"city": {"type": "string", key: 1}}))
+    assert f.pointer == f"{IS}/properties/city/{key}"
+    assert f.severity == Severity.WARNING
+    assert f"did you mean {meant!r}" in f.message
+
+
+def test_sch012_fires_at_root_and_in_nested_nodes() -> None:
+    schema = obj({"filter": obj({"x": {"type": "string", "minimun": 1}})}, requried=["filter"])
+    assert sorted(pointers("SCH-012", schema)) == [
+        f"{IS}/properties/filter/properties/x/minimun",
+        f"{IS}/requried",
+    ]
+
+
+@pytest.mark.parametrize(
+    "key", ["example", "nullable", "discriminator", "x-foo", "x_internal", "enumNames", "xml", "externalDocs", "foo"]
+)
+def test_sch012_near_miss_foreign_and_extension_keywords(key: str) -> None:
+    assert not fires("SCH-012", tool(obj({"city": {"type": "string", key: 1}})))
+
+
+def test_sch012_near_miss_names_that_look_like_typos() -> None:
+    schema = obj(
+        {"descripton": STR, "requried": STR, "maxlength": STR},
+        **{
+            "$defs": {"enums": STR},
+            "patternProperties": {"descripton": STR},
+            "dependentRequired": {"descripton": ["requried"]},
+        },
+    )
+    assert not fires("SCH-012", tool(schema))
+
+
+def test_sch012_near_miss_keys_inside_values() -> None:
+    prop = {"type": "object", "properties": {}, "default": {"descripton": 1}, "examples": [{"requried": 1}]}
+    assert not fires("SCH-012", tool(obj({"v": prop})))
+
+
+# ---------------------------------------------------------------- SCH-013
+
+
+def out_tool(output: Any) -> dict[str, Any]:
+    return tool(outputSchema=output)
+
+
+@pytest.mark.parametrize(("output", "kind"), [(None, "null"), ([], "an array"), ("x", "a string"), (True, "a boolean")])
+def test_sch013_fires_on_non_object_output_schema(output: Any, kind: str) -> None:
+    findings = run("SCH-013", out_tool(output))
+    assert [(f.pointer, f.severity) for f in findings] == [(OS, Severity.CRITICAL)]
+    assert f"outputSchema is {kind}" in findings[0].message
+
+
+def test_sch013_fires_on_invalid_keyword_at_the_keyword() -> None:
+    findings = run("SCH-013", out_tool({"type": "object", "properties": {"temp": {"type": "float"}}}))
+    assert [(f.pointer, f.severity) for f in findings] == [(f"{OS}/properties/temp/type", Severity.CRITICAL)]
+    assert "not valid JSON Schema 2020-12" in findings[0].message
+
+
+def test_sch013_non_object_root_is_a_warning_naming_the_revision() -> None:
+    findings = run("SCH-013", out_tool({"type": "array", "items": {"type": "number"}}))
+    assert len(findings) == 1
+    f = findings[0]
+    assert f.severity == Severity.WARNING
+    assert f.pointer == f"{OS}/type"
+    assert "2026-07-28" in f.message
+
+
+def test_sch013_output_schema_without_type_is_a_warning() -> None:
+    findings = run("SCH-013", out_tool({}))
+    assert [(f.pointer, f.severity) for f in findings] == [(OS, Severity.WARNING)]
+
+
+def test_sch013_unknown_dialect_in_output_schema() -> None:
+    findings = run("SCH-013", out_tool({"$schema": "https://example.com/s", "type": "object"}))
+    assert [f.pointer for f in findings] == [f"{OS}/$schema"]
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        {"type": "object", "properties": {"temp": {"type": "number"}}, "required": ["temp"]},
+        {"$schema": DRAFT7, "type": "object", "properties": {"t": {"type": "array", "items": [{"type": "string"}]}}},
+    ],
+)
+def test_sch013_near_miss_valid_object_output_schema(output: dict[str, Any]) -> None:
+    assert not fires("SCH-013", out_tool(output))
+
+
+def test_sch013_near_miss_no_output_schema() -> None:
+    assert not fires("SCH-013", tool())
+
+
+@pytest.mark.parametrize("level", [Severity.INFO, Severity.CRITICAL])
+def test_sch013_configured_severity_overrides_every_finding(level: Severity) -> None:
+    t = out_tool({"type": "array", "items": {"type": "floot"}})
+    assert {f.severity for f in run("SCH-013", t)} == {Severity.WARNING, Severity.CRITICAL}
+    findings = run("SCH-013", t, severity={"SCH-013": level})
+    assert sorted(f.pointer for f in findings) == [f"{OS}/items/type", f"{OS}/type"]
+    assert {f.severity for f in findings} == {level}
+
+
+# ---------------------------------------------------------------- SCH-014
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("user name", "has characters outside"),
+        ("a" * 65, "is over 64 characters"),
+        ("naïve", "has characters outside"),
+        ("", "is empty"),
+        ("$ref_name", "has characters outside"),
+        ("a\n", "has characters outside"),
+    ],
+)
+def test_sch014_fires_on_rejected_name(name: str, fragment: str) -> None:
+    f = only("SCH-014", obj({name: STR}))
+    assert f.pointer == f"{IS}/properties/{name}"
+    assert f.severity == Severity.WARNING
+    assert fragment in f.message
+
+
+def test_sch014_escapes_slash_in_pointer() -> None:
+    assert pointers("SCH-014", obj({"a/b": STR})) == [f"{IS}/properties/a~1b"]
+
+
+@pytest.mark.parametrize("name", ["a.b-c_1", "b" * 64, "A9", "_"])
+def test_sch014_near_miss_accepted_name(name: str) -> None:
+    assert not fires("SCH-014", tool(obj({name: STR})))
+
+
+def test_sch014_fires_on_nested_names() -> None:
+    bad = {"type": "object", "properties": {"bad name": STR}, "required": [], "additionalProperties": False}
+    schema = obj({"filter": bad, "rows": {"type": "array", "maxItems": 2, "items": bad}}, **{"$defs": {"D": bad}})
+    assert sorted(pointers("SCH-014", schema)) == sorted(
+        [
+            f"{IS}/properties/filter/properties/bad name",
+            f"{IS}/properties/rows/items/properties/bad name",
+            f"{IS}/$defs/D/properties/bad name",
+        ]
+    )
+
+
+def test_sch014_near_miss_defs_and_pattern_names() -> None:
+    schema = obj({}, **{"$defs": {"bad name": STR}, "patternProperties": {"^a b$": STR}})
+    assert not fires("SCH-014", tool(schema))
+
+
+# ---------------------------------------------------------------- $ref cycles
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["SCH-001", "SCH-002", "SCH-003", "SCH-004", "SCH-006", "SCH-007", "SCH-009", "SCH-010", "SCH-011", "SCH-012"],
+)
+def test_ref_cycle_is_clean_and_terminates(code: str) -> None:
+    assert run(code, tool(CYCLE)) == []
+
+
+def test_ref_cycle_with_untyped_recursive_default_is_checked() -> None:
+    schema = json.loads(json.dumps(CYCLE))
+    schema["$defs"]["Node"]["default"] = {"label": "a", "children": [{"label": "b", "children": "none"}]}
+    f = only("SCH-009", schema)
+    assert f.pointer == f"{IS}/$defs/Node/default"
+    assert "children/0/children" in f.message
+
+
+def test_ref_cycle_reports_defs_node_once_for_nested_rules() -> None:
+    schema = json.loads(json.dumps(CYCLE))
+    node = schema["$defs"]["Node"]
+    del node["required"], node["additionalProperties"], node["properties"]["label"]["maxLength"]
+    assert pointers("SCH-001", schema) == [f"{IS}/$defs/Node/required"]
+    assert pointers("SCH-002", schema) == [f"{IS}/$defs/Node"]
+    assert pointers("SCH-004", schema) == [f"{IS}/$defs/Node/properties/label"]
+
+
+def test_self_ref_cycle_does_not_hang_any_rule() -> None:
+    schema = obj({"a": {"$ref": "#/$defs/A"}}, **{"$defs": {"A": {"$ref": "#/$defs/A", "default": 1}}})
+    assert run("SCH", tool(schema)) == []
+
+
+def test_ref_cycle_terminates_under_every_rule() -> None:
+    findings = run("ALL", tool(CYCLE))
+    assert not [f for f in findings if f.code.startswith("SCH")]
+
+
+# ---------------------------------------------------------------- all SCH and CAT rules
+
+
+def test_a_well_written_tool_is_clean_under_sch_and_cat() -> None:
+    address = {
+        "type": "object",
+        "properties": {"street": STR, "city": STR, "zip": {"type": "string", "pattern": "^[0-9]{5}$", "maxLength": 5}},
+        "required": ["city"],
+        "additionalProperties": False,
+    }
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "maxLength": 200, "examples": ["coffee"]},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+            "sort": {"type": "string", "enum": ["newest", "oldest"], "default": "newest"},
+            "since": {"type": "string", "format": "date-time"},
+            "tags": {"type": "array", "maxItems": 5, "items": STR},
+            "near": {"$ref": "#/$defs/Address"},
+            "cursor": {"anyOf": [STR, {"type": "null"}], "default": None},
+            "headers": {"type": "object", "additionalProperties": STR, "maxProperties": 10},
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+        "$defs": {"Address": address},
+    }
+    output = {
+        "type": "object",
+        "properties": {"results": {"type": "array", "items": {"type": "object"}}},
+        "required": ["results"],
+    }
+    findings = lint_catalog(
+        load_text(json.dumps({"tools": [tool(schema, name="search_places", outputSchema=output)]}), "t.json", "t.json"),
+        Settings(select=["SCH", "CAT"]),
+    ).findings
+    assert findings == []
