@@ -47,6 +47,21 @@ schema_keys = st.sampled_from(
         "$ref",
         "$defs",
         "additionalProperties",
+        "$schema",
+        "$id",
+        "$anchor",
+        "prefixItems",
+        "patternProperties",
+        "unevaluatedProperties",
+        "if",
+        "then",
+        "not",
+        "maxLength",
+        "minimum",
+        "exclusiveMinimum",
+        "pattern",
+        "dependencies",
+        "optional",
     ]
 )
 schemas = st.recursive(
@@ -71,7 +86,7 @@ tools = st.fixed_dictionaries(
                 scalars,
             ),
         ),
-        "outputSchema": json_values,
+        "outputSchema": st.one_of(json_values, schemas),
         "examples": json_values,
     },
 )

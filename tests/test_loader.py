@@ -673,3 +673,21 @@ def test_non_object_input_schema_is_a_finding_not_a_load_error(cli, tmp_path: Pa
     result = cli("lint", "--select", "SCH-005", "t.yaml")
     assert result.exit_code == 1
     assert result.stdout.startswith("t.yaml:3:18: SCH-005 [critical] a: inputSchema is an array, not an object")
+
+
+def test_yaml_alias_bomb_is_one_clear_error(cli, tmp_path: Path) -> None:
+    lines = ["tools:", "  - name: bomb", "    inputSchema:", "      a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"      a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    write(tmp_path / "t.yaml", "\n".join(lines) + "\n")
+    line = one_error(cli("lint", "t.yaml"), "t.yaml: error: ")
+    assert "alias" in line
+
+
+def test_yaml_anchors_within_reason_are_fine(cli, tmp_path: Path) -> None:
+    text = (
+        "tools:\n  - name: a\n    inputSchema: &s\n      type: object\n      additionalProperties: false\n"
+        "  - name: b\n    inputSchema: *s\n"
+    )
+    write(tmp_path / "t.yaml", text)
+    result = cli("lint", "--select", "SCH", "t.yaml")
+    assert result.exit_code == 0, result.output

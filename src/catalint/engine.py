@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from catalint.config import FileIgnore, Settings, ToolIgnore
-from catalint.model import Catalog, Finding, Severity, Tool
+from catalint.model import Catalog, Finding, Severity, Span, Tool
 from catalint.registry import CatalogHit, Hit, Rule, all_rules
 
 PARALLEL_MIN_TOOLS = 500  # below this, forking saves less than it costs (measured: 1,000 tools -25%)
@@ -211,7 +211,8 @@ def _child(catalog: Catalog, tools: list[Tool], plan: _Plan, write_fd: int) -> N
         before = [entry.used for entry in plan.ignores]
         results, suppressed = _lint_tools(catalog, tools, plan)
         used = [entry.used - b for entry, b in zip(plan.ignores, before, strict=True)]
-        payload: Any = ("ok", [(tr.tool.index, tr.findings, tr.start) for tr in results], suppressed, used)
+        rows = [(tr.tool.index, [_flat(f) for f in tr.findings], tr.start) for tr in results]
+        payload: Any = ("ok", rows, suppressed, used)
     except RuleCrash as exc:
         payload = ("crash", str(exc))
     except BaseException as exc:  # sent to the parent, which reports it
@@ -237,4 +238,24 @@ def _collect(catalog: Catalog, plan: _Plan, pid: int, read_fd: int) -> tuple[lis
     _, rows, suppressed, used = payload
     for entry, extra in zip(plan.ignores, used, strict=True):
         entry.used += extra
-    return [ToolResult(catalog.tools[index], findings, start) for index, findings, start in rows], suppressed
+    return [
+        ToolResult(catalog.tools[index], [_unflat(row) for row in findings], start) for index, findings, start in rows
+    ], suppressed
+
+
+# Findings cross the pipe as plain tuples: pickling dataclasses costs several times more.
+FlatFinding = tuple[str, int, str, str, str, int, int, int, int, "str | None"]
+
+
+def _flat(f: Finding) -> FlatFinding:
+    span = f.span
+    return (f.code, int(f.severity), f.tool, f.pointer, f.message, *span_tuple(span), f.suggestion)
+
+
+def span_tuple(span: Span) -> tuple[int, int, int, int]:
+    return span.line, span.col, span.end_line, span.end_col
+
+
+def _unflat(row: FlatFinding) -> Finding:
+    code, severity, tool, pointer, message, line, col, end_line, end_col, suggestion = row
+    return Finding(code, Severity(severity), tool, pointer, message, Span(line, col, end_line, end_col), suggestion)

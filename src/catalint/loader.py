@@ -132,7 +132,10 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
         source = YamlSourceMap(text, node)
         if source.duplicate is not None:
             raise _duplicate_error(display, source, *source.duplicate, "YAML")
-        return loader.construct_document(node), source
+        data = loader.construct_document(node)
+        if source.aliases and expanded_size(data, MAX_EXPANDED) > MAX_EXPANDED:
+            raise LoadError(display, f"YAML aliases expand to more than {MAX_EXPANDED:,} values (an alias bomb?)")
+        return data, source
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or exc.context or "invalid YAML"
@@ -149,6 +152,36 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+MAX_EXPANDED = 1_000_000  # values in a YAML document once its aliases are expanded, as JSON would have them
+
+
+def expanded_size(data: Any, limit: int) -> int:
+    """How many values data holds with every shared (aliased) container counted each time it is reached.
+
+    Sizes are memoised per container, so this is linear in the distinct
+    containers; it stops counting past limit.
+    """
+    sizes: dict[int, int] = {}
+
+    def size(value: Any, depth: int) -> int:
+        if not isinstance(value, (dict, list)):
+            return 1
+        known = sizes.get(id(value))
+        if known is not None:
+            return known
+        if depth > 1000:
+            return limit + 1
+        total = 1
+        for child in value.values() if isinstance(value, dict) else value:
+            total += size(child, depth + 1)
+            if total > limit:
+                break
+        sizes[id(value)] = total
+        return total
+
+    return size(data, 0)
 
 
 _LOADER: Any = None

@@ -249,3 +249,17 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b
     return type(a) is type(b) and a == b
+
+
+def pattern_matches(pattern: str, text: str) -> bool | None:
+    """Whether an ECMA-262 `pattern` matches text, by jsonschema-rs's regex engine (None: cannot tell).
+
+    Python's `re` backtracks without limit, so a hostile pattern such as
+    `(a+)+$` could hang the run; jsonschema-rs bounds backtracking.
+    """
+    import jsonschema_rs
+
+    try:
+        return bool(jsonschema_rs.Draft202012Validator({"pattern": pattern}, offline=True).is_valid(text))
+    except Exception:
+        return None

@@ -37,7 +37,7 @@ SMELLS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """A 1-based region of a file; the end column is exclusive (as in SARIF)."""
 
@@ -83,7 +83,7 @@ class Catalog:
         return self.source.start(pointer)
 
 
-@dataclass
+@dataclass(slots=True)
 class Finding:
     code: str
     severity: Severity

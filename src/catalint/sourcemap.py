@@ -233,6 +233,7 @@ class YamlSourceMap:
         self.table: dict[str, tuple[int, int]] = {}
         self._done: dict[int, tuple[int, int]] = {}
         self.duplicate: tuple[str, str, int] | None = None  # first repeated key, as in JsonSourceMap
+        self.aliases = False  # whether some node is reached through an alias
         self._walk(root, "")
 
     def _walk(self, node: Any, pointer: str) -> tuple[int, int]:
@@ -241,6 +242,7 @@ class YamlSourceMap:
         known = self._done.get(id(node))
         if known is not None:  # an alias: the anchored node, not expanded again
             self.table[pointer] = known
+            self.aliases = True
             return known
         self._done[id(node)] = (node.start_mark.index, node.end_mark.index)  # cut cycles
         start, end = node.start_mark.index, node.end_mark.index

@@ -11,6 +11,7 @@ from catalint.metaschema import (
     DEFAULT_DIALECT,
     Dialect,
     dialect_of,
+    pattern_matches,
     problem,
     quick_problem,
     schema_errors,
@@ -478,13 +479,8 @@ def _pattern_declares(schema: dict[str, Any], name: str) -> bool:
     patterns = schema.get("patternProperties")
     if not isinstance(patterns, dict):
         return False
-    for pattern in patterns:
-        try:
-            if re.search(pattern, name):
-                return True
-        except re.error:
-            return True  # a pattern Python cannot read: give it the benefit of the doubt
-    return False
+    # a pattern that cannot be read or run gets the benefit of the doubt
+    return any(pattern_matches(pattern, name) is not False for pattern in patterns)
 
 
 def _closest_hint(name: str, declared: set[str]) -> str | None:
