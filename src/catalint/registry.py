@@ -75,17 +75,24 @@ def rule(code: str, name: str, severity: str, smell: str, summary: str, scope: s
     return register
 
 
-def all_rules() -> list[Rule]:
+def _registered() -> list[Rule]:
     if not _SORTED:
         import catalint.rules  # noqa: F401  (registers the built-in rules)
 
         _SORTED.extend(sorted(_RULES.values(), key=lambda r: r.code))
-    return list(_SORTED)
+    return _SORTED
+
+
+def all_rules() -> list[Rule]:
+    return list(_registered())
 
 
 def get_rule(code_or_name: str) -> Rule | None:
+    found = _RULES.get(code_or_name) if _SORTED else None  # the common case: an exact code
+    if found is not None:
+        return found
     wanted = code_or_name.strip()
-    all_rules()
+    _registered()
     found = _RULES.get(wanted.upper())
     if found is None:
         found = next((r for r in _RULES.values() if r.name == wanted), None)

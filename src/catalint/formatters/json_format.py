@@ -90,7 +90,28 @@ def format_json(run: Run, statistics: bool = False) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # no indent: the C encoder
+def _c_encoder() -> Any:
+    """One C encoder for the whole report: JSONEncoder.encode builds a new one on every call."""
+    from json import encoder
+
+    fallback = json.JSONEncoder(ensure_ascii=False).encode
+    make = getattr(encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator (another Python implementation)
+        return fallback
+    try:
+        run = make(None, _unencodable, encoder.encode_basestring, None, ": ", ", ", False, False, True)
+        if "".join(run({"a": [1, "é"]}, 0)) != fallback({"a": [1, "é"]}):
+            return fallback
+    except TypeError:  # a Python whose C encoder takes other arguments
+        return fallback
+    return lambda value: "".join(run(value, 0))
+
+
+def _unencodable(value: Any) -> Any:
+    raise TypeError(f"cannot encode {type(value).__name__} as JSON")
+
+
+_ENCODE = _c_encoder()  # no indent: the C encoder
 
 
 def _members(obj: dict[str, Any], indent: str) -> str:
