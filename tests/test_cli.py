@@ -42,7 +42,12 @@ def test_text_output_line_format_and_summary(cli, catalog: Path) -> None:
     lines = result.stdout.splitlines()
     # "city": {...} sits on line 9, column 19 of the indent=2 file
     assert lines[0] == "tools.json:9:19: DESC-006 [critical] get_weather: required argument 'city' has no description"
-    assert lines[-1] == "Found 1 finding (1 critical) in 2 tools in 1 file."
+    assert lines[-4:] == [
+        "gate [PASS] min_score 0.78 >= 0.50",
+        "gate [PASS] mean_score 0.89 >= 0.70",
+        "gate [FAIL] critical_count 1 > 0",
+        "Found 1 finding (1 critical) in 2 tools in 1 file; TDQS min 0.78, mean 0.89 (B); gate failed (1 of 3 checks).",
+    ]
     assert result.exit_code == 1
 
 
@@ -50,7 +55,12 @@ def test_clean_run_exit_0(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "tools.json", [CLEAN])
     result = cli("lint", "tools.json")
     assert result.exit_code == 0
-    assert result.stdout.strip() == "All checks passed: 1 tool in 1 file."
+    assert result.stdout.strip().splitlines() == [
+        "gate [PASS] min_score 1.00 >= 0.50",
+        "gate [PASS] mean_score 1.00 >= 0.70",
+        "gate [PASS] critical_count 0 <= 0",
+        "All checks passed: 1 tool in 1 file; TDQS min 1.00, mean 1.00 (A).",
+    ]
 
 
 def test_exit_zero(cli, catalog: Path) -> None:

@@ -40,10 +40,10 @@ def test_defaults_without_config(cli, catalog: Path) -> None:
 
 
 def test_pyproject_ignore_and_select(cli, tmp_path: Path, catalog: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.catalint]\nignore = ["DESC-006"]\n')
+    (tmp_path / "pyproject.toml").write_text('[tool.catalint]\nignore = ["DESC-006"]\ngate = false\n')
     result = cli("lint", "--output-format", "json", str(catalog))
     assert codes(result) == ["DESC-012"]
-    assert result.exit_code == 0  # only a warning left; fail severity is critical
+    assert result.exit_code == 0  # only a warning left; fail severity is critical; no gate
 
 
 def test_prefix_selectors_and_specificity(cli, tmp_path: Path, catalog: Path) -> None:
@@ -85,8 +85,8 @@ def test_cli_flags_win_over_config(cli, tmp_path: Path, catalog: Path) -> None:
     result = cli("lint", "--output-format", "json", "--select", "DESC-012", str(catalog))
     assert codes(result) == ["DESC-012"]
     # config made DESC-006 a warning (exit 0); the flag makes it critical again (exit 1)
-    assert cli("lint", str(catalog)).exit_code == 0
-    assert cli("lint", "--severity", "DESC-006=critical", str(catalog)).exit_code == 1
+    assert cli("lint", "--no-gate", str(catalog)).exit_code == 0
+    assert cli("lint", "--no-gate", "--severity", "DESC-006=critical", str(catalog)).exit_code == 1
 
 
 def test_extend_select_and_ignore_flags(cli, catalog: Path) -> None:
@@ -99,7 +99,7 @@ def test_extend_select_and_ignore_flags(cli, catalog: Path) -> None:
 def test_severity_override_and_fail_severity(cli, tmp_path: Path, catalog: Path) -> None:
     (tmp_path / "catalint.toml").write_text('ignore = ["DESC-006"]\nfail-severity = "warning"\n')
     assert cli("lint", str(catalog)).exit_code == 1
-    assert cli("lint", "--fail-severity", "critical", str(catalog)).exit_code == 0
+    assert cli("lint", "--no-gate", "--fail-severity", "critical", str(catalog)).exit_code == 0
     (tmp_path / "catalint.toml").write_text('ignore = ["DESC-006"]\n[severity]\nDESC = "critical"\n')
     result = cli("lint", "--output-format", "json", str(catalog))
     assert json.loads(result.stdout)["findings"][0]["severity"] == "critical"

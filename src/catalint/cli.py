@@ -115,6 +115,19 @@ def main() -> None:
 @click.option("--statistics", is_flag=True, help="Also print the number of findings per rule.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings reach the fail severity.")
 @click.option(
+    "--gate",
+    "gates",
+    multiple=True,
+    metavar="TARGET>=N",
+    help="A gate check such as 'mean_score>=0.8' (repeatable); replaces the gate's check on that target.",
+)
+@click.option("--no-gate", is_flag=True, help="Do not run the quality gate.")
+@click.option("--scores", is_flag=True, help="Print a table of every tool's score, grade, smells and tokens.")
+@click.option("--explain", "explain_tools", multiple=True, metavar="TOOL", help="Show how TOOL's score was reached.")
+@click.option("--tokens", "with_tokens", is_flag=True, help="Count tool-surface tokens (cl100k_base).")
+@click.option("--tool-token-budget", type=click.IntRange(min=1), help="TOK-001's per-tool budget (default 700).")
+@click.option("--catalog-token-budget", type=click.IntRange(min=1), help="TOK-002's catalog budget (default none).")
+@click.option(
     "--stdin-filename",
     default="-",
     metavar="NAME",
@@ -136,6 +149,13 @@ def lint(
     output_file: str | None,
     statistics: bool,
     exit_zero: bool,
+    gates: tuple[str, ...],
+    no_gate: bool,
+    scores: bool,
+    explain_tools: tuple[str, ...],
+    with_tokens: bool,
+    tool_token_budget: int | None,
+    catalog_token_budget: int | None,
     stdin_filename: str,
 ) -> None:
     """Lint catalog files, directories of them, or '-' for standard input.
@@ -143,8 +163,12 @@ def lint(
     Settings come from [tool.catalint] in pyproject.toml, or from catalint.toml
     or .catalint.toml: the nearest one above each file. Flags win over them.
 
-    Exit codes: 0 clean, 1 findings at or above the fail severity, 2 usage,
-    config or input error.
+    Every file also gets a TDQS score per tool and goes through the quality
+    gate (by default min_score >= 0.50, mean_score >= 0.70, critical_count <= 0;
+    see 'catalint rule TDQS' and 'catalint rule GATE').
+
+    Exit codes: 0 clean, 1 findings at or above the fail severity or a failed
+    gate check, 2 usage, config or input error.
     """
     from catalint.config import ConfigError, SettingsResolver
     from catalint.discover import expand
@@ -176,10 +200,22 @@ def lint(
         overrides["per-tool-ignores"] = [
             {"tools": g, "rules": _split((c,))} for g, c in _pairs(per_tool_ignores, ":", "--per-tool-ignores")
         ]
+    if gates:
+        overrides["extend-gate"] = list(gates)
+    if no_gate:
+        overrides["gate"] = False
+    if tool_token_budget is not None:
+        overrides["tool-token-budget"] = tool_token_budget
+    if catalog_token_budget is not None:
+        overrides["catalog-token-budget"] = catalog_token_budget
     if config_path is not None and not config_path.is_file():
         fail(f"{config_path}: error: config file not found")
 
-    run = Run()
+    from catalint.quality import assess
+    from catalint.tokens import TokenError
+
+    run = Run(show_scores=scores, explain=list(explain_tools))
+    count_tokens = with_tokens or scores or bool(explain_tools)
     try:
         resolver = SettingsResolver(config_path, overrides)
         resolver.for_dir(Path.cwd())  # report a bad config even when no file is linted
@@ -191,11 +227,19 @@ def lint(
                 click.echo(str(exc), err=True)
                 run.errors.append(exc)
                 continue
-            run.files.append(lint_catalog(catalog, settings))
+            result = lint_catalog(catalog, settings)
+            tok = count_tokens or any(code.startswith("TOK-") for code in settings.enabled_codes())
+            result.quality = assess(result, settings.gate_checks(), tok)
+            run.files.append(result)
+        missing = [n for n in explain_tools if not any(t.tool.name == n for f in run.files for t in f.tools)]
+        if missing and run.files:
+            fail(f"error: --explain: no tool named {missing[0]!r} in the linted files")
     except ConfigError as exc:
         fail(f"error: {exc}")
     except RuleCrash as exc:
         fail(str(exc))
+    except TokenError as exc:
+        fail(f"error: {exc}")
     for settings in resolver.all():
         run.notices += settings.unused_notices()
     try:
@@ -218,25 +262,45 @@ def rules_cmd(output_format: str) -> None:
         click.echo(rules_table(), nl=False)
     else:
         for r in all_rules():
-            click.echo(f"{r.code}  {r.name:<32} {r.severity!s:<9} {r.summary}")
+            off = "" if r.default else " (off by default)"
+            click.echo(f"{r.code}  {r.name:<32} {r.severity!s:<9} {r.summary}{off}")
 
 
 @main.command("rule")
 @click.argument("code")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rule_cmd(code: str, output_format: str) -> None:
-    """Explain one rule (by code such as DESC-009, or by name)."""
+    """Explain one rule (by code such as DESC-009, or by name); TDQS and GATE explain the score and the gate."""
     from catalint.docs import explain, rule_dict
     from catalint.registry import get_rule
 
+    topic = _topic(code)
+    if topic is not None:
+        out = json.dumps({"code": code.strip().upper(), "explanation": topic}, indent=2)
+        click.echo(out if output_format == "json" else topic, nl=output_format == "json")
+        return
     r = get_rule(code)
     if r is None:
-        fail(f"error: unknown rule {code!r} (see 'catalint rules')")
+        fail(f"error: unknown rule {code!r} (see 'catalint rules'; also TDQS and GATE)")
         return
     if output_format == "json":
         click.echo(json.dumps(rule_dict(r), indent=2))
     else:
         click.echo(explain(r), nl=False)
+
+
+def _topic(code: str) -> str | None:
+    """The documentation that `catalint rule` shows besides rules: the score and the gate."""
+    wanted = code.strip().upper()
+    if wanted == "TDQS":
+        from catalint.tdqs import EXPLANATION
+
+        return EXPLANATION
+    if wanted == "GATE":
+        from catalint.gate import EXPLANATION as GATE
+
+        return GATE
+    return None
 
 
 def entry() -> None:

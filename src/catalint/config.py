@@ -35,6 +35,7 @@ DEFAULT_INCLUDE = [
     "mcp-tools.json",
     "*.mcp.json",
 ]
+DEFAULT_TOOL_TOKEN_BUDGET = 700  # TOK-001; see its docs for why
 DEFAULT_EXCLUDE = [".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".nox"]
 
 
@@ -70,7 +71,7 @@ class FileIgnore:
 @dataclass
 class Settings:
     path: Path | None = None  # the config file, None for built-in defaults
-    select: list[str] = field(default_factory=lambda: ["ALL"])
+    select: list[str] | None = None  # None: every rule that is on by default
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     per_file_ignores: list[FileIgnore] = field(default_factory=list)
@@ -79,6 +80,19 @@ class Settings:
     fail_severity: Severity = Severity.CRITICAL
     include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    tool_token_budget: int = DEFAULT_TOOL_TOKEN_BUDGET
+    catalog_token_budget: int | None = None  # TOK-002 is silent until one is set
+    gate: list[Any] | None = None  # gate.Check entries; None: the default gate
+    extend_gate: list[Any] = field(default_factory=list)  # replace or add checks by target (--gate)
+    gate_enabled: bool = True
+
+    def gate_checks(self) -> list[Any]:
+        """The checks that apply: the config's gate (else the defaults), then extend-gate on top."""
+        from catalint.gate import DEFAULT_GATE, merge
+
+        if not self.gate_enabled:
+            return []
+        return merge(list(self.gate if self.gate is not None else DEFAULT_GATE), self.extend_gate)
 
     @property
     def root(self) -> Path:
@@ -87,7 +101,8 @@ class Settings:
     def enabled_codes(self) -> list[str]:
         chosen = []
         for r in all_rules():
-            sel = _specificity(self.select + self.extend_select, r.code)
+            base = self.select if self.select is not None else (["ALL"] if r.default else [])
+            sel = _specificity(base + self.extend_select, r.code)
             ign = _specificity(self.ignore, r.code)
             if sel is not None and (ign is None or sel > ign):
                 chosen.append(r.code)
@@ -151,6 +166,10 @@ _KEYS = {
     "fail-severity",
     "include",
     "exclude",
+    "tool-token-budget",
+    "catalog-token-budget",
+    "gate",
+    "extend-gate",
 }
 
 
@@ -202,6 +221,27 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
             codes = _codes(rules, f"{where}: per-file-ignores.{pattern}")
             label = f"per-file-ignores {pattern!r} ({', '.join(codes)})"
             settings.per_file_ignores.append(FileIgnore(pattern, codes, label))
+    for key in ("tool-token-budget", "catalog-token-budget"):
+        if key in table:
+            value = table[key]
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{where}: {key} must be a positive whole number of tokens")
+            setattr(settings, key.replace("-", "_"), value)
+    if "gate" in table:
+        from catalint.gate import parse_gate_table
+
+        value = table["gate"]
+        if value is False:
+            settings.gate_enabled = False
+        elif value is True:
+            settings.gate_enabled = True
+        else:
+            settings.gate = parse_gate_table(value, f"{where}: gate")
+            settings.gate_enabled = True
+    if "extend-gate" in table:
+        from catalint.gate import parse_short
+
+        settings.extend_gate = [parse_short(g, f"{where}: extend-gate") for g in _strings(table["extend-gate"], where)]
     if "per-tool-ignores" in table:
         entries = table["per-tool-ignores"]
         if not isinstance(entries, list):

@@ -10,7 +10,7 @@ README_END = "<!-- rules-table:end -->"
 
 def explain(r: Rule) -> str:
     head = f"{r.code} ({r.name})"
-    meta = f"Severity: {r.severity}    Smell: {r.smell}"
+    meta = f"Severity: {r.severity}    Smell: {r.smell}" + ("" if r.default else "    Off by default (select it)")
     return f"{head}\n{'=' * len(head)}\n{r.summary}.\n{meta}\n\n{r.explanation}\n"
 
 
@@ -22,7 +22,8 @@ def rules_table(link: str | None = None) -> str:
     rows = ["| Code | Name | Severity | Smell | What it catches |", "|---|---|---|---|---|"]
     for r in all_rules():
         code = f"[{r.code}]({link}#{r.code.lower()})" if link is not None else r.code
-        rows.append(f"| {code} | `{r.name}` | {r.severity} | {r.smell} | {r.summary} |")
+        off = "" if r.default else " (off by default)"
+        rows.append(f"| {code} | `{r.name}` | {r.severity} | {r.smell} | {r.summary}{off} |")
     return "\n".join(rows) + "\n"
 
 
@@ -58,6 +59,7 @@ def rule_dict(r: Rule) -> dict[str, str]:
         "severity": str(r.severity),
         "smell": r.smell,
         "summary": r.summary,
+        "default": r.default,
         "explanation": r.explanation,
     }
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from catalint.config import FileIgnore, Settings, ToolIgnore
 from catalint.model import Catalog, Finding, Severity, Span, Tool
-from catalint.registry import CatalogHit, Hit, Rule, all_rules
+from catalint.registry import CatalogHit, Hit, Rule, all_rules, set_options
 
 PARALLEL_MIN_TOOLS = 500  # below this, forking saves less than it costs (measured: 1,000 tools -25%)
 
@@ -38,9 +38,13 @@ class FileResult:
     tools: list[ToolResult]
     suppressed: int = 0
     fail_severity: Severity = Severity.CRITICAL
+    quality: Any = None  # quality.FileQuality, once assessed
 
     def failing(self) -> bool:
         return any(f.severity >= self.fail_severity for t in self.tools for f in t.findings)
+
+    def gate_failed(self) -> bool:
+        return self.quality is not None and not self.quality.passed()
 
     @property
     def findings(self) -> list[Finding]:
@@ -80,6 +84,9 @@ def _enabled(settings: Settings) -> list[Rule]:
 def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = None) -> FileResult:
     """Lint every tool; workers=None picks a process count from the catalog size."""
     rel = settings.relative(catalog.path) if catalog.path != "-" else catalog.display
+    set_options(
+        {"tool_token_budget": settings.tool_token_budget, "catalog_token_budget": settings.catalog_token_budget}
+    )
     active = [
         _Active(
             r,

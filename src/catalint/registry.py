@@ -49,13 +49,16 @@ class Rule:
     explanation: str
     check: Check | CatalogCheck
     scope: str = "tool"  # "tool": check(tool); "catalog": check(all tools of a file)
+    default: bool = True  # on without being selected; off ones need select/extend-select
 
 
 _RULES: dict[str, Rule] = {}
 _SORTED: list[Rule] = []  # all_rules() cache, cleared on registration
 
 
-def rule(code: str, name: str, severity: str, smell: str, summary: str, scope: str = "tool") -> Callable[[Any], Any]:
+def rule(
+    code: str, name: str, severity: str, smell: str, summary: str, scope: str = "tool", default: bool = True
+) -> Callable[[Any], Any]:
     """Register a check function; its docstring is the rule's explanation."""
     if scope not in ("tool", "catalog"):
         raise ValueError(f"{code}: unknown scope {scope!r}")
@@ -68,7 +71,7 @@ def rule(code: str, name: str, severity: str, smell: str, summary: str, scope: s
         doc = inspect.cleandoc(check.__doc__ or "")
         if not doc:
             raise ValueError(f"{code}: a rule needs a docstring explanation")
-        _RULES[code] = Rule(code, name, Severity.parse(severity), smell, summary, doc, check, scope)
+        _RULES[code] = Rule(code, name, Severity.parse(severity), smell, summary, doc, check, scope, default)
         _SORTED.clear()
         return check
 
@@ -107,3 +110,16 @@ def matches(selector: str, code: str) -> bool:
 
 def check_selector(selector: str) -> bool:
     return any(matches(selector, r.code) for r in all_rules())
+
+
+# Settings a rule may read (token budgets), set by the engine for the file being linted.
+_OPTIONS: dict[str, Any] = {}
+
+
+def set_options(options: dict[str, Any]) -> None:
+    _OPTIONS.clear()
+    _OPTIONS.update(options)
+
+
+def option(name: str, default: Any = None) -> Any:
+    return _OPTIONS.get(name, default)

@@ -16,6 +16,8 @@ class Run:
     files: list[FileResult] = field(default_factory=list)
     errors: list[LoadError] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    show_scores: bool = False  # --scores
+    explain: list[str] = field(default_factory=list)  # --explain TOOL
 
     @cached_property
     def findings(self) -> list[tuple[FileResult, Finding]]:
@@ -38,7 +40,13 @@ class Run:
         return Counter(f.code for _, f in self.findings)
 
     def failing(self) -> bool:
-        return any(f.failing() for f in self.files)
+        return any(f.failing() or f.gate_failed() for f in self.files)
+
+    def gate_failed(self) -> bool:
+        return any(f.gate_failed() for f in self.files)
+
+    def scores(self) -> list[float]:
+        return [t.score.score for f in self.files if f.quality is not None for t in f.quality.tools]
 
     def exit_code(self, exit_zero: bool = False) -> int:
         if self.errors:

@@ -175,3 +175,16 @@ def mentions(text: str, value: str) -> bool:
     if not needle:
         return False
     return f" {needle} " in f" {normalize(text)} "
+
+
+# Wording that says what a tool gives back (DESC-010, TDQS return-format signal).
+RETURN_WORDS = LazyRegex(
+    r"\b(?:return(?:s|ed|ing)?|outputs?|results?|respon(?:se|ses|ds)|yields?|produces?"
+    r"|gives back|sends back|comes back)\b",
+    re.IGNORECASE,
+)
+
+
+def repeats_name(text: str, name: str) -> bool:
+    """Whether a (stripped) description only restates the tool name (DESC-003, TDQS presence)."""
+    return bool(text) and len(text) <= 2 * len(name) + 8 and squash(text) == squash(name)

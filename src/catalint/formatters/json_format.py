@@ -41,19 +41,21 @@ def format_json(run: Run, statistics: bool = False) -> str:
     files = []
     for fr in run.files:
         tools = []
-        for tr in fr.tools:
+        quality = fr.quality.tools if fr.quality is not None else [None] * len(fr.tools)
+        for tr, tq in zip(fr.tools, quality, strict=True):
             line, column = tr.start
-            tools.append(
-                {
-                    "name": tr.tool.name,
-                    "pointer": tr.tool.pointer,
-                    "line": line,
-                    "column": column,
-                    "finding_count": len(tr.findings),
-                    "codes": sorted({f.code for f in tr.findings}),
-                    "status": "clean" if not tr.findings else "findings",
-                }
-            )
+            entry: dict[str, Any] = {
+                "name": tr.tool.name,
+                "pointer": tr.tool.pointer,
+                "line": line,
+                "column": column,
+                "finding_count": len(tr.findings),
+                "codes": sorted({f.code for f in tr.findings}),
+                "status": "clean" if not tr.findings else "findings",
+            }
+            if tq is not None:
+                entry.update(tq.as_dict())
+            tools.append(entry)
         sch = Counter(f.severity for tr in fr.tools for f in tr.findings if f.code.startswith("SCH-"))
         head = {
             "file": fr.catalog.display,
@@ -62,6 +64,8 @@ def format_json(run: Run, statistics: bool = False) -> str:
             "schema_criticals": sch[Severity.CRITICAL],
             "schema_warnings": sch[Severity.WARNING],
         }
+        if fr.quality is not None:
+            head["quality"] = fr.quality.as_dict()
         files.append("    {\n" + _members(head, "      ") + ",\n" + _array("tools", tools, "      ") + "\n    }")
     errors = [
         {"file": e.path, "line": e.line, "column": e.col, "pointer": e.pointer, "message": e.message}
@@ -76,6 +80,7 @@ def format_json(run: Run, statistics: bool = False) -> str:
         "schema_criticals": schema_criticals,
         "schema_warnings": schema_warnings,
         "by_rule": dict(sorted(run.by_rule().items())),
+        **_quality_summary(run),
         "failed": run.failing(),
     }
     findings = [finding_dict(f, fr.catalog.display) for fr, f in run.findings]
@@ -88,6 +93,33 @@ def format_json(run: Run, statistics: bool = False) -> str:
         '  "summary": {\n' + _members(summary, "    ") + "\n  }",
     ]
     return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _quality_summary(run: Run) -> dict[str, Any]:
+    from catalint.model import SMELLS
+    from catalint.tdqs import grade
+
+    scores = run.scores()
+    mean = round(sum(scores) / len(scores), 4) if scores else None
+    smells = {s: 0 for s in SMELLS}
+    for fr in run.files:
+        if fr.quality is not None:
+            for s, n in fr.quality.smells.items():
+                smells[s] += n
+    out: dict[str, Any] = {
+        "min_score": min(scores) if scores else None,
+        "mean_score": mean,
+        "grade": grade(mean) if mean is not None else None,
+        "smells": smells,
+        "smell_total": sum(smells.values()),
+        "gate_passed": not run.gate_failed(),
+    }
+    totals = [fr.quality.token_total for fr in run.files if fr.quality is not None and fr.quality.tokens]
+    if totals:
+        from catalint.tokens import window_share
+
+        out["tokens"] = {"total": sum(totals), "context_share_percent": window_share(sum(totals))}
+    return out
 
 
 def _c_encoder() -> Any:

@@ -1,7 +1,8 @@
-"""One line a finding, ruff-style, then a summary line."""
+"""One line a finding, ruff-style; then gate rows, optional score tables, and a summary line."""
 
 from __future__ import annotations
 
+from catalint.model import SMELLS
 from catalint.registry import get_rule
 from catalint.run import Run
 
@@ -19,20 +20,98 @@ def format_text(run: Run, statistics: bool = False) -> str:
         for code, count in sorted(run.by_rule().items(), key=lambda kv: (-kv[1], kv[0])):
             r = get_rule(code)
             lines.append(f"{count:>6}  {code}  [{severities[code]}]  {r.name if r else ''}")
+    if run.show_scores:
+        lines += score_tables(run)
+    if run.explain:
+        lines += explanations(run)
+    lines += gate_rows(run)
     lines.extend(run.notices)
     lines.append(summary(run))
     return "\n".join(lines) + "\n"
+
+
+def gate_rows(run: Run) -> list[str]:
+    many = len(run.files) > 1
+    return [
+        row.line(fr.catalog.display if many else None)
+        for fr in run.files
+        if fr.quality is not None
+        for row in fr.quality.gate
+    ]
+
+
+def score_tables(run: Run) -> list[str]:
+    from catalint.tokens import window_share
+
+    lines: list[str] = []
+    for fr in run.files:
+        q = fr.quality
+        if q is None:
+            continue
+        width = max([len("tool"), *(len(t.name) for t in q.tools)])
+        lines += ["", f"{fr.catalog.display}:", f"  {'tool':<{width}}  score  grade  tokens  smells"]
+        for t in q.tools:
+            smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
+            tokens = f"{t.tokens.total:>6}" if t.tokens is not None else f"{'-':>6}"
+            lines.append(f"  {t.name:<{width}}  {t.score.score:5.2f}  {t.score.grade:^5}  {tokens}  {smells}")
+        if q.tools:
+            total = q.token_total
+            cost = ""
+            if total is not None:
+                share = window_share(total)
+                cost = f"; {total:,} tokens ({share['128k']}% of a 128k context window, {share['200k']}% of 200k)"
+            lines.append(
+                f"  catalog: min {q.min_score:.2f}, mean {q.mean_score:.2f} (grade {q.grade}), "
+                f"{sum(q.smells.values())} smells{cost}"
+            )
+    lines.append("")
+    return lines
+
+
+def explanations(run: Run) -> list[str]:
+    from catalint.tdqs import explain
+
+    lines: list[str] = [""]
+    for fr in run.files:
+        if fr.quality is None:
+            continue
+        for t in fr.quality.tools:
+            if t.name in run.explain:
+                prefix = f"{fr.catalog.display}: " if len(run.files) > 1 else ""
+                lines.append(prefix + explain(t.result.tool).rstrip("\n"))
+                smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "none"
+                lines.append(f"  smells: {smells}")
+                if t.tokens is not None:
+                    tk = t.tokens
+                    lines.append(
+                        f"  tokens: {tk.total} (name {tk.name}, description {tk.description}, "
+                        f"inputSchema {tk.input_schema}); whitespace estimate {tk.whitespace}"
+                    )
+                lines.append("")
+    return lines
 
 
 def summary(run: Run) -> str:
     files = len(run.files)
     scope = f"{run.tool_count} tool{'s' * (run.tool_count != 1)} in {files} file{'s' * (files != 1)}"
     errors = f"; {len(run.errors)} file{'s' * (len(run.errors) != 1)} could not be read" if run.errors else ""
+    scores = run.scores()
+    quality = ""
+    if scores:
+        from catalint.tdqs import grade
+
+        mean = sum(scores) / len(scores)
+        quality = f"; TDQS min {min(scores):.2f}, mean {mean:.2f} ({grade(round(mean, 4))})"
+    rows = [row for fr in run.files if fr.quality is not None for row in fr.quality.gate]
+    failed = sum(not row.passed for row in rows)
+    gate = f"; gate failed ({failed} of {len(rows)} checks)" if failed else ""
     total = len(run.findings)
     if not total:
-        return f"No findings in {scope}{errors}." if errors else f"All checks passed: {scope}."
+        if errors or failed:
+            return f"No findings in {scope}{quality}{errors}{gate}."
+        return f"All checks passed: {scope}{quality}."
     sev = run.by_severity()
     parts = ", ".join(f"{sev[s]} {s}" for s in ("critical", "warning", "info") if sev[s])
     criticals, warnings = run.schema_counts()
     schema = f"; schema: {criticals} critical, {warnings} warning" if criticals or warnings else ""
-    return f"Found {total} finding{'s' * (total != 1)} ({parts}{schema}) in {scope}{errors}."
+    return f"Found {total} finding{'s' * (total != 1)} ({parts}{schema}) in {scope}{quality}{errors}{gate}."

@@ -4,4 +4,5 @@ from catalint.rules import (
     catalog,  # noqa: F401
     desc,  # noqa: F401
     schema,  # noqa: F401
+    tokens,  # noqa: F401
 )

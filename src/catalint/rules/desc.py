@@ -11,7 +11,7 @@ from catalint.arguments import Argument, iter_arguments, top_level_properties
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
-from catalint.text import LazyRegex, has_verb, mentions, mostly_latin, squash
+from catalint.text import RETURN_WORDS, LazyRegex, has_verb, mentions, mostly_latin, repeats_name
 
 MIN_DESCRIPTION = 20
 MAX_DESCRIPTION = 500
@@ -127,7 +127,7 @@ def description_repeats_name(tool: Tool) -> Iterator[Hit]:
     **Fix.** Say what the name cannot: scope, inputs, result, side effects.
     """
     text = _description(tool)
-    if text and len(text) <= 2 * len(tool.name) + 8 and squash(text) == squash(tool.name):
+    if repeats_name(text, tool.name):
         yield Hit(_desc_pointer(tool), f"description {_quote(text)} only repeats the tool name")
 
 
@@ -437,11 +437,6 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
         )
 
 
-_RETURN_WORDS = re.compile(
-    r"\b(?:return(?:s|ed|ing)?|outputs?|results?|respon(?:se|ses|ds)|yields?|produces?"
-    r"|gives back|sends back|comes back)\b",
-    re.IGNORECASE,
-)
 
 
 @rule(
@@ -476,7 +471,7 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     text = _description(tool)
     if not text or "outputSchema" in tool.raw or not mostly_latin(text):
         return
-    if has_verb(text) and not _RETURN_WORDS.search(text):
+    if has_verb(text) and not RETURN_WORDS.search(text):
         yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
 
 

@@ -1,0 +1,280 @@
+"""The quality gate: assertions on a catalog's scores and counts, one PASS/FAIL row each.
+
+A check is a target (`mean_score`, `tool["read_file"].score`, `smells.verbose`,
+...) and a matcher: either comparisons (`{">=": 0.7}`, or `mean_score>=0.7`
+on the command line) or a JSON Schema fragment (`{"schema": {"minimum": 0.7}}`)
+that the figure must validate against.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from catalint.config import ConfigError
+from catalint.model import SMELLS
+
+SCORE_TARGETS = ("min_score", "mean_score")
+COUNT_TARGETS = (
+    "critical_count",
+    "warning_count",
+    "schema_criticals",
+    "schema_warnings",
+    "smell_total",
+    "tokens.total",
+    "tokens.max_tool",
+)
+TARGETS = (*SCORE_TARGETS, 'tool["NAME"].score', *COUNT_TARGETS, *(f"smells.{s}" for s in SMELLS))
+OPS = (">=", "<=", "==", "!=", ">", "<")
+_NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
+_TOOL = re.compile(r"""tool\[(["'])(.+)\1\]\.score""")
+_SHORT = re.compile(r"^\s*(.+?)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$")
+# A schema made of these keywords only is shown and checked as comparisons.
+_SCHEMA_OPS = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<", "const": "=="}
+
+
+class GateError(ConfigError):
+    """A gate that cannot be understood or applied: a config error (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Check:
+    target: str
+    ops: tuple[tuple[str, float], ...] = ()  # comparisons, all of which must hold
+    schema: dict[str, Any] | None = None  # or a JSON Schema the figure must match
+
+    @property
+    def tool(self) -> str | None:
+        found = _TOOL.fullmatch(self.target)
+        return found.group(2) if found else None
+
+    def expected(self) -> str:
+        if self.schema is not None:
+            return "matches " + json.dumps(self.schema, sort_keys=True)
+        return " and ".join(f"{op} {_number(self.target, v)}" for op, v in self.ops)
+
+
+@dataclass(frozen=True)
+class Row:
+    check: Check
+    actual: float | int | None
+    passed: bool
+    text: str  # "mean_score 0.64 < 0.70"
+
+    def line(self, file: str | None = None) -> str:
+        where = f" ({file})" if file else ""
+        return f"gate [{'PASS' if self.passed else 'FAIL'}] {self.text}{where}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.check.target,
+            "actual": self.actual,
+            "expected": self.check.expected(),
+            "passed": self.passed,
+            "message": self.text,
+        }
+
+
+DEFAULT_GATE = (
+    Check("min_score", ((">=", 0.50),)),
+    Check("mean_score", ((">=", 0.70),)),
+    Check("critical_count", (("<=", 0),)),
+)
+
+
+def check_target(text: str, where: str) -> str:
+    target = text.strip()
+    if target in SCORE_TARGETS or target in COUNT_TARGETS:
+        return target
+    if target.startswith("smells."):
+        if target[7:] in SMELLS:
+            return target
+        raise GateError(f"{where}: unknown smell {target[7:]!r} (known: {', '.join(SMELLS)})")
+    if _TOOL.fullmatch(target):
+        return target
+    raise GateError(f"{where}: unknown gate target {target!r} (known: {', '.join(TARGETS)})")
+
+
+def parse_short(text: str, where: str) -> Check:
+    """`mean_score>=0.8`, as --gate takes it."""
+    found = _SHORT.match(text)
+    if not found:
+        raise GateError(f"{where}: expected TARGET OP NUMBER such as 'mean_score>=0.8', got {text!r}")
+    target, op, number = found.groups()
+    return Check(check_target(target, where), ((op, _parse_number(number, where)),))
+
+
+def parse_gate_table(value: Any, where: str) -> list[Check]:
+    """A config gate: `{target = {">=" = 0.7}, ..., expect = [{target, matcher}]}`."""
+    if not isinstance(value, dict):
+        raise GateError(f"{where} must be a table of TARGET = {{OP = NUMBER}} (or false to turn the gate off)")
+    checks: list[Check] = []
+    for key, matcher in value.items():
+        if key == "expect":
+            if not isinstance(matcher, list):
+                raise GateError(f"{where}.expect must be an array of {{target, matcher}} tables")
+            for i, entry in enumerate(matcher):
+                checks.append(parse_expect(entry, f"{where}.expect[{i}]"))
+        else:
+            checks.append(parse_matcher(check_target(key, where), matcher, f"{where}.{key}"))
+    return checks
+
+
+def parse_expect(entry: Any, where: str) -> Check:
+    """The long form: `{target = "mean_score", matcher = {schema = {minimum = 0.7}}}`."""
+    if not isinstance(entry, dict) or set(entry) != {"target", "matcher"} or not isinstance(entry["target"], str):
+        raise GateError(f"{where} must be a table with exactly a string 'target' and a 'matcher'")
+    return parse_matcher(check_target(entry["target"], where), entry["matcher"], where)
+
+
+def parse_matcher(target: str, matcher: Any, where: str) -> Check:
+    if not isinstance(matcher, dict) or not matcher:
+        raise GateError(f'{where}: a matcher is {{">=" = 0.7}} or {{schema = {{minimum = 0.7}}}}')
+    if "schema" in matcher:
+        if len(matcher) != 1 or not isinstance(matcher["schema"], dict):
+            raise GateError(f"{where}: a schema matcher is {{schema = {{...}}}} and nothing else")
+        schema = matcher["schema"]
+        _check_schema(schema, where)
+        if schema and set(schema) <= set(_SCHEMA_OPS) and all(_is_number(v) for v in schema.values()):
+            return Check(target, tuple((_SCHEMA_OPS[k], float(v)) for k, v in schema.items()))
+        return Check(target, schema=schema)
+    ops = []
+    for op, number in matcher.items():
+        if op not in OPS:
+            raise GateError(f"{where}: unknown comparison {op!r} (use {', '.join(OPS)} or schema)")
+        if not _is_number(number):
+            raise GateError(f"{where}: {op} needs a number, got {number!r}")
+        ops.append((op, float(number)))
+    return Check(target, tuple(ops))
+
+
+def _check_schema(schema: dict[str, Any], where: str) -> None:
+    from catalint.metaschema import schema_errors
+
+    for error in schema_errors(schema, "2020-12"):
+        place = "/".join(str(p) for p in error.path) or "the root"
+        raise GateError(f"{where}: not a valid JSON Schema at {place}: {error.message}")
+
+
+def merge(base: list[Check], extra: list[Check]) -> list[Check]:
+    """extra's checks replace base's checks on the same target; the rest are kept."""
+    targets = {c.target for c in extra}
+    return [c for c in base if c.target not in targets] + extra
+
+
+def evaluate(checks: list[Check], figures: dict[str, Any], tool_scores: dict[str, float], file: str) -> list[Row]:
+    """One row per check; GateError when a check names a tool that is not in the catalog."""
+    rows = []
+    for check in checks:
+        name = check.tool
+        if name is not None:
+            if name not in tool_scores:
+                raise GateError(f"{file}: gate {check.target}: there is no tool named {name!r} in this catalog")
+            actual = tool_scores[name]
+        else:
+            actual = figures.get(check.target)
+        rows.append(_row(check, actual))
+    return rows
+
+
+def _row(check: Check, actual: float | int | None) -> Row:
+    shown = _number(check.target, actual) if actual is not None else "n/a"
+    if actual is None:  # nothing to measure (no tools): nothing to fail
+        return Row(check, None, True, f"{check.target} n/a ({check.expected()})")
+    if check.schema is not None:
+        problem = _schema_problem(check.schema, actual)
+        if problem is None:
+            return Row(check, actual, True, f"{check.target} {shown} {check.expected()}")
+        return Row(check, actual, False, f"{check.target} {shown} does not match: {problem}")
+    for op, bound in check.ops:
+        if not _compare(actual, op, bound):
+            return Row(check, actual, False, f"{check.target} {shown} {_NEGATE[op]} {_number(check.target, bound)}")
+    return Row(check, actual, True, f"{check.target} {shown} {check.expected()}")
+
+
+def _schema_problem(schema: dict[str, Any], actual: float | int) -> str | None:
+    from catalint.metaschema import DEFAULT_DIALECT, problem, value_validator
+
+    validator = value_validator(schema, DEFAULT_DIALECT, schema, "")
+    if validator is None:
+        return "the schema cannot be used"
+    return problem(validator, actual) or None
+
+
+def _compare(actual: float, op: str, bound: float) -> bool:
+    if op == ">=":
+        return actual >= bound
+    if op == ">":
+        return actual > bound
+    if op == "<=":
+        return actual <= bound
+    if op == "<":
+        return actual < bound
+    if op == "==":
+        return actual == bound
+    return actual != bound
+
+
+def _number(target: str, value: float | int | None) -> str:
+    if value is None:
+        return "n/a"
+    if target in SCORE_TARGETS or target.endswith(".score"):
+        return f"{value:.2f}"
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _parse_number(text: str, where: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise GateError(f"{where}: {text!r} is not a number") from None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+EXPLANATION = f"""GATE (the quality gate)
+=======================
+Every linted file goes through the gate after its findings: one row per check,
+`gate [PASS] min_score 0.62 >= 0.50` or `gate [FAIL] mean_score 0.64 < 0.70`.
+A failed check makes the run exit 1 (as findings at the fail severity do);
+--exit-zero turns that into 0. A gate on an unknown target, or on a tool that is
+not in the catalog, is a config error (exit 2).
+
+Default, when no gate is configured: min_score >= 0.50, mean_score >= 0.70,
+critical_count <= 0.
+
+Targets:
+  min_score, mean_score   the worst and the mean TDQS of the file's tools (0..1;
+                          see 'catalint rule TDQS')
+  tool["NAME"].score      one tool's TDQS
+  critical_count          findings at critical severity, schema rules excepted
+  warning_count           findings at warning severity, schema rules excepted
+  schema_criticals        SCH findings at critical severity
+  schema_warnings         SCH findings at warning severity
+  smells.NAME             findings of one smell ({", ".join(SMELLS)})
+  smell_total             all findings (each belongs to one smell)
+  tokens.total            the file's tool-surface tokens (cl100k_base; counting
+                          them loads the encoding)
+  tokens.max_tool         the largest tool's tokens
+
+Matchers: comparisons ({", ".join(OPS)}), all of which must hold, or a JSON Schema
+fragment the figure must validate against (JSON Schema 2020-12).
+
+In pyproject.toml ([tool.catalint.gate]) or catalint.toml ([gate]); a configured
+gate replaces the defaults:
+
+  [tool.catalint.gate]
+  min_score = {{ ">=" = 0.6 }}
+  mean_score = {{ ">=" = 0.8 }}
+  'tool["read_file"].score' = {{ ">=" = 0.9 }}
+  expect = [{{ target = "schema_criticals", matcher = {{ schema = {{ maximum = 0 }} }} }}]
+
+On the command line, --gate 'TARGET OP NUMBER' (repeatable) replaces the check on
+that target or adds one, over the config's gate or the defaults; so does
+extend-gate = ["mean_score>=0.8"] in the config. --no-gate (gate = false) turns the
+gate off.
+"""
