@@ -17,6 +17,8 @@ from typing import Any, NamedTuple
 from catalint.config import FileIgnore, Settings, ToolIgnore
 from catalint.model import Catalog, Finding, Severity, Span, Tool
 from catalint.registry import CatalogHit, Hit, Rule, all_rules, set_options
+from catalint.tdqs import HEURISTICS, Part, Score
+from catalint.tdqs import score as tdqs_score
 
 PARALLEL_MIN_TOOLS = 500  # below this, forking saves less than it costs (measured: 1,000 tools -25%)
 
@@ -30,6 +32,7 @@ class ToolResult:
     tool: Tool
     findings: list[Finding]
     start: tuple[int, int]  # line and column of the tool object
+    score: Score | None = None  # TDQS, computed beside the rules (in the worker that linted the tool)
 
 
 @dataclass
@@ -134,7 +137,7 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
                 ) from exc
             if hits:
                 suppressed += _emit(catalog, plan, active, tool, hits, found)
-        results.append(ToolResult(tool, found, catalog.start(tool.pointer)))
+        results.append(ToolResult(tool, found, catalog.start(tool.pointer), tdqs_score(tool)))
     return results, suppressed
 
 
@@ -218,7 +221,7 @@ def _child(catalog: Catalog, tools: list[Tool], plan: _Plan, write_fd: int) -> N
         before = [entry.used for entry in plan.ignores]
         results, suppressed = _lint_tools(catalog, tools, plan)
         used = [entry.used - b for entry, b in zip(plan.ignores, before, strict=True)]
-        rows = [(tr.tool.index, [_flat(f) for f in tr.findings], tr.start) for tr in results]
+        rows = [(tr.tool.index, [_flat(f) for f in tr.findings], tr.start, _flat_score(tr.score)) for tr in results]
         payload: Any = ("ok", rows, suppressed, used)
     except RuleCrash as exc:
         payload = ("crash", str(exc))
@@ -246,8 +249,21 @@ def _collect(catalog: Catalog, plan: _Plan, pid: int, read_fd: int) -> tuple[lis
     for entry, extra in zip(plan.ignores, used, strict=True):
         entry.used += extra
     return [
-        ToolResult(catalog.tools[index], [_unflat(row) for row in findings], start) for index, findings, start in rows
+        ToolResult(catalog.tools[index], [_unflat(row) for row in findings], start, _unflat_score(score))
+        for index, findings, start, score in rows
     ], suppressed
+
+
+def _flat_score(score: Score | None) -> tuple[float, bool, tuple[float, ...]] | None:
+    return None if score is None else (score.score, score.capped, tuple(p.value for p in score.parts))
+
+
+def _unflat_score(row: tuple[float, bool, tuple[float, ...]] | None) -> Score | None:
+    """The score without its notes: --explain recomputes those for the tools it shows."""
+    if row is None:
+        return None
+    total, capped, values = row
+    return Score(total, [Part(key, v) for (key, _, _), v in zip(HEURISTICS, values, strict=True)], capped)
 
 
 # Findings cross the pipe as plain tuples: pickling dataclasses costs several times more.

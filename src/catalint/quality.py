@@ -132,7 +132,8 @@ def assess(result: FileResult, checks: list[Check], with_tokens: bool) -> FileQu
             elif f.severity == Severity.WARNING:
                 counts[f"{prefix}warnings" if prefix else "warning_count"] += 1
         total_smells += smells
-        tools.append(ToolQuality(tr, score(tr.tool), smells, count(tr.tool) if with_tokens else None))
+        tdqs = tr.score if tr.score is not None else score(tr.tool)
+        tools.append(ToolQuality(tr, tdqs, smells, count(tr.tool) if with_tokens else None))
     quality = FileQuality(tools, counts, total_smells, with_tokens)
     tool_scores = {t.name: t.score.score for t in tools}
     quality.gate = evaluate(checks, quality.figures(), tool_scores, result.catalog.display)

@@ -36,6 +36,7 @@ MIN_ARGUMENT_DESCRIPTION = 8  # characters: shorter ones ("id", "the x") are not
 FILLER_PENALTY = 0.1  # per distinct filler phrase, up to FILLER_MAX
 FILLER_MAX = 0.3
 REPEAT_PENALTY = 0.3  # a sentence said twice, or a word sequence said three times
+REPEAT_MIN_TEXT = 60  # characters: shorter descriptions are not checked for repetition
 WALL_AT = 500  # characters without a paragraph break or list: a wall of text ...
 WALL_PENALTY = 0.2
 WALL_HEAVY_AT = 1000  # ... and a heavier one
@@ -176,6 +177,8 @@ def conciseness(text: str) -> Part:
 
 def _repetition(text: str) -> str | None:
     """A sentence said twice, or a four-word sequence said three times."""
+    if len(text) < REPEAT_MIN_TEXT:
+        return None
     seen: set[str] = set()
     for sentence in _SENTENCE.split(text):
         key = " ".join(_WORD.findall(sentence.lower()))
@@ -283,9 +286,9 @@ Heuristics and weights:
   conciseness    {WEIGHTS["conciseness"]:.2f}  1, minus {FILLER_PENALTY} per filler phrase, at most {FILLER_MAX}:
 {_wrap(", ".join(FILLER) + ";")}
                        minus {REPEAT_PENALTY} when a sentence is said twice or a four-word sequence three
-                       times, minus {WALL_PENALTY} for a block over {WALL_AT} characters without a paragraph
-                       break or list ({WALL_HEAVY_PENALTY} over {WALL_HEAVY_AT}); never below 0; 0 when there is no
-                       description.
+                       times (checked from {REPEAT_MIN_TEXT} characters), minus {WALL_PENALTY} for a block over
+                       {WALL_AT} characters without a paragraph break or list ({WALL_HEAVY_PENALTY} over
+                       {WALL_HEAVY_AT}); never below 0; 0 when there is no description.
   returns        {WEIGHTS["returns"]:.2f}  1 when the tool declares an outputSchema object or its description
                        says what comes back (DESC-010's words: returns, output, result,
                        response, yields, produces, ...); else 0.

@@ -437,8 +437,6 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
         )
 
 
-
-
 @rule(
     "DESC-010",
     "no-return-format",
