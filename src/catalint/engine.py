@@ -254,16 +254,20 @@ def _collect(catalog: Catalog, plan: _Plan, pid: int, read_fd: int) -> tuple[lis
     ], suppressed
 
 
-def _flat_score(score: Score | None) -> tuple[float, bool, tuple[float, ...]] | None:
-    return None if score is None else (score.score, score.capped, tuple(p.value for p in score.parts))
+FlatScore = tuple[float, bool, tuple[tuple[float, list[str]], ...]]
 
 
-def _unflat_score(row: tuple[float, bool, tuple[float, ...]] | None) -> Score | None:
-    """The score without its notes: --explain recomputes those for the tools it shows."""
+def _flat_score(score: Score | None) -> FlatScore | None:
+    return None if score is None else (score.score, score.capped, tuple((p.value, p.notes) for p in score.parts))
+
+
+def _unflat_score(row: FlatScore | None) -> Score | None:
     if row is None:
         return None
-    total, capped, values = row
-    return Score(total, [Part(key, v) for (key, _, _), v in zip(HEURISTICS, values, strict=True)], capped)
+    total, capped, parts = row
+    return Score(
+        total, [Part(key, v, notes) for (key, _, _), (v, notes) in zip(HEURISTICS, parts, strict=True)], capped
+    )
 
 
 # Findings cross the pipe as plain tuples: pickling dataclasses costs several times more.

@@ -91,6 +91,7 @@ class Score:
             "score": self.score,
             "grade": self.grade,
             "heuristics": {p.key: p.value for p in self.parts},
+            "lowered_by": {p.key: p.notes for p in self.parts if p.notes},
             "capped": self.capped,
         }
 
