@@ -138,3 +138,43 @@ def test_corpus_has_no_unknown_dialects_or_broken_refs() -> None:
     for path in CATALOGS:
         result = lint_catalog(load_path(str(path)), Settings(select=["SCH-010", "SCH-012"]))
         assert result.findings == [], path.name
+
+
+# Scores, smells and tokens over the real catalogs.
+
+
+def test_every_real_catalog_scores_and_gates() -> None:
+    from catalint.quality import assess
+
+    scores = []
+    for path in CATALOGS:
+        settings = Settings()
+        quality = assess(lint_catalog(load_path(str(path)), settings), settings.gate_checks(), True)
+        assert len(quality.gate) == 3, path.name
+        for t in quality.tools:
+            assert 0.0 <= t.score.score <= 1.0
+            assert t.tokens.total >= t.tokens.name > 0
+            assert sum(t.smells.values()) == len(t.result.findings)
+        scores += [t.score.score for t in quality.tools]
+    # the spread the TDQS weights were calibrated on (see the closing note of issue 4)
+    scores.sort()
+    assert scores[0] == 0.0 and scores[-1] == 1.0
+    assert 0.60 <= scores[len(scores) // 2] <= 0.75
+
+
+def test_hand_checked_scores() -> None:
+    from catalint.tdqs import score
+
+    def tool(file: str, name: str):
+        return next(t for t in load_path(str(CORPUS / file)).tools if t.name == name)
+
+    # An empty description, undocumented arguments, "annotations": null: nothing to score.
+    assert score(tool("livemcpbench__investor.json", "get_earnings_history")).score == 0.0
+    # A full description that says what it returns, every argument described, readOnlyHint set.
+    assert score(tool("server-memory.json", "delete_entities")).score == 1.0
+    # convert_time: "Convert time between timezones" is 30 characters, a quarter of the way from
+    # 20 to 60 (length 0.5 + 0.5 * 10/40 = 0.625); it says nothing of the result, but the tool
+    # declares an outputSchema; everything else is full: 1 - 0.15 * 0.375 = 0.94375.
+    s = score(tool("mcp-server-time.json", "convert_time"))
+    assert {p.key: p.value for p in s.parts}["length"] == 0.625
+    assert s.score == round(1 - 0.15 * 0.375, 4)

@@ -87,11 +87,12 @@ class Settings:
     gate_enabled: bool = True
 
     def gate_checks(self) -> list[Any]:
-        """The checks that apply: the config's gate (else the defaults), then extend-gate on top."""
+        """The checks that apply: the config's gate (else the defaults, or nothing when the gate is
+        off), with extend-gate's checks replacing or adding checks by target."""
         from catalint.gate import DEFAULT_GATE, merge
 
-        if not self.gate_enabled:
-            return []
+        if not self.gate_enabled:  # gate = false drops the defaults; extend-gate checks still count
+            return list(self.extend_gate)
         return merge(list(self.gate if self.gate is not None else DEFAULT_GATE), self.extend_gate)
 
     @property
@@ -233,15 +234,18 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         value = table["gate"]
         if value is False:
             settings.gate_enabled = False
+            settings.extend_gate = []
         elif value is True:
             settings.gate_enabled = True
         else:
             settings.gate = parse_gate_table(value, f"{where}: gate")
             settings.gate_enabled = True
     if "extend-gate" in table:
-        from catalint.gate import parse_short
+        from catalint.gate import merge, parse_short
 
-        settings.extend_gate = [parse_short(g, f"{where}: extend-gate") for g in _strings(table["extend-gate"], where)]
+        where_key = f"{where}: extend-gate"
+        extra = [parse_short(g, where_key) for g in _strings(table["extend-gate"], where_key)]
+        settings.extend_gate = merge(settings.extend_gate, extra)
     if "per-tool-ignores" in table:
         entries = table["per-tool-ignores"]
         if not isinstance(entries, list):

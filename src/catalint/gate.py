@@ -9,6 +9,7 @@ that the figure must validate against.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -103,6 +104,8 @@ def parse_short(text: str, where: str) -> Check:
     if not found:
         raise GateError(f"{where}: expected TARGET OP NUMBER such as 'mean_score>=0.8', got {text!r}")
     target, op, number = found.groups()
+    if target[-1:] in "=<>!":
+        raise GateError(f"{where}: bad comparison in {text!r} (use {', '.join(OPS)})")
     return Check(check_target(target, where), ((op, _parse_number(number, where)),))
 
 
@@ -111,7 +114,7 @@ def parse_gate_table(value: Any, where: str) -> list[Check]:
     if not isinstance(value, dict):
         raise GateError(f"{where} must be a table of TARGET = {{OP = NUMBER}} (or false to turn the gate off)")
     checks: list[Check] = []
-    for key, matcher in value.items():
+    for key, matcher in _dotted(value).items():
         if key == "expect":
             if not isinstance(matcher, list):
                 raise GateError(f"{where}.expect must be an array of {{target, matcher}} tables")
@@ -120,6 +123,18 @@ def parse_gate_table(value: Any, where: str) -> list[Check]:
         else:
             checks.append(parse_matcher(check_target(key, where), matcher, f"{where}.{key}"))
     return checks
+
+
+def _dotted(table: dict[str, Any]) -> dict[str, Any]:
+    """Undo TOML's reading of an unquoted `smells.verbose = {...}` as a nested table."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        nested = key in ("smells", "tokens") and isinstance(value, dict) and value
+        if nested and all(isinstance(v, dict) for v in value.values()) and not set(value) & {*OPS, "schema"}:
+            out.update({f"{key}.{name}": matcher for name, matcher in value.items()})
+        else:
+            out[key] = value
+    return out
 
 
 def parse_expect(entry: Any, where: str) -> Check:
@@ -190,7 +205,10 @@ def _row(check: Check, actual: float | int | None) -> Row:
         return Row(check, actual, False, f"{check.target} {shown} does not match: {problem}")
     for op, bound in check.ops:
         if not _compare(actual, op, bound):
-            return Row(check, actual, False, f"{check.target} {shown} {_NEGATE[op]} {_number(check.target, bound)}")
+            limit = _number(check.target, bound)
+            if limit == shown and actual != bound:  # two decimals would hide the difference
+                shown, limit = f"{actual:.4f}", f"{bound:.4f}"
+            return Row(check, actual, False, f"{check.target} {shown} {_NEGATE[op]} {limit}")
     return Row(check, actual, True, f"{check.target} {shown} {check.expected()}")
 
 
@@ -227,13 +245,16 @@ def _number(target: str, value: float | int | None) -> str:
 
 def _parse_number(text: str, where: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise GateError(f"{where}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise GateError(f"{where}: {text!r} is not a finite number")
+    return value
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 EXPLANATION = f"""GATE (the quality gate)

@@ -1,0 +1,575 @@
+"""The quality gate: defaults, every target, matcher forms, precedence, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from catalint.loader import load_text
+from catalint.tokens import count
+from conftest import write_catalog
+
+GOOD = {
+    "name": "get_time",
+    "description": "Get the current time in UTC. Returns an ISO 8601 timestamp string.",
+    "inputSchema": {"type": "object", "additionalProperties": False},
+    "annotations": {"readOnlyHint": True},
+}
+# TDQS 0.7244; DESC-008, DESC-009, DESC-010, DESC-011 (warnings) and SCH-003 (critical)
+DELETE = {
+    "name": "delete_file",
+    "description": "Delete the file at the given path from the workspace.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"path": {"description": "Path of the file to delete, relative to the workspace root"}},
+        "required": ["path"],
+        "additionalProperties": False,
+    },
+    "annotations": {"readOnlyHint": "no"},
+}
+# TDQS 0.4944; DESC-006 (critical), DESC-009, DESC-010, DESC-012, SCH-002, SCH-004 (warnings)
+PING = {
+    "name": "ping_host",
+    "description": "Ping a host on the network and report whether it answers.",
+    "inputSchema": {"type": "object", "properties": {"host": {"type": "string"}}, "required": ["host"]},
+}
+# TDQS 0.6944 and only warnings (DESC-010, DESC-012): fails the default mean_score check alone
+LOW = {
+    "name": "ping_host",
+    "description": "Ping a host on the network and report whether it answers.",
+    "inputSchema": {"type": "object", "additionalProperties": False},
+}
+BAD = {"name": "bad", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}
+
+# min 0.4944, mean 0.7396; critical_count 1, warning_count 7, schema_criticals 1, schema_warnings 2
+MIXED = [GOOD, DELETE, PING]
+MIXED_FIGURES = {
+    "critical_count": 1,
+    "warning_count": 7,
+    "schema_criticals": 1,
+    "schema_warnings": 2,
+    "smell_total": 11,
+    "smells.underspecified": 2,
+    "smells.verbose": 1,
+    "smells.uninformative": 0,
+    "smells.brittle": 2,
+    "smells.missing_examples": 2,
+    "smells.missing_return_format": 2,
+    "smells.missing_annotations": 1,
+    "smells.invalid_annotation": 1,
+}
+
+
+def rows(stdout: str) -> list[str]:
+    """The gate rows, checked to sit just before the summary line."""
+    lines = stdout.splitlines()
+    found = [line for line in lines if line.startswith("gate [")]
+    if found:
+        assert lines[-1 - len(found) : -1] == found
+    return found
+
+
+@pytest.fixture
+def mixed(tmp_path: Path) -> Path:
+    return write_catalog(tmp_path / "tools.json", MIXED)
+
+
+@pytest.fixture
+def good(tmp_path: Path) -> Path:
+    return write_catalog(tmp_path / "tools.json", [GOOD])
+
+
+def one_error(result) -> str:
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def pyproject(tmp_path: Path, body: str) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.catalint]\n" + body, encoding="utf-8")
+
+
+# ---------------------------------------------------------------- defaults
+
+
+def test_default_gate_passes_a_good_catalog(cli, good: Path) -> None:
+    result = cli("lint", "tools.json")
+    assert rows(result.stdout) == [
+        "gate [PASS] min_score 1.00 >= 0.50",
+        "gate [PASS] mean_score 1.00 >= 0.70",
+        "gate [PASS] critical_count 0 <= 0",
+    ]
+    assert result.exit_code == 0
+
+
+def test_default_gate_fails_a_bad_catalog(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [GOOD, BAD])
+    result = cli("lint", "tools.json")
+    assert rows(result.stdout) == [
+        "gate [FAIL] min_score 0.00 < 0.50",
+        "gate [FAIL] mean_score 0.50 < 0.70",
+        "gate [FAIL] critical_count 2 > 0",
+    ]
+    assert result.stdout.splitlines()[-1].endswith("; gate failed (3 of 3 checks).")
+    assert result.exit_code == 1
+
+
+def test_default_gate_rows_each_judged_on_their_own(cli, mixed: Path) -> None:
+    assert rows(cli("lint", "tools.json").stdout) == [
+        "gate [FAIL] min_score 0.49 < 0.50",
+        "gate [PASS] mean_score 0.74 >= 0.70",
+        "gate [FAIL] critical_count 1 > 0",
+    ]
+
+
+def test_default_mean_score_alone_fails_the_run(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [LOW])
+    result = cli("lint", "tools.json")
+    assert rows(result.stdout) == [
+        "gate [PASS] min_score 0.69 >= 0.50",
+        "gate [FAIL] mean_score 0.69 < 0.70",
+        "gate [PASS] critical_count 0 <= 0",
+    ]
+    assert result.stdout.splitlines()[-1] == (
+        "Found 2 findings (2 warning) in 1 tool in 1 file; TDQS min 0.69, mean 0.69 (D); gate failed (1 of 3 checks)."
+    )
+    assert result.exit_code == 1
+
+
+# ---------------------------------------------------------------- every target, PASS and FAIL
+
+
+def gate_row(cli, check: str, target: str) -> tuple[str, int]:
+    result = cli("lint", "--gate", check, "tools.json")
+    (row,) = [r for r in rows(result.stdout) if f"] {target} " in r]
+    return row, result.exit_code
+
+
+@pytest.mark.parametrize(
+    ("check", "row"),
+    [
+        ("min_score>=0.49", "gate [PASS] min_score 0.49 >= 0.49"),
+        ("min_score>=0.5", "gate [FAIL] min_score 0.49 < 0.50"),
+        ("mean_score>=0.73", "gate [PASS] mean_score 0.74 >= 0.73"),
+        ("mean_score>=0.75", "gate [FAIL] mean_score 0.74 < 0.75"),
+        ('tool["delete_file"].score>=0.72', 'gate [PASS] tool["delete_file"].score 0.72 >= 0.72'),
+        ('tool["delete_file"].score>=0.73', 'gate [FAIL] tool["delete_file"].score 0.72 < 0.73'),
+        ("tool['get_time'].score==1", "gate [PASS] tool['get_time'].score 1.00 == 1.00"),
+        ("tool['ping_host'].score>0.5", "gate [FAIL] tool['ping_host'].score 0.49 <= 0.50"),
+        ("critical_count<=1", "gate [PASS] critical_count 1 <= 1"),
+        ("critical_count<=0", "gate [FAIL] critical_count 1 > 0"),
+        ("warning_count<=7", "gate [PASS] warning_count 7 <= 7"),
+        ("warning_count<7", "gate [FAIL] warning_count 7 >= 7"),
+        ("schema_criticals==1", "gate [PASS] schema_criticals 1 == 1"),
+        ("schema_criticals<1", "gate [FAIL] schema_criticals 1 >= 1"),
+        ("schema_warnings==2", "gate [PASS] schema_warnings 2 == 2"),
+        ("schema_warnings<=1", "gate [FAIL] schema_warnings 2 > 1"),
+        ("smell_total<=11", "gate [PASS] smell_total 11 <= 11"),
+        ("smell_total<=10", "gate [FAIL] smell_total 11 > 10"),
+    ],
+)
+def test_target_pass_and_fail(cli, mixed: Path, check: str, row: str) -> None:
+    target = row.split("] ", 1)[1].split(" ")[0]
+    assert gate_row(cli, check, target)[0] == row
+
+
+@pytest.mark.parametrize(("target", "actual"), [(t, n) for t, n in MIXED_FIGURES.items() if t.startswith("smells.")])
+def test_every_smell_target_pass_and_fail(cli, mixed: Path, target: str, actual: int) -> None:
+    assert gate_row(cli, f"{target}<={actual}", target)[0] == f"gate [PASS] {target} {actual} <= {actual}"
+    assert gate_row(cli, f"{target}=={actual + 1}", target)[0] == f"gate [FAIL] {target} {actual} != {actual + 1}"
+
+
+def test_figures_in_json_match_the_gate(cli, mixed: Path) -> None:
+    args = [a for target in MIXED_FIGURES for a in ("--gate", f"{target}>=0")]
+    data = json.loads(cli("lint", "--output-format", "json", *args, "tools.json").stdout)
+    actual = {c["target"]: c["actual"] for c in data["files"][0]["quality"]["gate"]["checks"]}
+    assert {t: actual[t] for t in MIXED_FIGURES} == MIXED_FIGURES
+
+
+def mixed_tokens(path: Path) -> tuple[int, int]:
+    catalog = load_text(path.read_text(), str(path), path.name)
+    totals = [count(t).total for t in catalog.tools]
+    return sum(totals), max(totals)
+
+
+def test_token_targets_pass_and_fail(cli, mixed: Path) -> None:
+    total, largest = mixed_tokens(mixed)
+    assert 0 < largest < total
+    assert gate_row(cli, f"tokens.total<={total}", "tokens.total")[0] == f"gate [PASS] tokens.total {total} <= {total}"
+    assert gate_row(cli, f"tokens.total<{total}", "tokens.total")[0] == f"gate [FAIL] tokens.total {total} >= {total}"
+    assert gate_row(cli, f"tokens.max_tool=={largest}", "tokens.max_tool")[0] == (
+        f"gate [PASS] tokens.max_tool {largest} == {largest}"
+    )
+    assert gate_row(cli, f"tokens.max_tool<={largest - 1}", "tokens.max_tool")[0] == (
+        f"gate [FAIL] tokens.max_tool {largest} > {largest - 1}"
+    )
+
+
+def test_failing_target_alone_fails_the_run(cli, good: Path) -> None:
+    assert cli("lint", "--gate", "smells.verbose<=0", "tools.json").exit_code == 0
+    assert cli("lint", "--gate", "tokens.total<=1", "tools.json").exit_code == 1
+
+
+# ---------------------------------------------------------------- matchers
+
+
+@pytest.mark.parametrize(
+    ("check", "row"),
+    [
+        ("mean_score>=1", "gate [PASS] mean_score 1.00 >= 1.00"),
+        ("mean_score>=1.5", "gate [FAIL] mean_score 1.00 < 1.50"),
+        ("mean_score>0.5", "gate [PASS] mean_score 1.00 > 0.50"),
+        ("mean_score>1", "gate [FAIL] mean_score 1.00 <= 1.00"),
+        ("mean_score<=1", "gate [PASS] mean_score 1.00 <= 1.00"),
+        ("mean_score<=0.5", "gate [FAIL] mean_score 1.00 > 0.50"),
+        ("mean_score<1.5", "gate [PASS] mean_score 1.00 < 1.50"),
+        ("mean_score<1", "gate [FAIL] mean_score 1.00 >= 1.00"),
+        ("mean_score==1", "gate [PASS] mean_score 1.00 == 1.00"),
+        ("mean_score==0.5", "gate [FAIL] mean_score 1.00 != 0.50"),
+        ("mean_score!=0.5", "gate [PASS] mean_score 1.00 != 0.50"),
+        ("mean_score!=1", "gate [FAIL] mean_score 1.00 == 1.00"),
+        ("  mean_score >= 0.8 ", "gate [PASS] mean_score 1.00 >= 0.80"),
+    ],
+)
+def test_cli_gate_operators(cli, good: Path, check: str, row: str) -> None:
+    result = cli("lint", "--gate", check, "tools.json")
+    assert rows(result.stdout) == [
+        "gate [PASS] min_score 1.00 >= 0.50",
+        "gate [PASS] critical_count 0 <= 0",
+        row,
+    ]
+    assert result.exit_code == (0 if "[PASS]" in row else 1)
+
+
+def test_config_short_form(cli, mixed: Path, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.catalint.gate]\nmean_score = { ">=" = 0.7 }\n')
+    result = cli("lint", "--exit-zero", "tools.json")
+    assert rows(result.stdout) == ["gate [PASS] mean_score 0.74 >= 0.70"]
+
+
+def test_config_short_form_with_two_comparisons(cli, mixed: Path, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.catalint.gate]\nmean_score = { ">=" = 0.7, "<" = 0.73 }\nwarning_count = { ">" = 1, "<=" = 7 }\n'
+    )
+    assert rows(cli("lint", "tools.json").stdout) == [
+        "gate [FAIL] mean_score 0.74 >= 0.73",
+        "gate [PASS] warning_count 7 > 1 and <= 7",
+    ]
+
+
+def test_config_long_form(cli, mixed: Path, tmp_path: Path) -> None:
+    pyproject(
+        tmp_path,
+        "gate.expect = [\n"
+        '  { target = "mean_score", matcher = { schema = { minimum = 0.7 } } },\n'
+        '  { target = "schema_warnings", matcher = { schema = { maximum = 1 } } },\n'
+        '  { target = \'tool["get_time"].score\', matcher = { "==" = 1 } },\n'
+        "]\n",
+    )
+    result = cli("lint", "tools.json")
+    assert rows(result.stdout) == [
+        "gate [PASS] mean_score 0.74 >= 0.70",
+        "gate [FAIL] schema_warnings 2 > 1",
+        'gate [PASS] tool["get_time"].score 1.00 == 1.00',
+    ]
+
+
+def test_schema_matcher_that_is_not_a_comparison(cli, mixed: Path, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.catalint.gate]\n"
+        "critical_count = { schema = { multipleOf = 1 } }\n"
+        "schema_warnings = { schema = { multipleOf = 3 } }\n"
+        '"smells.brittle" = { schema = { enum = [0, 2] } }\n'
+        "warning_count = { schema = { enum = [0, 1] } }\n"
+    )
+    result = cli("lint", "--exit-zero", "tools.json")
+    found = rows(result.stdout)
+    assert found[0] == 'gate [PASS] critical_count 1 matches {"multipleOf": 1}'
+    assert found[1].startswith("gate [FAIL] schema_warnings 2 does not match: fails: ")
+    assert found[2] == 'gate [PASS] smells.brittle 2 matches {"enum": [0, 2]}'
+    assert found[3].startswith("gate [FAIL] warning_count 7 does not match: fails: ")
+    assert len(found) == 4
+    data = json.loads(cli("lint", "--exit-zero", "--output-format", "json", "tools.json").stdout)
+    checks = data["files"][0]["quality"]["gate"]["checks"]
+    assert [c["expected"] for c in checks[:2]] == ['matches {"multipleOf": 1}', 'matches {"multipleOf": 3}']
+    assert [c["passed"] for c in checks] == [True, False, True, False]
+
+
+def test_schema_matcher_on_a_score(cli, mixed: Path, tmp_path: Path) -> None:
+    pyproject(
+        tmp_path, 'gate.expect = [{ target = "min_score", matcher = { schema = { not = { maximum = 0.5 } } } }]\n'
+    )
+    assert rows(cli("lint", "tools.json").stdout)[0].startswith("gate [FAIL] min_score 0.49 does not match")
+    pyproject(tmp_path, 'gate.expect = [{ target = "max_score", matcher = { schema = {} } }]\n')
+    assert "unknown gate target 'max_score'" in one_error(cli("lint", "tools.json"))
+
+
+def test_catalint_toml_gate_table(cli, mixed: Path, tmp_path: Path) -> None:
+    (tmp_path / "catalint.toml").write_text('[gate]\nmin_score = { ">=" = 0.4 }\nsmell_total = { "<=" = 5 }\n')
+    result = cli("lint", "tools.json")
+    assert rows(result.stdout) == ["gate [PASS] min_score 0.49 >= 0.40", "gate [FAIL] smell_total 11 > 5"]
+    assert result.exit_code == 1
+
+
+# ---------------------------------------------------------------- precedence
+
+
+def test_configured_gate_replaces_the_defaults(cli, mixed: Path, tmp_path: Path) -> None:
+    pyproject(tmp_path, 'gate = { smell_total = { "<=" = 20 } }\n')
+    assert rows(cli("lint", "tools.json").stdout) == ["gate [PASS] smell_total 11 <= 20"]
+
+
+def test_empty_configured_gate_has_no_rows(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [LOW])
+    pyproject(tmp_path, "gate = {}\n")
+    result = cli("lint", "tools.json")
+    assert rows(result.stdout) == []
+    assert result.exit_code == 0
+
+
+def test_cli_gate_replaces_the_config_check_on_its_target_and_adds_others(cli, mixed: Path, tmp_path: Path) -> None:
+    pyproject(tmp_path, 'gate = { mean_score = { ">=" = 0.7 }, smell_total = { "<=" = 20 } }\n')
+    result = cli("lint", "--gate", "mean_score>=0.9", "--gate", "schema_criticals<=5", "tools.json")
+    assert rows(result.stdout) == [
+        "gate [PASS] smell_total 11 <= 20",
+        "gate [FAIL] mean_score 0.74 < 0.90",
+        "gate [PASS] schema_criticals 1 <= 5",
+    ]
+
+
+def test_cli_gate_over_the_defaults(cli, mixed: Path) -> None:
+    result = cli("lint", "--gate", "min_score>=0.4", "--gate", "critical_count<=1", "tools.json")
+    assert rows(result.stdout) == [
+        "gate [PASS] mean_score 0.74 >= 0.70",
+        "gate [PASS] min_score 0.49 >= 0.40",
+        "gate [PASS] critical_count 1 <= 1",
+    ]
+
+
+def test_repeated_cli_gate_on_one_target_keeps_both(cli, good: Path) -> None:
+    found = rows(cli("lint", "--gate", "mean_score>=0.5", "--gate", "mean_score<=0.9", "tools.json").stdout)
+    assert "gate [PASS] mean_score 1.00 >= 0.50" in found
+    assert "gate [FAIL] mean_score 1.00 > 0.90" in found
+
+
+def test_extend_gate_in_config(cli, mixed: Path, tmp_path: Path) -> None:
+    pyproject(tmp_path, 'extend-gate = ["mean_score>=0.9", "smells.verbose<=1"]\n')
+    assert rows(cli("lint", "tools.json").stdout) == [
+        "gate [FAIL] min_score 0.49 < 0.50",
+        "gate [FAIL] critical_count 1 > 0",
+        "gate [FAIL] mean_score 0.74 < 0.90",
+        "gate [PASS] smells.verbose 1 <= 1",
+    ]
+
+
+def test_extend_gate_applies_over_a_configured_gate(cli, mixed: Path, tmp_path: Path) -> None:
+    pyproject(tmp_path, 'extend-gate = ["min_score>=0.4"]\n\n[tool.catalint.gate]\nmin_score = { ">=" = 0.6 }\n')
+    assert rows(cli("lint", "tools.json").stdout) == ["gate [PASS] min_score 0.49 >= 0.40"]
+
+
+def test_cli_gate_keeps_the_config_extend_gate_on_other_targets(cli, mixed: Path, tmp_path: Path) -> None:
+    pyproject(tmp_path, 'extend-gate = ["mean_score>=0.1"]\n')
+    found = rows(cli("lint", "--gate", "min_score>=0", "tools.json").stdout)
+    assert "gate [PASS] mean_score 0.74 >= 0.10" in found
+    assert "gate [PASS] min_score 0.49 >= 0.00" in found
+
+
+def test_no_gate_removes_every_row_and_does_not_fail(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [LOW])
+    assert cli("lint", "tools.json").exit_code == 1
+    result = cli("lint", "--no-gate", "tools.json")
+    assert rows(result.stdout) == []
+    assert "gate" not in result.stdout
+    assert result.exit_code == 0
+
+
+def test_no_gate_beats_a_configured_gate(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [LOW])
+    pyproject(tmp_path, 'gate = { mean_score = { ">=" = 0.99 } }\n')
+    result = cli("lint", "--no-gate", "tools.json")
+    assert rows(result.stdout) == [] and result.exit_code == 0
+
+
+def test_gate_false_in_config(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [LOW])
+    pyproject(tmp_path, "gate = false\n")
+    result = cli("lint", "tools.json")
+    assert rows(result.stdout) == []
+    assert result.exit_code == 0
+    data = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)
+    assert data["files"][0]["quality"]["gate"] == {"passed": True, "checks": []}
+    assert data["summary"]["gate_passed"] is True
+
+
+# ---------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("check", "message"),
+    [
+        ("bogus>=1", "error: command line: extend-gate: unknown gate target 'bogus' (known: min_score, mean_score,"),
+        ("max_score>=0.5", "unknown gate target 'max_score'"),
+        ("smells.smelly<=0", "error: command line: extend-gate: unknown smell 'smelly' (known: underspecified,"),
+        ("mean_score=0.8", "expected TARGET OP NUMBER such as 'mean_score>=0.8', got 'mean_score=0.8'"),
+        ("mean_score~0.8", "expected TARGET OP NUMBER"),
+        ("mean_score>=", "'=' is not a number"),
+        (">=0.8", "expected TARGET OP NUMBER"),
+        ("mean_score>=high", "error: command line: extend-gate: 'high' is not a number"),
+        ("mean_score>=0.8.1", "'0.8.1' is not a number"),
+    ],
+)
+def test_bad_cli_gate_is_exit_2(cli, good: Path, check: str, message: str) -> None:
+    assert message in one_error(cli("lint", "--gate", check, "tools.json"))
+
+
+@pytest.mark.parametrize("check", ["mean_score>=nan", "mean_score>=NaN", "mean_score<=inf"])
+def test_nan_bound_is_not_a_number(cli, good: Path, check: str) -> None:
+    assert "is not a finite number" in one_error(cli("lint", "--gate", check, "tools.json"))
+
+
+def test_toml_unquoted_dotted_targets_are_read_as_targets(cli, good: Path) -> None:
+    (good.parent / "pyproject.toml").write_text(
+        '[tool.catalint.gate]\nsmells.verbose = { "<=" = 0 }\ntokens.total = { "<=" = 1000000 }\n'
+    )
+    lines = cli("lint", "tools.json").stdout.splitlines()
+    assert any(line.startswith("gate [PASS] smells.verbose 0 <= 0") for line in lines)
+    assert any(line.startswith("gate [PASS] tokens.total ") for line in lines)
+
+
+def test_gate_false_keeps_only_the_command_line_checks(cli, good: Path) -> None:
+    (good.parent / "pyproject.toml").write_text("[tool.catalint]\ngate = false\n")
+    rows = [
+        line for line in cli("lint", "--gate", "mean_score>=0.1", "tools.json").stdout.splitlines() if "gate [" in line
+    ]
+    assert len(rows) == 1 and rows[0].startswith("gate [PASS] mean_score ") and rows[0].endswith(">= 0.10")
+
+
+def test_failing_row_shows_the_digits_that_decide() -> None:
+    from catalint.gate import Check, evaluate
+
+    (row,) = evaluate([Check("mean_score", ((">=", 0.74),))], {"mean_score": 0.7396}, {}, "t.json")
+    assert row.text == "mean_score 0.7396 < 0.7400"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ('[tool.catalint.gate]\nbogus = { ">=" = 1 }\n', "error: pyproject.toml: gate: unknown gate target 'bogus'"),
+        ('[tool.catalint.gate]\n"smells.smelly" = { "<=" = 0 }\n', "gate: unknown smell 'smelly'"),
+        ('[tool.catalint.gate]\nmean_score = { "=>" = 0.7 }\n', "gate.mean_score: unknown comparison '=>'"),
+        ('[tool.catalint.gate]\nmean_score = { ">=" = "high" }\n', "gate.mean_score: >= needs a number, got 'high'"),
+        ('[tool.catalint.gate]\nmean_score = { ">=" = true }\n', "gate.mean_score: >= needs a number"),
+        ("[tool.catalint.gate]\nmean_score = 0.7\n", "gate.mean_score: a matcher is"),
+        ("[tool.catalint.gate]\nmean_score = {}\n", "gate.mean_score: a matcher is"),
+        ("[tool.catalint]\ngate = 0.7\n", "pyproject.toml: gate must be a table"),
+        (
+            '[tool.catalint.gate]\nmean_score = { schema = { minimum = "x" } }\n',
+            'gate.mean_score: not a valid JSON Schema at minimum: "x" is not of type "number"',
+        ),
+        ('[tool.catalint.gate]\nmean_score = { schema = { type = "decimal" } }\n', "not a valid JSON Schema at type"),
+        ('[tool.catalint.gate]\nmean_score = { schema = { minimum = 0.5 }, ">=" = 0.5 }\n', "schema matcher"),
+        ('[tool.catalint.gate]\nexpect = { target = "mean_score" }\n', "gate.expect must be an array"),
+        ('[tool.catalint.gate]\nexpect = [{ target = "mean_score" }]\n', "gate.expect[0] must be a table"),
+        ('[tool.catalint]\nextend-gate = ["bogus>=1"]\n', "extend-gate: unknown gate target 'bogus'"),
+    ],
+)
+def test_bad_config_gate_is_exit_2(cli, good: Path, tmp_path: Path, body: str, message: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(body, encoding="utf-8")
+    assert message in one_error(cli("lint", "tools.json"))
+
+
+def test_extend_gate_that_is_not_a_list_names_the_setting(cli, good: Path, tmp_path: Path) -> None:
+    pyproject(tmp_path, "extend-gate = 5\n")
+    assert "extend-gate" in one_error(cli("lint", "tools.json"))
+
+
+def test_gate_on_a_missing_tool_is_exit_2(cli, good: Path) -> None:
+    line = one_error(cli("lint", "--gate", 'tool["missing"].score>=0.5', "tools.json"))
+    assert line == "error: tools.json: gate tool[\"missing\"].score: there is no tool named 'missing' in this catalog"
+
+
+def test_config_gate_on_a_missing_tool_is_exit_2(cli, good: Path, tmp_path: Path) -> None:
+    pyproject(tmp_path, 'gate = { \'tool["nope"].score\' = { ">=" = 0.5 } }\n')
+    assert "there is no tool named 'nope'" in one_error(cli("lint", "tools.json"))
+
+
+# ---------------------------------------------------------------- exit codes and JSON
+
+
+def test_failing_gate_without_findings_exits_1(cli, good: Path) -> None:
+    result = cli("lint", "--gate", "min_score<0.5", "tools.json")
+    assert "gate [FAIL] min_score 1.00 >= 0.50" in rows(result.stdout)
+    assert result.stdout.splitlines()[-1] == (
+        "No findings in 1 tool in 1 file; TDQS min 1.00, mean 1.00 (A); gate failed (1 of 3 checks)."
+    )
+    assert result.exit_code == 1
+
+
+def test_exit_zero_ignores_a_failing_gate(cli, good: Path) -> None:
+    result = cli("lint", "--exit-zero", "--gate", "min_score<0.5", "tools.json")
+    assert "gate [FAIL] min_score 1.00 >= 0.50" in rows(result.stdout)
+    assert result.exit_code == 0
+
+
+def test_exit_zero_does_not_hide_a_gate_config_error(cli, good: Path) -> None:
+    assert cli("lint", "--exit-zero", "--gate", "bogus>=1", "tools.json").exit_code == 2
+
+
+def test_json_gate(cli, mixed: Path) -> None:
+    data = json.loads(cli("lint", "--output-format", "json", "--gate", "schema_warnings<=2", "tools.json").stdout)
+    gate = data["files"][0]["quality"]["gate"]
+    assert gate["passed"] is False
+    assert gate["checks"] == [
+        {
+            "target": "min_score",
+            "actual": 0.4944,
+            "expected": ">= 0.50",
+            "passed": False,
+            "message": "min_score 0.49 < 0.50",
+        },
+        {
+            "target": "mean_score",
+            "actual": 0.7396,
+            "expected": ">= 0.70",
+            "passed": True,
+            "message": "mean_score 0.74 >= 0.70",
+        },
+        {
+            "target": "critical_count",
+            "actual": 1,
+            "expected": "<= 0",
+            "passed": False,
+            "message": "critical_count 1 > 0",
+        },
+        {
+            "target": "schema_warnings",
+            "actual": 2,
+            "expected": "<= 2",
+            "passed": True,
+            "message": "schema_warnings 2 <= 2",
+        },
+    ]
+    assert data["summary"]["gate_passed"] is False
+    assert data["summary"]["failed"] is True
+
+
+def test_json_gate_passed(cli, good: Path) -> None:
+    data = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)
+    assert data["summary"]["gate_passed"] is True
+    assert all(c["passed"] for c in data["files"][0]["quality"]["gate"]["checks"])
+    assert data["summary"]["failed"] is False
+
+
+def test_gate_rows_name_the_file_when_several_are_linted(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "a.tools.json", [GOOD])
+    write_catalog(tmp_path / "b.tools.json", [LOW])
+    result = cli("lint", "a.tools.json", "b.tools.json")
+    found = rows(result.stdout)
+    assert "gate [PASS] mean_score 1.00 >= 0.70 (a.tools.json)" in found
+    assert "gate [FAIL] mean_score 0.69 < 0.70 (b.tools.json)" in found
+    assert len(found) == 6
+    assert result.exit_code == 1
