@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from catalint.config import ConfigError
 from catalint.model import SMELLS
+from catalint.text import LazyRegex
 
 SCORE_TARGETS = ("min_score", "mean_score")
 COUNT_TARGETS = (
@@ -30,8 +30,8 @@ COUNT_TARGETS = (
 TARGETS = (*SCORE_TARGETS, 'tool["NAME"].score', *COUNT_TARGETS, *(f"smells.{s}" for s in SMELLS))
 OPS = (">=", "<=", "==", "!=", ">", "<")
 _NEGATE = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
-_TOOL = re.compile(r"""tool\[(["'])(.+)\1\]\.score""")
-_SHORT = re.compile(r"^\s*(.+?)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$")
+_TOOL = LazyRegex(r"""tool\[(["'])(.+)\1\]\.score""")
+_SHORT = LazyRegex(r"^\s*(.+?)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$")
 # A schema made of these keywords only is shown and checked as comparisons.
 _SCHEMA_OPS = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<", "const": "=="}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from catalint.arguments import iter_arguments
 from catalint.model import Tool
-from catalint.text import RETURN_WORDS, repeats_name, squash
+from catalint.text import RETURN_WORDS, LazyRegex, repeats_name, squash
 
 # (key, label, weight); the weights sum to 1.
 HEURISTICS: tuple[tuple[str, str, float], ...] = (
@@ -63,9 +63,9 @@ FILLER = (
     "and so on",
     "etc.",
 )
-_FILLER = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(f) for f in FILLER) + r")(?![\w])", re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_WORD = re.compile(r"[a-z0-9]+")
+_FILLER = LazyRegex(r"(?<![\w])(?:" + "|".join(re.escape(f) for f in FILLER) + r")(?![\w])", re.IGNORECASE)
+_SENTENCE = LazyRegex(r"(?<=[.!?])\s+|\n+")
+_WORD = LazyRegex(r"[a-z0-9]+")
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 

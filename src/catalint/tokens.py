@@ -19,8 +19,6 @@ that local file. A file whose hash differs is refused.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -104,6 +102,8 @@ def _data_file() -> Any:
 
 
 def _load() -> Any:
+    import hashlib
+
     try:
         import tiktoken
         import tiktoken_ext.openai_public as official
@@ -129,6 +129,8 @@ def _load() -> Any:
 
 def parse_ranks(data: bytes) -> dict[bytes, int]:
     """The `base64-token rank` lines of a .tiktoken file."""
+    import base64
+
     ranks: dict[bytes, int] = {}
     for line in data.splitlines():
         if line:
