@@ -49,6 +49,13 @@ def rules_reference() -> str:
             r.explanation,
             "",
         ]
+    from catalint.gate import EXPLANATION as GATE
+    from catalint.tdqs import EXPLANATION as TDQS
+
+    for anchor, title, text in (("tdqs", "TDQS, the score", TDQS), ("gate", "The quality gate", GATE)):
+        body = text.split("\n", 2)[2].strip("\n")  # without the underlined title
+        parts += [f'<a id="{anchor}"></a>', "", f"## {title}", "", f"`catalint rule {anchor.upper()}`:", ""]
+        parts += ["```text", body, "```", ""]
     return "\n".join(parts)
 
 

@@ -276,7 +276,8 @@ Targets:
   warning_count           findings at warning severity, schema rules excepted
   schema_criticals        SCH findings at critical severity
   schema_warnings         SCH findings at warning severity
-  smells.NAME             findings of one smell ({", ".join(SMELLS)})
+  smells.NAME             findings of one smell: {", ".join(SMELLS[:4])},
+                          {", ".join(SMELLS[4:])}
   smell_total             all findings (each belongs to one smell)
   tokens.total            the file's tool-surface tokens (cl100k_base; counting
                           them loads the encoding)
