@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalint.model import Tool
-from catalint.sourcemap import is_index, join_pointer, split_pointer
+from catalint.sourcemap import join_pointer, resolve_pointer
 
 MAX_DEPTH = 32
 _BRANCHES = ("anyOf", "oneOf", "allOf")
@@ -52,15 +52,8 @@ def resolve_ref(root: dict[str, Any], ref: Any) -> tuple[Any, str] | None:
     """Resolve a local reference such as '#/$defs/Item' inside root."""
     if not isinstance(ref, str) or not ref.startswith("#"):
         return None
-    node: Any = root
-    for part in split_pointer(ref[1:]):
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and is_index(part) and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node, ref[1:]
+    node = resolve_pointer(root, ref[1:])
+    return None if node is None else (node, ref[1:])
 
 
 class _Walker:

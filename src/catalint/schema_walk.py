@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urljoin
 
-from catalint.sourcemap import is_index, split_pointer
+from catalint.sourcemap import resolve_pointer
 
 MAX_DEPTH = 64
 MAX_NODES = 20_000
@@ -220,15 +220,7 @@ def _fragment(doc: dict[str, Any], fragment: str) -> Any:
     if not fragment:
         return doc
     if fragment.startswith("/"):
-        node: Any = doc
-        for part in split_pointer(fragment):
-            if isinstance(node, dict) and part in node:
-                node = node[part]
-            elif isinstance(node, list) and is_index(part) and int(part) < len(node):
-                node = node[int(part)]
-            else:
-                return None
-        return node
+        return resolve_pointer(doc, fragment)
     return _index(doc)[0].get(fragment)
 
 

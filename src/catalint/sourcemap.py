@@ -46,6 +46,24 @@ def is_index(part: str) -> bool:
     return _INDEX.fullmatch(part) is not None
 
 
+_MISSING = object()
+
+
+def resolve_pointer(doc: Any, pointer: str) -> Any:
+    """The value at a JSON pointer inside already-parsed data, or None when there is none."""
+    node: Any = doc
+    for part in split_pointer(pointer):
+        if isinstance(node, dict):
+            node = node.get(part, _MISSING)
+        elif isinstance(node, list) and is_index(part) and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+        if node is _MISSING:
+            return None
+    return node
+
+
 def join_pointer(pointer: str, *parts: str | int) -> str:
     for part in parts:
         text = str(part)
