@@ -45,3 +45,13 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_second() -> None:
     assert "catalint lint examples/" in run_example
     assert "pytest" in run_tests and "[test]" in run_tests
     assert run_tests in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_bench_example_readme_shows_the_real_output(cli) -> None:
+    example = ROOT / "examples" / "tool-description-bench"
+    readme = (example / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("```text\n", 1)[1].split("```", 1)[0]
+    result = cli("bench", "run", str(example / "spec.yaml"), "--min-drop", "0.05")
+    assert result.exit_code == 0
+    # the report names the spec by its `name:`, so it does not depend on where it runs from
+    assert result.stdout == shown, "stale example output: rerun the command in its README"

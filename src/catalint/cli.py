@@ -289,6 +289,70 @@ def rule_cmd(code: str, output_format: str) -> None:
         click.echo(explain(r), nl=False)
 
 
+@main.group("bench")
+def bench_group() -> None:
+    """Prove that descriptions carry selection signal: mutate them and watch selection drop."""
+
+
+@bench_group.command("run")
+@click.argument("spec", type=click.Path(dir_okay=True))
+@click.option(
+    "--min-drop",
+    type=click.FloatRange(0.0, 1.0),
+    metavar="FRACTION",
+    help="Exit 1 unless some mutation drops accuracy by at least this much (0.1 = 10 points).",
+)
+@click.option(
+    "--auto",
+    is_flag=True,
+    help="Mutate every gold tool with every kind instead of the spec's mutations (the default when it has none).",
+)
+@click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+def bench_run(spec: str, min_drop: float | None, auto: bool, output_format: str, output_file: str | None) -> None:
+    """Run a bench SPEC (YAML or JSON): baseline selection, then each mutation.
+
+    Exit codes: 0 done (and --min-drop met), 1 --min-drop not met, 2 bad spec.
+    'catalint bench explain' documents the selector; 'catalint bench schema'
+    prints the spec's JSON Schema.
+    """
+    from catalint.bench import run
+    from catalint.bench_spec import load_spec
+    from catalint.formatters.bench_report import FORMATS, passed
+    from catalint.loader import LoadError
+    from catalint.tokens import TokenError
+
+    try:
+        report = run(load_spec(spec), auto=auto)
+    except LoadError as exc:
+        fail(str(exc))
+        return
+    except TokenError as exc:
+        fail(f"error: {exc}")
+        return
+    try:
+        write_output(FORMATS[output_format](report, min_drop), output_file)
+    except OSError as exc:
+        fail(f"{output_file}: error: cannot write report: {exc.strerror or exc}")
+    sys.exit(1 if min_drop is not None and not passed(report, min_drop) else 0)
+
+
+@bench_group.command("explain")
+def bench_explain() -> None:
+    """How the bench selector tokenises, scores and breaks ties."""
+    from catalint.selector import EXPLANATION
+
+    click.echo(EXPLANATION, nl=False)
+
+
+@bench_group.command("schema")
+def bench_schema() -> None:
+    """Print the JSON Schema that bench specs are validated against."""
+    from catalint.bench_spec import spec_schema
+
+    click.echo(json.dumps(spec_schema(), indent=2))
+
+
 def _topic(code: str) -> str | None:
     """The documentation that `catalint rule` shows besides rules: the score and the gate."""
     wanted = code.strip().upper()

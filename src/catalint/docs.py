@@ -50,11 +50,17 @@ def rules_reference() -> str:
             "",
         ]
     from catalint.gate import EXPLANATION as GATE
+    from catalint.selector import EXPLANATION as SELECTOR
     from catalint.tdqs import EXPLANATION as TDQS
 
-    for anchor, title, text in (("tdqs", "TDQS, the score", TDQS), ("gate", "The quality gate", GATE)):
+    topics = (
+        ("tdqs", "TDQS, the score", TDQS, "catalint rule TDQS"),
+        ("gate", "The quality gate", GATE, "catalint rule GATE"),
+        ("bench", "The bench selector", SELECTOR, "catalint bench explain"),
+    )
+    for anchor, title, text, command in topics:
         body = text.split("\n", 2)[2].strip("\n")  # without the underlined title
-        parts += [f'<a id="{anchor}"></a>', "", f"## {title}", "", f"`catalint rule {anchor.upper()}`:", ""]
+        parts += [f'<a id="{anchor}"></a>', "", f"## {title}", "", f"`{command}`:", ""]
         parts += ["```text", body, "```", ""]
     return "\n".join(parts)
 

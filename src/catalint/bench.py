@@ -1,0 +1,293 @@
+"""`catalint bench`: how far tool selection drops when a description is damaged.
+
+The baseline picks a tool for every intent with the lexical selector
+(catalint.selector). Each mutation changes one tool's description; since the
+selector's statistics stay those of the baseline, only that tool's scores move,
+so a mutation is decided per intent from the baseline's best and runner-up picks
+and the new score of the mutated tool. Cost grows with mutations x intents
+(in practice, the intents that share a word with the tool), not with the tools.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalint.bench_spec import AUTO_TRUNCATE, KINDS, Intent, Mutation, Spec
+from catalint.model import SMELLS, Tool
+from catalint.registry import all_rules
+from catalint.selector import GENERIC_DESCRIPTION, Document, Index, better, document, tokens
+
+Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal distribution
+Pick = tuple[float, int]  # (score, tool index)
+
+
+def wilson(correct: int, total: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion; (0, 1) when there are no trials."""
+    if total <= 0:
+        return 0.0, 1.0
+    p = correct / total
+    denom = 1.0 + z * z / total
+    centre = (p + z * z / (2 * total)) / denom
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
+    low = 0.0 if correct <= 0 else max(0.0, centre - half)  # exact at the ends, not 1e-18 off
+    high = 1.0 if correct >= total else min(1.0, centre + half)
+    return low, high
+
+
+def mutate(tool: Tool, mutation: Mutation) -> Tool:
+    """A copy of tool with its description changed as the mutation says."""
+    raw = dict(tool.raw)
+    text = raw.get("description") if isinstance(raw.get("description"), str) else ""
+    if mutation.kind == "blank":
+        raw.pop("description", None)
+    elif mutation.kind == "genericize":
+        raw["description"] = GENERIC_DESCRIPTION
+    elif mutation.kind == "truncate":
+        raw["description"] = text[: mutation.chars or 0]
+    else:
+        word = re.escape(mutation.word or "")
+        dropped = re.sub(rf"(?<!\w){word}(?!\w)", "", text, flags=re.IGNORECASE)
+        dropped = re.sub(r"[ \t]+([.,;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", dropped))
+        raw["description"] = dropped.strip()
+    return Tool(tool.index, tool.pointer, raw)
+
+
+def smells_of(tool: Tool) -> Counter[str]:
+    """Findings of the tool-scoped rules that are on by default, counted by smell."""
+    found: Counter[str] = Counter()
+    for r in _TOOL_RULES or _tool_rules():
+        pointers = {hit.pointer for hit in r.check(tool)}  # type: ignore[arg-type]
+        if pointers:
+            found[r.smell] += len(pointers)
+    return found
+
+
+_TOOL_RULES: list[Any] = []
+
+
+def _tool_rules() -> list[Any]:
+    _TOOL_RULES.extend(r for r in all_rules() if r.scope == "tool" and r.default)
+    return _TOOL_RULES
+
+
+@dataclass
+class Flip:
+    query: str
+    before: str | None
+    after: str | None
+    correct_before: bool
+    correct_after: bool
+
+
+@dataclass
+class MutationResult:
+    mutation: Mutation
+    correct: int
+    total: int
+    baseline: int
+    flips: list[Flip]
+    smells_added: dict[str, int]
+    tokens_removed: int | None
+    whitespace_removed: int | None
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.total
+
+    @property
+    def drop(self) -> float:
+        return (self.baseline - self.correct) / self.total
+
+
+@dataclass
+class Report:
+    spec: Spec
+    picks: list[str | None]
+    correct: list[bool]
+    tdqs_mean: float
+    tdqs_min: float
+    smells: Counter[str]
+    tokens: int | None
+    whitespace_tokens: int | None
+    mutations: list[MutationResult] = field(default_factory=list)
+    auto: bool = False
+
+    @property
+    def baseline_correct(self) -> int:
+        return sum(self.correct)
+
+    @property
+    def total(self) -> int:
+        return len(self.correct)
+
+    def largest_drop_value(self) -> float:
+        """The largest drop, 0 when there are no mutations."""
+        largest = self.largest_drop()
+        return 0.0 if largest is None else largest.drop
+
+    def largest_drop(self) -> MutationResult | None:
+        return max(self.mutations, key=lambda m: m.drop, default=None)
+
+    def ranking(self) -> list[tuple[str, float, str]]:
+        """Tools by how much selection depends on their description: (tool, largest drop, mutation)."""
+        best: dict[str, MutationResult] = {}
+        for m in self.mutations:
+            held = best.get(m.mutation.tool)
+            if held is None or m.drop > held.drop:
+                best[m.mutation.tool] = m
+        order = {t.name: t.index for t in self.spec.catalog.tools}
+        rows = [(tool, m.drop, m.mutation.label()) for tool, m in best.items()]
+        rows.sort(key=lambda r: (-r[1], order.get(r[0], 0)))
+        return rows
+
+
+class Bench:
+    """The baseline selection of a spec, ready to score mutations against."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.tools = spec.catalog.tools
+        self.docs = [document(t.name, _text(t)) for t in self.tools]
+        self.index = Index(self.docs)
+        self.queries = [tokens(i.query) for i in spec.intents]
+        self.by_term: dict[str, list[int]] = {}
+        for qi, query in enumerate(self.queries):
+            for term in dict.fromkeys(query):
+                self.by_term.setdefault(term, []).append(qi)
+        self.best: list[Pick | None] = []
+        self.second: list[Pick | None] = []
+        for query in self.queries:
+            ranked = self.index.ranked(query)
+            self.best.append(ranked[0] if ranked else None)
+            self.second.append(ranked[1] if len(ranked) > 1 else None)
+
+    def name(self, pick: Pick | None) -> str | None:
+        return None if pick is None else self.tools[pick[1]].name
+
+    def is_correct(self, intent: Intent, pick: Pick | None) -> bool:
+        return pick is not None and self.tools[pick[1]].name in intent.gold
+
+    def baseline(self) -> tuple[list[str | None], list[bool]]:
+        intents = self.spec.intents
+        return [self.name(p) for p in self.best], [
+            self.is_correct(i, p) for i, p in zip(intents, self.best, strict=True)
+        ]
+
+    def run_mutation(self, tool: Tool, mutated: Tool, baseline_correct: int) -> tuple[int, list[Flip]]:
+        """Correct picks after the mutation, and the intents whose pick changed."""
+        ti = tool.index
+        new_doc: Document = document(mutated.name, _text(mutated))
+        affected = {qi for term in self.docs[ti].tf for qi in self.by_term.get(term, ())}
+        affected.update(qi for term in new_doc.tf for qi in self.by_term.get(term, ()))
+        correct = baseline_correct
+        flips = []
+        for qi in sorted(affected):
+            best, second = self.best[qi], self.second[qi]
+            score = self.index.score(self.queries[qi], new_doc)
+            mine = (score, ti) if score > 0.0 else None
+            if best is not None and best[1] == ti:
+                after = mine if mine is not None and better(mine, second) else second
+            else:
+                after = mine if mine is not None and better(mine, best) else best
+            if after == best or self.name(after) == self.name(best):
+                continue
+            intent = self.spec.intents[qi]
+            was, now = self.is_correct(intent, best), self.is_correct(intent, after)
+            correct += int(now) - int(was)
+            flips.append(Flip(intent.query, self.name(best), self.name(after), was, now))
+        return correct, flips
+
+
+def _text(tool: Tool) -> str:
+    return tool.description if isinstance(tool.description, str) else ""
+
+
+def auto_mutations(spec: Spec, bench: Bench) -> list[Mutation]:
+    """Every mutation kind on every gold tool; drop_keyword takes the description word that the
+    tool's own intents share with it and that is rarest in the catalog."""
+    gold = {name for intent in spec.intents for name in intent.gold}
+    out: list[Mutation] = []
+    for tool in spec.catalog.tools:
+        if tool.name not in gold:
+            continue
+        for kind in KINDS:
+            if kind == "truncate":
+                out.append(Mutation(tool.name, kind, chars=AUTO_TRUNCATE))
+            elif kind == "drop_keyword":
+                word = _key_word(spec, bench, tool)
+                if word is not None:
+                    out.append(Mutation(tool.name, kind, word=word))
+            else:
+                out.append(Mutation(tool.name, kind))
+    return out
+
+
+def _key_word(spec: Spec, bench: Bench, tool: Tool) -> str | None:
+    asked = {t for i, q in zip(spec.intents, bench.queries, strict=True) if tool.name in i.gold for t in q}
+    best: tuple[float, str] | None = None
+    for word in re.findall(r"\w+", _text(tool)):
+        stems = tokens(word)
+        if len(stems) == 1 and stems[0] in asked:
+            idf = bench.index.idf.get(stems[0], 0.0)
+            if best is None or idf > best[0]:
+                best = (idf, word.lower())
+    return None if best is None else best[1]
+
+
+def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
+    """The whole benchmark: baseline, then every mutation (the spec's, or --auto's)."""
+    from catalint.tdqs import score
+
+    bench = Bench(spec)
+    picks, correct = bench.baseline()
+    tools = spec.catalog.tools
+    scores = [score(t).score for t in tools]
+    smells: Counter[str] = Counter()
+    original_smells = {}
+    for t in tools:
+        original_smells[t.index] = smells_of(t)
+        smells += original_smells[t.index]
+    count = None
+    total_tokens = whitespace = None
+    if with_tokens:
+        from catalint.tokens import count
+
+        total_tokens = sum(count(t).total for t in tools)
+        whitespace = sum(count(t).whitespace for t in tools)
+    report = Report(
+        spec,
+        picks,
+        correct,
+        round(sum(scores) / len(scores), 4) if scores else 0.0,
+        round(min(scores), 4) if scores else 0.0,
+        smells,
+        total_tokens,
+        whitespace,
+        auto=auto or spec.mutations is None,
+    )
+    mutations = auto_mutations(spec, bench) if report.auto else (spec.mutations or [])
+    by_name = {}
+    for t in tools:
+        by_name.setdefault(t.name, t)
+    baseline_correct = sum(correct)
+    for mutation in mutations:
+        tool = by_name[mutation.tool]
+        mutated = mutate(tool, mutation)
+        right, flips = bench.run_mutation(tool, mutated, baseline_correct)
+        after = smells_of(mutated)
+        added = {
+            s: after[s] - original_smells[tool.index][s] for s in SMELLS if after[s] > original_smells[tool.index][s]
+        }
+        removed = whitespace_removed = None
+        if count is not None:
+            before_tokens, after_tokens = count(tool), count(mutated)
+            removed = before_tokens.total - after_tokens.total
+            whitespace_removed = before_tokens.whitespace - after_tokens.whitespace
+        report.mutations.append(
+            MutationResult(mutation, right, len(correct), baseline_correct, flips, added, removed, whitespace_removed)
+        )
+    return report

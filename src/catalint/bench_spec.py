@@ -1,0 +1,179 @@
+"""Read and check a `catalint bench` spec: catalog, intents, mutations.
+
+The spec is validated against schemas/bench-spec.schema.json (shipped in the
+package); every error names the spec file and the line and column of the
+offending value.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catalint.loader import LoadError, build_catalog, decode_bytes, load_path, looks_like_yaml, parse_json, parse_yaml
+from catalint.model import Catalog, Span
+
+KINDS = ("blank", "genericize", "truncate", "drop_keyword")
+AUTO_TRUNCATE = 40  # characters kept by --auto's truncate mutation
+
+
+@dataclass(frozen=True)
+class Intent:
+    query: str
+    gold: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    tool: str
+    kind: str
+    chars: int | None = None
+    word: str | None = None
+
+    def label(self) -> str:
+        if self.kind == "truncate":
+            return f"truncate {self.chars}"
+        if self.kind == "drop_keyword":
+            return f"drop_keyword {self.word!r}"
+        return self.kind
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tool": self.tool, "kind": self.kind}
+        if self.chars is not None:
+            out["chars"] = self.chars
+        if self.word is not None:
+            out["word"] = self.word
+        return out
+
+
+@dataclass
+class Spec:
+    path: str
+    name: str | None
+    catalog: Catalog
+    intents: list[Intent]
+    mutations: list[Mutation] | None  # None: none were given (bench --auto makes them)
+    problems: list[str] = field(default_factory=list)
+
+
+_SCHEMA: Any = None
+
+
+def spec_schema() -> dict[str, Any]:
+    """The shipped JSON Schema of a bench spec."""
+    global _SCHEMA
+    if _SCHEMA is None:
+        from importlib import resources
+
+        text = resources.files("catalint").joinpath("schemas").joinpath("bench-spec.schema.json").read_text("utf-8")
+        _SCHEMA = json.loads(text)
+    return _SCHEMA
+
+
+class _Prefixed:
+    """A source map seen from a sub-document (the inline catalog at /catalog)."""
+
+    def __init__(self, source: Any, prefix: str) -> None:
+        self.source, self.prefix = source, prefix
+
+    def span(self, pointer: str) -> Span:
+        return self.source.span(self.prefix + pointer)
+
+    def start(self, pointer: str) -> tuple[int, int]:
+        return self.source.start(self.prefix + pointer)
+
+
+def load_spec(path: str) -> Spec:
+    """Parse, validate and resolve a spec; LoadError (exit 2) on any problem."""
+    display = path
+    try:
+        data_bytes = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise LoadError(path, "is a directory") from None
+    except OSError as exc:
+        raise LoadError(path, exc.strerror or str(exc)) from None
+    text = decode_bytes(data_bytes, display)
+    if not text.strip():
+        raise LoadError(display, "empty file")
+    data, source = parse_yaml(text, display) if looks_like_yaml(path, text) else parse_json(text, display)
+
+    def fail(message: str, pointer: str) -> LoadError:
+        span = source.span(pointer)
+        return LoadError(display, message, span.line, span.col, pointer)
+
+    _validate(data, fail)
+    if ("catalog" in data) == ("catalog_path" in data):
+        raise fail("give exactly one of catalog (inline) and catalog_path", "")
+    if "catalog" in data:
+        try:
+            catalog = build_catalog(data["catalog"], _Prefixed(source, "/catalog"), path, display)
+        except LoadError as exc:  # its pointer is inside the catalog: make it the spec's
+            pointer = "/catalog" + (exc.pointer or "")
+            raise LoadError(display, exc.message, exc.line, exc.col, pointer) from None
+    else:
+        target = Path(path).parent / data["catalog_path"]
+        if not target.is_file():
+            raise fail(f"catalog_path {data['catalog_path']!r}: no such file ({target})", "/catalog_path")
+        catalog = load_path(str(target))
+    names = {t.name for t in catalog.tools}
+    intents = []
+    for i, raw in enumerate(data["intents"]):
+        for j, name in enumerate(raw["gold"]):
+            if name not in names:
+                raise fail(f"gold names {name!r}, which is not a tool of the catalog", f"/intents/{i}/gold/{j}")
+        intents.append(Intent(raw["query"], tuple(dict.fromkeys(raw["gold"]))))
+    mutations = None
+    if "mutations" in data:
+        mutations = []
+        for i, raw in enumerate(data["mutations"]):
+            if raw["tool"] not in names:
+                raise fail(f"mutation of {raw['tool']!r}, which is not a tool of the catalog", f"/mutations/{i}/tool")
+            mutations.append(Mutation(raw["tool"], raw["kind"], raw.get("chars"), raw.get("word")))
+    return Spec(path, data.get("name"), catalog, intents, mutations)
+
+
+_FIELDS = {"truncate": ("chars",), "drop_keyword": ("word",), "blank": (), "genericize": ()}
+
+
+def _mutation_fields(data: Any, fail: Any) -> None:
+    """Clear messages for a mutation's kind-specific fields (the schema's would be raw)."""
+    mutations = data.get("mutations") if isinstance(data, dict) else None
+    for i, m in enumerate(mutations if isinstance(mutations, list) else []):
+        if not isinstance(m, dict) or m.get("kind") not in _FIELDS:
+            continue
+        wanted = _FIELDS[m["kind"]]
+        for key in ("chars", "word"):
+            if key in wanted and key not in m:
+                raise fail(f"a {m['kind']} mutation needs {key!r}", f"/mutations/{i}")
+            if key not in wanted and key in m:
+                raise fail(f"a {m['kind']} mutation takes no {key!r}", f"/mutations/{i}/{key}")
+
+
+def _validate(data: Any, fail: Any) -> None:
+    from catalint.metaschema import value_validator
+
+    _mutation_fields(data, fail)
+    schema = spec_schema()
+    validator = value_validator(schema, "2020-12", schema, "")
+    try:
+        errors = list(validator.iter_errors(data))
+    except (ValueError, OverflowError, RecursionError):
+        raise fail("the spec holds values JSON cannot (check for dates or binary data)", "") from None
+    if errors:
+        # the deepest error says most: "intents/2/gold: [] has less than 1 item" over "is not valid"
+        error = max(errors, key=lambda e: len(list(e.instance_path)))
+        path = [str(p) for p in error.instance_path]
+        unexpected = getattr(error.kind, "unexpected", None)
+        if unexpected:  # an unknown key: point at it, not at the object around it
+            inside = f" in {'/'.join(path)}" if path else ""
+            path.append(str(unexpected[0]))
+            raise fail(f"unknown key {unexpected[0]!r}{inside}", "/" + "/".join(_esc(p) for p in path))
+        pointer = "".join("/" + _esc(p) for p in path)
+        where = "/".join(path) or "the spec"
+        raise fail(f"invalid bench spec at {where}: {error.message}", pointer)
+
+
+def _esc(part: str) -> str:
+    return part.replace("~", "~0").replace("/", "~1")

@@ -1,0 +1,182 @@
+"""`catalint bench run` reports: text for a terminal, JSON for machines, markdown for a PR comment."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from catalint.bench import Report, wilson
+from catalint.model import SMELLS
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _interval(correct: int, total: int) -> str:
+    low, high = wilson(correct, total)
+    return f"{_pct(low)}-{_pct(high)}"
+
+
+def _pts(drop: float) -> str:
+    return f"{100 * drop:+.1f} pts".replace("+-", "-") if drop else "0.0 pts"
+
+
+def _smells(added: dict[str, int]) -> str:
+    return ", ".join(f"+{n} {s}" for s, n in added.items()) or "none"
+
+
+def as_dict(report: Report, min_drop: float | None = None) -> dict[str, Any]:
+    spec = report.spec
+    low, high = wilson(report.baseline_correct, report.total)
+    largest = report.largest_drop()
+    intents = spec.intents
+    baseline: dict[str, Any] = {
+        "correct": report.baseline_correct,
+        "intents": report.total,
+        "accuracy": round(report.baseline_correct / report.total, 6),
+        "wilson_95": [round(low, 6), round(high, 6)],
+        "tdqs_mean": report.tdqs_mean,
+        "tdqs_min": report.tdqs_min,
+        "smells": {s: report.smells[s] for s in SMELLS},
+        "smell_total": sum(report.smells.values()),
+        "tokens": report.tokens,
+        "whitespace_tokens": report.whitespace_tokens,
+        "picks": [
+            {"query": i.query, "gold": list(i.gold), "picked": p, "correct": c}
+            for i, p, c in zip(intents, report.picks, report.correct, strict=True)
+        ],
+    }
+    mutations = []
+    for m in report.mutations:
+        m_low, m_high = wilson(m.correct, m.total)
+        mutations.append(
+            {
+                **m.mutation.as_dict(),
+                "correct": m.correct,
+                "accuracy": round(m.accuracy, 6),
+                "wilson_95": [round(m_low, 6), round(m_high, 6)],
+                "drop": round(m.drop, 6),
+                "flips": [
+                    {"query": f.query, "before": f.before, "after": f.after, "correct_after": f.correct_after}
+                    for f in m.flips
+                ],
+                "smells_added": m.smells_added,
+                "tokens_removed": m.tokens_removed,
+                "whitespace_tokens_removed": m.whitespace_removed,
+            }
+        )
+    out: dict[str, Any] = {
+        "spec": spec.path,
+        "name": spec.name,
+        "tools": len(spec.catalog.tools),
+        "auto": report.auto,
+        "baseline": baseline,
+        "confusions": [
+            {"query": i.query, "gold": list(i.gold), "picked": p}
+            for i, p, c in zip(intents, report.picks, report.correct, strict=True)
+            if not c
+        ],
+        "mutations": mutations,
+        "largest_drop": None if largest is None else {**largest.mutation.as_dict(), "drop": round(largest.drop, 6)},
+        "ranking": [{"tool": t, "largest_drop": round(d, 6), "mutation": label} for t, d, label in report.ranking()],
+    }
+    if min_drop is not None:
+        out["min_drop"] = min_drop
+        out["passed"] = passed(report, min_drop)
+    return out
+
+
+def passed(report: Report, min_drop: float) -> bool:
+    return report.largest_drop_value() >= min_drop
+
+
+def format_json(report: Report, min_drop: float | None = None) -> str:
+    return json.dumps(as_dict(report, min_drop), indent=2, ensure_ascii=False) + "\n"
+
+
+def format_text(report: Report, min_drop: float | None = None) -> str:
+    spec = report.spec
+    n, k = report.total, report.baseline_correct
+    lines = [f"catalint bench: {spec.name or spec.path}"]
+    tokens = ""
+    if report.tokens is not None:
+        tokens = f"; {report.tokens:,} tokens (cl100k_base), {report.whitespace_tokens:,} whitespace-separated"
+    lines.append(
+        f"catalog: {len(spec.catalog.tools)} tools, {n} intents; TDQS mean {report.tdqs_mean:.2f}, "
+        f"min {report.tdqs_min:.2f}; {sum(report.smells.values())} smells{tokens}"
+    )
+    lines.append(f"baseline: {k}/{n} correct, accuracy {_pct(k / n)} (95% CI {_interval(k, n)})")
+    confusions = [(i, p) for i, p, c in zip(spec.intents, report.picks, report.correct, strict=True) if not c]
+    if confusions:
+        lines.append("confusions (baseline):")
+        for intent, picked in confusions:
+            lines.append(f"  {intent.query!r}: picked {picked or 'nothing'}, expected {' or '.join(intent.gold)}")
+    if report.mutations:
+        lines.append("mutations:" + (" (--auto: every kind on every gold tool)" if report.auto else ""))
+        width = max(len(f"{m.mutation.tool} {m.mutation.label()}") for m in report.mutations)
+        for m in report.mutations:
+            label = f"{m.mutation.tool} {m.mutation.label()}"
+            removed = "" if m.tokens_removed is None else f"; tokens removed {m.tokens_removed}"
+            lines.append(
+                f"  {label:<{width}}  accuracy {_pct(m.accuracy):>6} ({_interval(m.correct, m.total)})  "
+                f"drop {_pts(m.drop)}; flips {len(m.flips)}; smells {_smells(m.smells_added)}{removed}"
+            )
+            for f in m.flips:
+                mark = "now right" if f.correct_after else ("now wrong" if f.correct_before else "still wrong")
+                lines.append(f"      {f.query!r}: {f.before or 'nothing'} -> {f.after or 'nothing'} ({mark})")
+        largest = report.largest_drop()
+        if largest is not None:
+            lines.append(f"largest drop: {_pts(largest.drop)} ({largest.mutation.tool} {largest.mutation.label()})")
+        if report.auto:
+            lines.append("tools by how much selection depends on their description:")
+            for tool, drop, label in report.ranking():
+                lines.append(f"  {tool}: {_pts(drop)} ({label})")
+    else:
+        lines.append("mutations: none")
+    if min_drop is not None:
+        verdict = "PASS" if passed(report, min_drop) else "FAIL"
+        lines.append(f"min-drop [{verdict}] largest drop {_largest_pts(report)} vs required {_pts(min_drop)}")
+    return "\n".join(lines) + "\n"
+
+
+def _largest_pts(report: Report) -> str:
+    return _pts(report.largest_drop_value())
+
+
+def format_markdown(report: Report, min_drop: float | None = None) -> str:
+    spec = report.spec
+    n, k = report.total, report.baseline_correct
+    lines = [f"### catalint bench: {spec.name or spec.path}", ""]
+    tokens = f", {report.tokens:,} tokens (cl100k_base)" if report.tokens is not None else ""
+    lines.append(
+        f"**Baseline:** {k}/{n} intents, accuracy **{_pct(k / n)}** (95% CI {_interval(k, n)}); "
+        f"{len(spec.catalog.tools)} tools, TDQS mean {report.tdqs_mean:.2f}, min {report.tdqs_min:.2f}{tokens}."
+    )
+    if min_drop is not None:
+        verdict = "✅ pass" if passed(report, min_drop) else "❌ fail"
+        lines += ["", f"**min-drop:** {verdict}: largest drop {_largest_pts(report)}, required {_pts(min_drop)}."]
+    if report.mutations:
+        lines += [
+            "",
+            "| Tool | Mutation | Accuracy | 95% CI | Drop | Flips | Smells added | Tokens removed |",
+            "|---|---|---:|---|---:|---:|---|---:|",
+        ]
+        for m in report.mutations:
+            removed = "" if m.tokens_removed is None else str(m.tokens_removed)
+            lines.append(
+                f"| `{m.mutation.tool}` | {m.mutation.label()} | {_pct(m.accuracy)} | {_interval(m.correct, m.total)} "
+                f"| {_pts(m.drop)} | {len(m.flips)} | {_smells(m.smells_added)} | {removed} |"
+            )
+    confusions = [(i, p) for i, p, c in zip(spec.intents, report.picks, report.correct, strict=True) if not c]
+    if confusions:
+        lines += ["", "<details><summary>Baseline confusions</summary>", ""]
+        lines += [
+            f"- {i.query!r}: picked `{p or 'nothing'}`, expected {' or '.join(f'`{g}`' for g in i.gold)}"
+            for i, p in confusions
+        ]
+        lines += ["", "</details>"]
+    return "\n".join(lines) + "\n"
+
+
+FORMATS = {"text": format_text, "json": format_json, "markdown": format_markdown}

@@ -1,0 +1,158 @@
+"""The deterministic lexical tool selector behind `catalint bench`.
+
+It is a reproducible lower bound on how much selection signal a catalog's
+names and descriptions carry, not a model of any agent: a real model reads
+more than words. EXPLANATION below is the one place its rules are written down
+(`catalint bench explain` prints it).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+K1 = 1.2  # BM25 term-frequency saturation
+B = 0.75  # BM25 length normalisation
+NAME_WEIGHT = 2  # a name token counts as this many description tokens
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each either else etc few for from
+    further get gets had has have having he her here hers herself him himself his how i if in into is it
+    its itself just let lets may me might more most must my myself no nor not now of off on once only
+    or other our ours ourselves out over own please same shall she should so some such than that the
+    their theirs them themselves then there these they this those through to too under until up upon
+    us use used uses using very via was we were what when where which while who whom why will with
+    would you your yours yourself yourselves
+    tool tools thing things something operation operations perform performs function
+    """.split()
+)
+# A contentless description: every word of it is a stop word (the genericize mutation).
+GENERIC_DESCRIPTION = "Use this tool to perform an operation."
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SPLIT = re.compile(r"[^0-9A-Za-z]+")
+
+
+def stem(word: str) -> str:
+    """A light plural stemmer: 'queries' -> 'query', 'boxes' -> 'box', 'files' -> 'file'."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased, stemmed content words of text; snake_case, camelCase, dots and hyphens split."""
+    out = []
+    for chunk in _SPLIT.split(text):
+        if not chunk:
+            continue
+        for part in _CAMEL.split(chunk):
+            word = part.lower()
+            if word and word not in STOP_WORDS:
+                stemmed = stem(word)
+                if stemmed not in STOP_WORDS:  # "functions" is a stop word too
+                    out.append(stemmed)
+    return out
+
+
+@dataclass
+class Document:
+    """One tool as the selector sees it: weighted term counts and length."""
+
+    tf: Counter[str]
+    length: int
+
+
+def document(name: str, description: str) -> Document:
+    tf: Counter[str] = Counter()
+    for word in tokens(name):
+        tf[word] += NAME_WEIGHT
+    tf.update(tokens(description))
+    return Document(tf, sum(tf.values()))
+
+
+class Index:
+    """BM25 over a fixed set of documents. Statistics (document frequency, average
+    length) are those of the documents it was built from; scoring a changed
+    document against them is what lets a mutation re-score one tool only."""
+
+    def __init__(self, docs: list[Document]) -> None:
+        self.docs = docs
+        n = len(docs)
+        df: Counter[str] = Counter()
+        for doc in docs:
+            df.update(doc.tf.keys())
+        self.idf = {t: math.log(1.0 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+        self.avgdl = (sum(d.length for d in docs) / n) if n else 0.0
+        self.postings: dict[str, list[int]] = {}
+        for i, doc in enumerate(docs):
+            for term in doc.tf:
+                self.postings.setdefault(term, []).append(i)
+
+    def score(self, query: list[str], doc: Document) -> float:
+        """BM25 of doc for the query's distinct terms; unknown terms add nothing."""
+        if not doc.length or not self.avgdl:
+            return 0.0
+        norm = K1 * (1.0 - B + B * doc.length / self.avgdl)
+        total = 0.0
+        for term in dict.fromkeys(query):
+            tf = doc.tf.get(term)
+            if tf:
+                total += self.idf.get(term, 0.0) * tf * (K1 + 1.0) / (tf + norm)
+        return total
+
+    def ranked(self, query: list[str]) -> list[tuple[float, int]]:
+        """(score, tool index) of every tool sharing a term with the query, best first."""
+        candidates = sorted({i for term in dict.fromkeys(query) for i in self.postings.get(term, ())})
+        scored = [(self.score(query, self.docs[i]), i) for i in candidates]
+        scored = [(s, i) for s, i in scored if s > 0.0]
+        scored.sort(key=lambda pair: (-pair[0], pair[1]))
+        return scored
+
+
+def better(a: tuple[float, int], b: tuple[float, int] | None) -> bool:
+    """Whether pick a beats pick b: a higher score, or the same score earlier in the catalog."""
+    return b is None or a[0] > b[0] or (a[0] == b[0] and a[1] < b[1])
+
+
+EXPLANATION = f"""The bench selector
+==================
+A deterministic lexical selector: for each intent it picks the tool whose name
+and description best match the request. It is a reproducible lower bound on the
+selection signal a catalog carries, not a claim about how any model chooses.
+
+Tokens: names, descriptions and queries are split on everything but ASCII
+letters and digits, snake_case, camelCase, dots and hyphens included, then
+lower-cased; stop words are dropped, before and after stemming ({len(STOP_WORDS)}
+common English words plus
+"tool", "thing", "something", "operation", "perform" and "function", which
+every tool could claim); a light plural stemmer maps "queries" to "query",
+"boxes" to "box" and "files" to "file". Nothing else is normalised.
+
+Document: a tool's name tokens count {NAME_WEIGHT} times each, its description tokens
+once; the document length is that weighted count.
+
+Score: BM25 with k1 = {K1} and b = {B} over the query's distinct tokens:
+  idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
+  score  = sum over t of idf(t) * tf(t) * (k1 + 1) / (tf(t) + k1 * (1 - b + b * len / avglen))
+where N, df and avglen come from the unmutated catalog. A mutation changes one
+tool's document and is scored against those same statistics, so it moves that
+tool's scores and nothing else.
+
+Pick: the highest score; a tie goes to the tool that comes first in the
+catalog. A request that shares no token with any tool (every score 0) picks
+nothing and counts as a miss. One pick per intent, so accuracy equals
+selection F1. Mutations: blank removes the description; genericize replaces it
+with "{GENERIC_DESCRIPTION}" (all stop words); truncate keeps the first
+N characters; drop_keyword removes every whole-word, case-insensitive
+occurrence of a word.
+
+Accuracy comes with a 95% Wilson score interval (z = 1.959964).
+"""
