@@ -12,7 +12,7 @@ import click
 
 from catalint import __version__
 
-OUTPUT_FORMATS = ["text", "json"]
+OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit"]
 EXIT_ERROR = 2  # usage, config or input error (0 clean and 1 findings come from Run.exit_code)
 
 
@@ -112,6 +112,13 @@ def main() -> None:
     help="Report format (also set by CATALINT_OUTPUT_FORMAT).",
 )
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@click.option(
+    "--report",
+    "reports",
+    multiple=True,
+    metavar="FORMAT:FILE",
+    help="Also write the report in FORMAT to FILE (repeatable), e.g. sarif:catalint.sarif.",
+)
 @click.option("--statistics", is_flag=True, help="Also print the number of findings per rule.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings reach the fail severity.")
 @click.option(
@@ -147,6 +154,7 @@ def lint(
     exclude: tuple[str, ...],
     output_format: str,
     output_file: str | None,
+    reports: tuple[str, ...],
     statistics: bool,
     exit_zero: bool,
     gates: tuple[str, ...],
@@ -210,6 +218,14 @@ def lint(
         overrides["catalog-token-budget"] = catalog_token_budget
     if config_path is not None and not config_path.is_file():
         fail(f"{config_path}: error: config file not found")
+    extra_reports = []
+    for value in reports:
+        fmt, _, target = value.partition(":")  # the format comes first; the path may hold colons
+        if not target:
+            fail(f"error: --report: expected FORMAT:FILE, got {value!r}")
+        if fmt not in OUTPUT_FORMATS:
+            fail(f"error: --report: unknown format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
+        extra_reports.append((fmt, target))
 
     from catalint.quality import assess
     from catalint.tokens import TokenError
@@ -242,6 +258,11 @@ def lint(
         fail(f"error: {exc}")
     for settings in resolver.all():
         run.notices += settings.unused_notices()
+    for fmt, target in extra_reports:
+        try:
+            write_output(render(run, fmt, statistics=statistics), target)
+        except OSError as exc:
+            fail(f"{target}: error: cannot write report: {exc.strerror or exc}")
     try:
         write_output(render(run, output_format, statistics=statistics), output_file)
     except OSError as exc:

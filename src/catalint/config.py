@@ -33,7 +33,6 @@ DEFAULT_INCLUDE = [
     "tools_list.json",
     "*.tools-list.json",
     "mcp-tools.json",
-    "*.mcp.json",
 ]
 DEFAULT_TOOL_TOKEN_BUDGET = 700  # TOK-001; see its docs for why
 DEFAULT_EXCLUDE = [".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".nox"]

@@ -9,7 +9,19 @@ from catalint.formatters.text import format_text
 from catalint.run import Run
 
 FORMATS: dict[str, Callable[..., str]] = {"text": format_text, "json": format_json}
+LAZY = {  # formats for CI, imported only when asked for
+    "github": ("catalint.formatters.github", "format_github"),
+    "sarif": ("catalint.formatters.sarif", "format_sarif"),
+    "markdown": ("catalint.formatters.markdown", "format_markdown"),
+    "junit": ("catalint.formatters.junit", "format_junit"),
+}
+NAMES = [*FORMATS, *LAZY]
 
 
 def render(run: Run, fmt: str, statistics: bool = False) -> str:
+    if fmt in LAZY:
+        from importlib import import_module
+
+        module, name = LAZY[fmt]
+        return getattr(import_module(module), name)(run, statistics=statistics)
     return FORMATS[fmt](run, statistics=statistics)

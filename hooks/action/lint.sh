@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The GitHub Action's lint step: annotations on stdout, the markdown report in the job summary,
+# SARIF on request, outputs for later steps; exits as `catalint lint` does (0, 1 or 2).
+# Inputs arrive only through the environment (INPUT_*), never spliced into the script.
+set -uo pipefail
+
+bin="${CATALINT_BIN:-catalint}"
+python="$(dirname "$bin")/python"
+[ -x "$python" ] || python=python3
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+read -r -a paths <<< "$(printf '%s' "${INPUT_PATHS:-.}" | tr '\n' ' ')"
+[ "${#paths[@]}" -gt 0 ] || paths=(.)
+args=(lint "${paths[@]}")
+[ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$INPUT_CONFIG")
+[ -n "${INPUT_FAIL_SEVERITY:-}" ] && args+=(--fail-severity "$INPUT_FAIL_SEVERITY")
+while IFS= read -r check; do
+  check="$(printf '%s' "$check" | tr -d '\r' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
+  [ -n "$check" ] && args+=(--gate "$check")
+done <<< "${INPUT_GATE:-}"
+base="${BASE_SHA:-}"
+if [ "${INPUT_ONLY_NEW:-false}" = "true" ] && [ -n "$base" ]; then
+  args+=(--baseline-rev "$base")
+fi
+args+=(--output-format github --report "json:$work/report.json" --report "markdown:$work/summary.md")
+[ -n "${INPUT_SARIF_FILE:-}" ] && args+=(--report "sarif:$INPUT_SARIF_FILE")
+
+"$bin" "${args[@]}"
+status=$?
+
+if [ -f "$work/report.json" ]; then
+  "$python" - "$work/report.json" "${INPUT_SARIF_FILE:-}" >> "${GITHUB_OUTPUT:-/dev/null}" <<'PY'
+import json, sys
+
+summary = json.load(open(sys.argv[1], encoding="utf-8"))["summary"]
+severity = summary["by_severity"]
+for key, value in (
+    ("critical-count", severity.get("critical", 0)),
+    ("warning-count", severity.get("warning", 0)),
+    ("min-score", "" if summary["min_score"] is None else f"{summary['min_score']:.4f}"),
+    ("mean-score", "" if summary["mean_score"] is None else f"{summary['mean_score']:.4f}"),
+    ("sarif-file", sys.argv[2]),
+):
+    print(f"{key}={value}")
+PY
+fi
+
+if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$work/summary.md" ]; then
+  cat "$work/summary.md" >> "$GITHUB_STEP_SUMMARY"
+  if [ -n "$base" ] && [ -f "$work/report.json" ]; then
+    "$python" -c 'import json, sys; [print(f["file"]) for f in json.load(open(sys.argv[1]))["files"]]' \
+      "$work/report.json" > "$work/files.txt"
+    while IFS= read -r file; do
+      if git cat-file -e "$base:$file" 2>/dev/null; then
+        "$bin" diff "$base:$file" "$file" --output-format markdown >> "$GITHUB_STEP_SUMMARY" || true
+      else
+        printf '\n### %s\n\nA new catalog in this pull request.\n' "$file" >> "$GITHUB_STEP_SUMMARY"
+      fi
+    done < "$work/files.txt"
+  fi
+fi
+exit "$status"

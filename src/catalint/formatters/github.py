@@ -1,0 +1,90 @@
+"""GitHub Actions workflow commands: one annotation per finding, most severe first.
+
+GitHub shows at most 10 annotations of each level per step (50 per job), so
+findings are ordered by severity, then by how many findings their rule has in
+the run (rare rules first: they are the surprises), then by position; a final
+notice says how many were left for the job summary.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+from catalint.engine import FileResult
+from catalint.model import Finding, Severity
+from catalint.run import Run
+
+LEVELS = {Severity.CRITICAL: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+SHOWN_PER_LEVEL = 10  # what GitHub displays per level and step
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def repo_path(path: str) -> str:
+    """path relative to the repository root ($GITHUB_WORKSPACE, else the working directory)."""
+    if path == "-":
+        return path
+    root = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd()).resolve()
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def file_of(result: FileResult) -> str:
+    """The catalog's path relative to the repository (standard input keeps its display name)."""
+    catalog = result.catalog
+    return repo_path(catalog.path) if catalog.path != "-" else catalog.display
+
+
+def annotation(file: str, f: Finding) -> str:
+    span = f.span
+    props = [f"file={escape_property(file)}", f"line={span.line}"]
+    if span.line == span.end_line:  # the runner drops columns on multi-line annotations
+        props += [f"col={span.col}", f"endLine={span.end_line}", f"endColumn={span.end_col}"]
+    else:
+        props.append(f"endLine={span.end_line}")
+    props.append(f"title={escape_property(f'catalint ({f.code})')}")
+    return f"::{LEVELS[f.severity]} {','.join(props)}::{escape_data(f'{f.tool}: {f.message}')}"
+
+
+def format_github(run: Run, statistics: bool = False) -> str:
+    rule_counts = Counter(f.code for _, f in run.findings)
+    ordered = sorted(
+        run.findings,
+        key=lambda pair: (-pair[1].severity, rule_counts[pair[1].code], pair[0].catalog.display, pair[1].span.line),
+    )
+    lines = [
+        annotation(repo_path(fr.catalog.path if fr.catalog.path != "-" else fr.catalog.display), f) for fr, f in ordered
+    ]
+    shown = Counter(LEVELS[f.severity] for _, f in run.findings)
+    hidden = sum(max(0, n - SHOWN_PER_LEVEL) for n in shown.values())
+    for fr in run.files:
+        if fr.quality is None:
+            continue
+        file = file_of(fr)
+        for row in fr.quality.gate:
+            if not row.passed:
+                lines.append(f"::error file={escape_property(file)},title=catalint gate::{escape_data(row.line())}")
+    for error in run.errors:
+        props = f"file={escape_property(repo_path(error.path))}"
+        if error.line is not None:
+            props += f",line={error.line}"
+        lines.append(f"::error {props},title=catalint::{escape_data(error.message)}")
+    if hidden:
+        lines.append(
+            f"::notice title=catalint::{hidden} more finding{'s' * (hidden != 1)} than GitHub shows per step; "
+            "all of them are in the job summary"
+        )
+    from catalint.formatters.text import summary
+
+    lines.append(summary(run))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,70 @@
+"""A job summary a reviewer reads: totals and gate first, then tools per catalog, then findings."""
+
+from __future__ import annotations
+
+from catalint.model import SMELLS, Severity
+from catalint.run import Run
+
+MAX_BYTES = 1024 * 1024  # GitHub's limit for one step summary
+_TRUNCATED = "\n\n> The report was cut here to stay under 1 MiB; run `catalint lint` for every finding.\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def format_markdown(run: Run, statistics: bool = False) -> str:
+    from catalint.formatters.text import summary
+
+    out = ["## catalint", "", summary(run), ""]
+    gate_rows = [(fr, row) for fr in run.files if fr.quality is not None for row in fr.quality.gate]
+    if gate_rows:
+        out += ["| Gate | Check | File |", "|---|---|---|"]
+        for fr, row in gate_rows:
+            mark = "✅ PASS" if row.passed else "❌ FAIL"
+            out.append(f"| {mark} | `{_cell(row.text)}` | {_cell(fr.catalog.display)} |")
+        out.append("")
+    for error in run.errors:
+        out.append(f"- ⚠️ `{_cell(str(error))}`")
+    for fr in run.files:
+        q = fr.quality
+        out += [f"### {_cell(fr.catalog.display)}", ""]
+        if q is not None and q.tools:
+            tokens = f", {q.token_total:,} tokens" if q.token_total is not None else ""
+            out.append(f"TDQS min {q.min_score:.2f}, mean {q.mean_score:.2f} (grade {q.grade}){tokens}.")
+            out += [
+                "",
+                "| Tool | Score | Grade | Critical | Warning | Smells | Tokens |",
+                "|---|---:|:---:|---:|---:|---|---:|",
+            ]
+            for t in q.tools:
+                crit = sum(f.severity == Severity.CRITICAL for f in t.result.findings)
+                warn = sum(f.severity == Severity.WARNING for f in t.result.findings)
+                smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
+                tokens_cell = str(t.tokens.total) if t.tokens is not None else "-"
+                score = f"{t.score.score:.2f} | {t.score.grade}"
+                out.append(f"| `{_cell(t.name)}` | {score} | {crit} | {warn} | {smells} | {tokens_cell} |")
+        findings = fr.findings
+        if findings:
+            out += ["", f"<details><summary>{len(findings)} finding{'s' * (len(findings) != 1)}</summary>", ""]
+            out += ["| Line | Rule | Severity | Tool | Message |", "|---:|---|---|---|---|"]
+            for f in findings:
+                out.append(
+                    f"| {f.span.line}:{f.span.col} | {f.code} | {f.severity} | `{_cell(f.tool)}` | {_cell(f.message)} |"
+                )
+            out += ["", "</details>"]
+        out.append("")
+    text = "\n".join(out) + "\n"
+    return _limit(text)
+
+
+def _limit(text: str) -> str:
+    data = text.encode("utf-8")
+    if len(data) <= MAX_BYTES:
+        return text
+    budget = MAX_BYTES - len(_TRUNCATED.encode("utf-8"))
+    cut = data[:budget].decode("utf-8", errors="ignore")
+    cut = cut[: cut.rfind("\n")] if "\n" in cut else cut
+    if cut.count("<details>") > cut.count("</details>"):
+        cut += "\n\n</details>"
+    return cut + _TRUNCATED

@@ -1,0 +1,103 @@
+"""SARIF 2.1.0: one run, the rules from the registry, one result per finding."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from catalint import __version__
+from catalint.formatters.github import repo_path
+from catalint.model import Severity
+from catalint.registry import Rule, all_rules
+from catalint.run import Run
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVELS = {Severity.CRITICAL: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def help_uri(code: str) -> str:
+    """A stable identifier for the rule's documentation (the full text is embedded as help)."""
+    return f"urn:catalint:rule:{code}"
+
+
+def rule_descriptor(r: Rule) -> dict[str, Any]:
+    return {
+        "id": r.code,
+        "name": r.name,
+        "shortDescription": {"text": r.summary},
+        "fullDescription": {"text": r.explanation.split("\n\n", 1)[0].replace("**What it catches.** ", "")},
+        "help": {"text": r.explanation, "markdown": r.explanation},
+        "helpUri": help_uri(r.code),
+        "defaultConfiguration": {"level": LEVELS[r.severity], "enabled": r.default},
+        "properties": {"tags": [r.smell], "smell": r.smell},
+    }
+
+
+def format_sarif(run: Run, statistics: bool = False) -> str:
+    rules = all_rules()
+    index = {r.code: i for i, r in enumerate(rules)}
+    results = []
+    for fr, f in run.findings:
+        span = f.span
+        results.append(
+            {
+                "ruleId": f.code,
+                "ruleIndex": index[f.code],
+                "level": LEVELS[f.severity],
+                "message": {"text": f"{f.tool}: {f.message}"},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {
+                                "uri": repo_path(fr.catalog.path if fr.catalog.path != "-" else fr.catalog.display)
+                            },
+                            "region": {
+                                "startLine": span.line,
+                                "startColumn": span.col,
+                                "endLine": span.end_line,
+                                "endColumn": span.end_col,
+                            },
+                        },
+                        "logicalLocations": [
+                            {"name": f.tool, "fullyQualifiedName": f"{f.tool}{f.pointer}", "kind": "member"}
+                        ],
+                    }
+                ],
+                "partialFingerprints": {"catalintFinding/v1": f"{f.code}|{f.tool}|{f.pointer}"},
+            }
+        )
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": e.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": repo_path(e.path)},
+                        **({"region": {"startLine": e.line, "startColumn": e.col or 1}} if e.line else {}),
+                    }
+                }
+            ],
+        }
+        for e in run.errors
+    ]
+    doc = {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "catalint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "rules": [rule_descriptor(r) for r in rules],
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "invocations": [{"executionSuccessful": not run.errors, "toolExecutionNotifications": notifications}],
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

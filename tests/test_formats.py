@@ -1,0 +1,156 @@
+"""The CI formats: GitHub workflow commands, SARIF 2.1.0, the markdown job summary, JUnit XML."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from catalint.formatters.github import annotation, escape_data, escape_property
+from catalint.formatters.markdown import MAX_BYTES, _limit
+from catalint.model import Finding, Severity, Span
+from catalint.registry import all_rules
+from conftest import ROOT, write_catalog
+
+SARIF_SCHEMA = ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+
+BAD = {
+    "name": "get_alerts",
+    "description": "Alerts, for a state: 100%",
+    "inputSchema": {"type": "object", "properties": {"state": {"type": "string"}}, "required": ["state"]},
+}
+GOOD = {
+    "name": "get_time",
+    "description": "Get the current time in UTC. Returns an ISO 8601 timestamp string.",
+    "inputSchema": {"type": "object", "additionalProperties": False},
+    "annotations": {"readOnlyHint": True},
+}
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    return write_catalog(tmp_path / "tools.json", [BAD, GOOD])
+
+
+# ---------------------------------------------------------------- github
+
+
+def test_escaping_follows_the_workflow_command_rules() -> None:
+    assert escape_data("50%\r\nnext") == "50%25%0D%0Anext"
+    assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
+
+
+def test_columns_only_on_single_line_annotations() -> None:
+    one = Finding("DESC-001", Severity.CRITICAL, "t", "/tools/0/description", "too short, really", Span(3, 5, 3, 9))
+    many = Finding("SCH-002", Severity.WARNING, "t", "/tools/0/inputSchema", "open", Span(3, 5, 8, 2))
+    assert annotation("a,b.json", one) == (
+        "::error file=a%2Cb.json,line=3,col=5,endLine=3,endColumn=9,title=catalint (DESC-001)::t: too short, really"
+    )
+    assert annotation("x.json", many) == "::warning file=x.json,line=3,endLine=8,title=catalint (SCH-002)::t: open"
+
+
+def test_github_output_is_ordered_by_severity_and_paths_are_repo_relative(cli, catalog: Path, monkeypatch) -> None:
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(catalog.parent.parent))
+    out = cli("lint", "--output-format", "github", str(catalog)).stdout.splitlines()
+    commands = [line for line in out if line.startswith("::")]
+    levels = [line.split(" ", 1)[0] for line in commands if "title=catalint (" in line]
+    assert levels == sorted(levels, key=lambda level: ["::error", "::warning", "::notice"].index(level))
+    assert f"file={catalog.parent.name}/tools.json" in commands[0]
+    assert any(line.startswith("::error") and "title=catalint gate" in line for line in commands)
+    assert out[-1].startswith("Found ")
+
+
+def test_github_says_how_many_annotations_github_hides(cli, tmp_path: Path) -> None:
+    tools = [{**BAD, "name": f"tool_{i}"} for i in range(12)]
+    write_catalog(tmp_path / "tools.json", tools)
+    out = cli("lint", "--output-format", "github", "--no-gate", "tools.json").stdout
+    errors = [line for line in out.splitlines() if line.startswith("::error")]
+    assert len(errors) == 12  # DESC-006 on each tool: all emitted; GitHub shows the first 10
+    notice = [line for line in out.splitlines() if line.startswith("::notice title=catalint::")]
+    assert len(notice) == 1 and "more findings than GitHub shows" in notice[0]
+
+
+def test_format_from_the_environment(cli, catalog: Path, monkeypatch) -> None:
+    monkeypatch.setenv("CATALINT_OUTPUT_FORMAT", "github")
+    assert cli("lint", str(catalog)).stdout.startswith("::")
+
+
+# ---------------------------------------------------------------- sarif
+
+
+def test_sarif_rules_come_from_the_registry(cli, catalog: Path) -> None:
+    doc = json.loads(cli("lint", "--output-format", "sarif", str(catalog)).stdout)
+    driver = doc["runs"][0]["tool"]["driver"]
+    assert [r["id"] for r in driver["rules"]] == [r.code for r in all_rules()]
+    first = driver["rules"][0]
+    assert {"id", "name", "shortDescription", "fullDescription", "help", "helpUri"} <= set(first)
+    results = doc["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} >= {"DESC-006", "SCH-004"}
+    for r in results:
+        assert driver["rules"][r["ruleIndex"]]["id"] == r["ruleId"]
+        assert r["level"] in ("error", "warning", "note")
+        region = r["locations"][0]["physicalLocation"]["region"]
+        assert region["startLine"] >= 1 and region["endLine"] >= region["startLine"]
+
+
+@pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason="../shared/schemas is not present")
+def test_sarif_validates_against_the_official_schema(cli, catalog: Path, tmp_path: Path) -> None:
+    import jsonschema_rs
+
+    (tmp_path / "broken.json").write_text("{")
+    for args in (["lint", str(catalog)], ["lint", str(catalog), "broken.json"], ["lint", "--select", "DESC-001"]):
+        out = cli(*args, "--output-format", "sarif").stdout
+        validator = jsonschema_rs.validator_for(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
+        errors = [f"{list(e.instance_path)}: {e.message}" for e in validator.iter_errors(json.loads(out))]
+        assert errors == [], args
+
+
+# ---------------------------------------------------------------- markdown
+
+
+def test_markdown_puts_totals_and_gate_first_then_tools_then_findings(cli, catalog: Path) -> None:
+    out = cli("lint", "--output-format", "markdown", str(catalog)).stdout
+    assert out.startswith("## catalint\n\nFound ")
+    assert out.index("| Gate | Check | File |") < out.index("| Tool | Score | Grade |") < out.index("<details>")
+    assert "| `get_alerts` |" in out and "❌ FAIL" in out
+
+
+def test_markdown_stays_under_one_mebibyte() -> None:
+    text = "## catalint\n\n<details>\n\n" + "| 1:1 | DESC-001 | critical | `t` | x |\n" * 60_000
+    cut = _limit(text)
+    assert len(cut.encode("utf-8")) <= MAX_BYTES
+    assert cut.rstrip().endswith("for every finding.")
+    assert cut.count("<details>") == cut.count("</details>")
+    assert _limit("short\n") == "short\n"
+
+
+# ---------------------------------------------------------------- junit
+
+
+def test_junit_has_a_case_per_tool_and_gate_check(cli, catalog: Path, tmp_path: Path) -> None:
+    (tmp_path / "broken.json").write_text("{")
+    out = cli("lint", "--output-format", "junit", str(catalog), "broken.json").stdout
+    root = ET.fromstring(out.split("\n", 1)[1])
+    suites = root.findall("testsuite")
+    names = [case.get("name") for case in suites[0].findall("testcase")]
+    assert names == ["get_alerts", "get_time", "min_score", "mean_score", "critical_count"]
+    failed = {c.get("name") for c in suites[0].findall("testcase") if c.find("failure") is not None}
+    assert "get_alerts" in failed and "get_time" not in failed
+    assert suites[1].find("testcase/error") is not None
+    assert int(root.get("tests")) == 6 and int(root.get("errors")) == 1
+
+
+# ---------------------------------------------------------------- --report
+
+
+def test_report_writes_extra_formats_in_the_same_run(cli, catalog: Path, tmp_path: Path) -> None:
+    result = cli(
+        "lint", str(catalog), "--report", f"sarif:{tmp_path / 'out.sarif'}", "--report", f"json:{tmp_path / 'r.json'}"
+    )
+    assert result.exit_code == 1
+    assert json.loads((tmp_path / "out.sarif").read_text())["version"] == "2.1.0"
+    assert json.loads((tmp_path / "r.json").read_text())["summary"]["tools"] == 2
+    bad = cli("lint", str(catalog), "--report", "yaml:x.yaml")
+    assert bad.exit_code == 2 and "unknown format 'yaml'" in bad.stderr
