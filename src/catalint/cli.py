@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from catalint import __version__
+from catalint.diff_cli import diff_command
 
 OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit"]
 EXIT_ERROR = 2  # usage, config or input error (0 clean and 1 findings come from Run.exit_code)
@@ -135,6 +136,16 @@ def main() -> None:
 @click.option("--tool-token-budget", type=click.IntRange(min=1), help="TOK-001's per-tool budget (default 700).")
 @click.option("--catalog-token-budget", type=click.IntRange(min=1), help="TOK-002's catalog budget (default none).")
 @click.option(
+    "--baseline",
+    metavar="BASE",
+    help="Report only findings that BASE (a catalog file, or REV:path at a git revision) does not have.",
+)
+@click.option(
+    "--baseline-rev",
+    metavar="REV",
+    help="Report only findings each linted file did not have at git revision REV (a file new since REV keeps all).",
+)
+@click.option(
     "--stdin-filename",
     default="-",
     metavar="NAME",
@@ -164,6 +175,8 @@ def lint(
     with_tokens: bool,
     tool_token_budget: int | None,
     catalog_token_budget: int | None,
+    baseline: str | None,
+    baseline_rev: str | None,
     stdin_filename: str,
 ) -> None:
     """Lint catalog files, directories of them, or '-' for standard input.
@@ -230,6 +243,19 @@ def lint(
     from catalint.quality import assess
     from catalint.tokens import TokenError
 
+    if baseline is not None and baseline_rev is not None:
+        fail("error: give --baseline or --baseline-rev, not both")
+    base_catalog = None
+    if baseline is not None:
+        from catalint.diff import load_side
+
+        try:
+            base_catalog = load_side(baseline, Path.cwd())
+        except LoadError as exc:
+            fail(str(exc))
+    if baseline_rev is not None:
+        _check_revision(baseline_rev)
+
     run = Run(show_scores=scores, explain=list(explain_tools))
     count_tokens = with_tokens or scores or bool(explain_tools)
     try:
@@ -244,6 +270,11 @@ def lint(
                 run.errors.append(exc)
                 continue
             result = lint_catalog(catalog, settings)
+            base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, file)
+            if base is not None:
+                from catalint.diff import filter_baseline
+
+                filter_baseline(result, base, settings)
             tok = count_tokens or any(code.startswith("TOK-") for code in settings.enabled_codes())
             result.quality = assess(result, settings.gate_checks(), tok)
             run.files.append(result)
@@ -374,6 +405,31 @@ def bench_schema() -> None:
     click.echo(json.dumps(spec_schema(), indent=2))
 
 
+def _check_revision(rev: str) -> None:
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], capture_output=True)
+    except OSError as exc:
+        fail(f"error: --baseline-rev: cannot run git: {exc.strerror or exc}")
+        return
+    if done.returncode != 0:
+        fail(f"error: --baseline-rev: {rev!r} is not a commit of this repository")
+
+
+def _at_revision(rev: str, file: str) -> Any:
+    """The file as it was at rev, or None when it did not exist there (or is not a file in git)."""
+    from catalint.diff import load_side
+    from catalint.loader import LoadError
+
+    if file == "-":
+        return None
+    try:
+        return load_side(f"{rev}:{file}", Path.cwd())
+    except LoadError:
+        return None  # new since rev (the revision itself was checked up front): every finding is new
+
+
 def _topic(code: str) -> str | None:
     """The documentation that `catalint rule` shows besides rules: the score and the gate."""
     wanted = code.strip().upper()
@@ -386,6 +442,9 @@ def _topic(code: str) -> str | None:
 
         return GATE
     return None
+
+
+main.add_command(diff_command)
 
 
 def entry() -> None:

@@ -1,0 +1,507 @@
+"""Compare two catalogs: tools added, removed, renamed and changed; scores, tokens and findings.
+
+Findings are matched by (rule code, tool name, pointer inside the tool), never by
+line: a tool that moves in the file, or to another place in the tools array,
+keeps its findings. The same matching backs `catalint lint --baseline`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import subprocess
+from collections import Counter
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import Any
+
+from catalint.config import Settings
+from catalint.engine import FileResult, ToolResult, lint_catalog
+from catalint.loader import LoadError, decode_bytes, load_path, load_text
+from catalint.model import Catalog, Finding, Tool
+from catalint.sourcemap import join_pointer
+from catalint.tdqs import score as tdqs_score
+from catalint.tokens import count
+
+RENAME_SIMILARITY = 0.6  # word-level similarity of two descriptions from which a removed+added pair is a rename
+MAX_RENAME_COMPARISONS = 50_000  # description pairs compared per schema (about 2 s); past it only equal ones pair
+SCHEMA_POINTER_CAP = 20  # schema pointers kept per changed tool
+DIFF_WIDTH = 200  # characters of a description word diff
+CONTEXT_WORDS = 3  # unchanged words kept on each side of a change
+CHANGE_WIDTH = 80  # characters kept of one removed or added run of words
+_ABSENT = ""  # canonical text of a missing member (no JSON value serialises to "")
+
+Key = tuple[str, str, str]  # rule code, tool name, pointer inside the tool
+
+
+# Loading a side ------------------------------------------------------------------------------------------------
+
+
+def load_side(spec: str, cwd: Path) -> Catalog:
+    """A catalog from a file path, '-' (standard input), or REV:path: the file at a git revision.
+
+    X:Y is a revision only when no file X:Y exists and X is not a drive letter.
+    """
+    if spec == "-":
+        return load_path("-")
+    rev, colon, path = spec.partition(":")
+    is_drive = len(rev) == 1 and rev.isascii() and rev.isalpha()
+    if colon and rev and path and not is_drive and not (cwd / spec).exists():
+        return _load_revision(rev, path, cwd, spec)
+    return _load_file(spec, cwd)
+
+
+def _load_file(spec: str, cwd: Path) -> Catalog:
+    target = cwd / spec
+    try:
+        data = target.read_bytes()
+    except IsADirectoryError:
+        raise LoadError(spec, "is a directory") from None
+    except OSError as exc:
+        raise LoadError(spec, exc.strerror or str(exc)) from None
+    return load_text(decode_bytes(data, spec), str(target), spec)
+
+
+def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
+    """The file at path (relative to cwd, or absolute) as committed at rev; shown as path@rev."""
+    if os.path.isabs(path):
+        top = _git(["rev-parse", "--show-toplevel"], cwd, spec).decode().strip()
+        where = Path(path).parent.resolve() / Path(path).name  # git reports the top level with links resolved
+        rel = Path(os.path.relpath(where, top)).as_posix()
+    else:
+        prefix = _git(["rev-parse", "--show-prefix"], cwd, spec).decode().strip()
+        rel = posixpath.normpath(posixpath.join(prefix, Path(path).as_posix()))
+    if rel == ".." or rel.startswith("../"):
+        raise LoadError(spec, f"{path} is outside the git repository")
+    obj = f"{rev}:{rel}"
+    kind = _git(["cat-file", "-t", obj], cwd, spec).decode().strip()
+    if kind != "blob":
+        raise LoadError(spec, f"{path} is a {kind} at {rev}, not a file")
+    display = f"{path}@{rev}"
+    data = _git(["cat-file", "blob", obj], cwd, spec)
+    return load_text(decode_bytes(data, display), str(cwd / path), display)
+
+
+def _git(args: list[str], cwd: Path, spec: str) -> bytes:
+    """git's standard output; its failure becomes a LoadError naming spec."""
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    except OSError as exc:
+        raise LoadError(spec, f"cannot run git: {exc.strerror or exc}") from None
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"git {args[0]} failed"]
+        message = next((line for line in lines if line.startswith("fatal: ")), lines[0])
+        raise LoadError(spec, f"git: {message.removeprefix('fatal: ')}")
+    return done.stdout
+
+
+# Comparing -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolState:
+    """One tool on one side of the diff."""
+
+    result: ToolResult
+    tokens: int
+
+    @property
+    def tool(self) -> Tool:
+        return self.result.tool
+
+    @property
+    def name(self) -> str:
+        return self.result.tool.name
+
+    @property
+    def score(self) -> float:
+        return (self.result.score or tdqs_score(self.tool)).score
+
+
+@dataclass(frozen=True)
+class SchemaChange:
+    pointer: str  # inside the tool: /inputSchema/properties/q
+    kind: str  # added, removed or changed
+
+
+@dataclass
+class ToolChange:
+    """A tool on both sides (under one name, or renamed) and what differs."""
+
+    base: ToolState
+    head: ToolState
+    description: str | None  # word diff; None when the description is unchanged
+    schema: list[SchemaChange]  # the first SCHEMA_POINTER_CAP pointers
+    schema_total: int
+    fields: list[str]  # other members of the tool object that differ
+
+    @property
+    def renamed(self) -> bool:
+        return self.base.name != self.head.name
+
+    @property
+    def changed(self) -> bool:
+        return self.renamed or self.description is not None or bool(self.schema_total or self.fields)
+
+    @property
+    def score_delta(self) -> float:
+        return round(self.head.score - self.base.score, 4)
+
+    @property
+    def token_delta(self) -> int:
+        return self.head.tokens - self.base.tokens
+
+
+@dataclass
+class CatalogDiff:
+    base: Catalog
+    head: Catalog
+    before: list[ToolState]  # every tool of base, in file order
+    after: list[ToolState]
+    added: list[ToolState]
+    removed: list[ToolState]
+    changes: list[ToolChange]  # renames, and tools under one name that differ
+    introduced: list[Finding]  # findings of head
+    fixed: list[Finding]  # findings of base
+
+    @property
+    def renamed(self) -> list[ToolChange]:
+        return [c for c in self.changes if c.renamed]
+
+    @property
+    def mean_score_before(self) -> float | None:
+        return _mean(self.before)
+
+    @property
+    def mean_score_after(self) -> float | None:
+        return _mean(self.after)
+
+    @property
+    def tokens_before(self) -> int:
+        return sum(s.tokens for s in self.before)
+
+    @property
+    def tokens_after(self) -> int:
+        return sum(s.tokens for s in self.after)
+
+
+def _mean(states: list[ToolState]) -> float | None:
+    return round(sum(s.score for s in states) / len(states), 4) if states else None
+
+
+@dataclass
+class _Matching:
+    same: list[tuple[Tool, Tool]]  # base and head tool under one name
+    renamed: list[tuple[Tool, Tool]]
+    removed: list[Tool]
+    added: list[Tool]
+
+    def new_names(self) -> dict[int, str]:
+        """Head name of each renamed base tool, by base index."""
+        return {old.index: new.name for old, new in self.renamed}
+
+
+def compare(base: Catalog, head: Catalog) -> CatalogDiff:
+    """Everything that differs from base to head, each side linted with the default settings."""
+    settings = Settings()
+    base_result, head_result = lint_catalog(base, settings), lint_catalog(head, settings)
+    before = [ToolState(tr, count(tr.tool).total) for tr in base_result.tools]
+    after = [ToolState(tr, count(tr.tool).total) for tr in head_result.tools]
+    old_states = {s.tool.index: s for s in before}
+    new_states = {s.tool.index: s for s in after}
+    matching = _match(base.tools, head.tools)
+    changes = [_change(old_states[o.index], new_states[n.index]) for o, n in matching.same + matching.renamed]
+    changes = sorted((c for c in changes if c.changed), key=lambda c: (c.head.name, c.head.tool.index))
+    introduced, fixed = _finding_delta(base_result, head_result, matching.new_names())
+    return CatalogDiff(
+        base,
+        head,
+        before,
+        after,
+        sorted((new_states[t.index] for t in matching.added), key=_by_name),
+        sorted((old_states[t.index] for t in matching.removed), key=_by_name),
+        changes,
+        introduced,
+        fixed,
+    )
+
+
+def _by_name(state: ToolState) -> tuple[str, int]:
+    return state.name, state.tool.index
+
+
+def _match(base: list[Tool], head: list[Tool]) -> _Matching:
+    """Pair tools by name (the n-th tool of a repeated name with the n-th), then renames among the rest."""
+    unpaired: dict[str, list[Tool]] = {}
+    for tool in head:
+        unpaired.setdefault(tool.name, []).append(tool)
+    same: list[tuple[Tool, Tool]] = []
+    removed: list[Tool] = []
+    for tool in base:
+        namesakes = unpaired.get(tool.name)
+        if namesakes:
+            same.append((tool, namesakes.pop(0)))
+        else:
+            removed.append(tool)
+    added = sorted((t for ts in unpaired.values() for t in ts), key=lambda t: t.index)
+    renamed = _renames(removed, added)
+    gone = {old.index for old, _ in renamed}
+    came = {new.index for _, new in renamed}
+    return _Matching(
+        same, renamed, [t for t in removed if t.index not in gone], [t for t in added if t.index not in came]
+    )
+
+
+def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
+    """Removed and added tools with JSON-equal inputSchemas and similar descriptions, most similar first.
+
+    Equal descriptions pair first, in name order, without comparing words (a mass rename stays linear).
+    """
+    olds, news = _by_schema(removed), _by_schema(added)
+    pairs: list[tuple[Tool, Tool]] = []
+    for key in sorted(olds.keys() & news.keys()):
+        equal, left_old, left_new = _equal_descriptions(olds[key], news[key])
+        pairs += equal + _most_similar(left_old, left_new)
+    return pairs
+
+
+def _by_schema(tools: list[Tool]) -> dict[str, list[Tool]]:
+    groups: dict[str, list[Tool]] = {}
+    for tool in sorted(tools, key=lambda t: (t.name, t.index)):
+        groups.setdefault(_member(tool, "inputSchema"), []).append(tool)
+    return groups
+
+
+def _equal_descriptions(olds: list[Tool], news: list[Tool]) -> tuple[list[tuple[Tool, Tool]], list[Tool], list[Tool]]:
+    """Pair tools whose descriptions have the same words (both lists in name order); then the rest of each."""
+    waiting: dict[tuple[str, ...], list[Tool]] = {}
+    for new in news:
+        waiting.setdefault(_word_key(new), []).append(new)
+    pairs: list[tuple[Tool, Tool]] = []
+    left_old: list[Tool] = []
+    for old in olds:
+        same = waiting.get(_word_key(old))
+        if same:
+            pairs.append((old, same.pop(0)))
+        else:
+            left_old.append(old)
+    paired = {new.index for _, new in pairs}
+    return pairs, left_old, [t for t in news if t.index not in paired]
+
+
+def _most_similar(olds: list[Tool], news: list[Tool]) -> list[tuple[Tool, Tool]]:
+    """Greedy pairing by description similarity, ties broken by names then positions."""
+    if len(olds) * len(news) > MAX_RENAME_COMPARISONS:
+        return []
+    candidates: list[tuple[float, str, str, int, int, Tool, Tool]] = []
+    matcher = SequenceMatcher(None, autojunk=False)
+    for new in news:
+        matcher.set_seq2(_word_key(new))  # difflib caches what it learns about the second sequence
+        for old in olds:
+            matcher.set_seq1(_word_key(old))
+            if matcher.real_quick_ratio() < RENAME_SIMILARITY or matcher.quick_ratio() < RENAME_SIMILARITY:
+                continue  # upper bounds of ratio(), much cheaper
+            ratio = matcher.ratio()
+            if ratio >= RENAME_SIMILARITY:
+                candidates.append((-ratio, old.name, new.name, old.index, new.index, old, new))
+    candidates.sort(key=lambda c: c[:5])
+    pairs: list[tuple[Tool, Tool]] = []
+    used_old: set[int] = set()
+    used_new: set[int] = set()
+    for *_, old, new in candidates:
+        if old.index not in used_old and new.index not in used_new:
+            used_old.add(old.index)
+            used_new.add(new.index)
+            pairs.append((old, new))
+    return pairs
+
+
+def _word_key(tool: Tool) -> tuple[str, ...]:
+    """The case-folded words of the tool's description, cached on the tool."""
+    key = tool.cache.get("diff_words")
+    if key is None:
+        key = tool.cache["diff_words"] = tuple(_text(tool).casefold().split())
+    return key
+
+
+def _text(tool: Tool) -> str:
+    """The description, or "" when it is missing or not a string."""
+    return tool.description if isinstance(tool.description, str) else ""
+
+
+def _member(tool: Tool, key: str) -> str:
+    """Canonical JSON of a member of the tool object, _ABSENT when it is missing."""
+    return canonical(tool.raw[key]) if key in tool.raw else _ABSENT
+
+
+def canonical(value: Any) -> str:
+    """JSON text that is equal exactly when two values are JSON-equal: keys sorted, 1.0 written as 1."""
+    return json.dumps(_normal(value), sort_keys=True, ensure_ascii=False)
+
+
+def _normal(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _normal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normal(v) for v in value]
+    return value
+
+
+def _change(base: ToolState, head: ToolState) -> ToolChange:
+    old, new = base.tool, head.tool
+    description: str | None = None
+    if _member(old, "description") != _member(new, "description"):
+        description = word_diff(_text(old), _text(new))
+    schema = schema_changes(old, new)
+    others = (old.raw.keys() | new.raw.keys()) - {"name", "description", "inputSchema"}
+    fields = sorted(k for k in others if _member(old, k) != _member(new, k))
+    return ToolChange(base, head, description, schema[:SCHEMA_POINTER_CAP], len(schema), fields)
+
+
+def schema_changes(old: Tool, new: Tool) -> list[SchemaChange]:
+    """Pointers under /inputSchema whose value differs, appears or disappears between two tools."""
+    if _member(old, "inputSchema") == _member(new, "inputSchema"):
+        return []
+    out: list[SchemaChange] = []
+    _walk(_schema_only(old.raw), _schema_only(new.raw), "", out)
+    return out
+
+
+def _schema_only(raw: dict[str, Any]) -> dict[str, Any]:
+    return {"inputSchema": raw["inputSchema"]} if "inputSchema" in raw else {}
+
+
+def _walk(old: Any, new: Any, pointer: str, out: list[SchemaChange]) -> None:
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(old.keys() | new.keys()):
+            _child(old, new, key, key in old, key in new, pointer, out)
+    elif isinstance(old, list) and isinstance(new, list):
+        for i in range(max(len(old), len(new))):
+            _child(old, new, i, i < len(old), i < len(new), pointer, out)
+    elif canonical(old) != canonical(new):
+        out.append(SchemaChange(pointer, "changed"))
+
+
+def _child(old: Any, new: Any, key: Any, in_old: bool, in_new: bool, pointer: str, out: list[SchemaChange]) -> None:
+    child = join_pointer(pointer, key)
+    if not in_new:
+        out.append(SchemaChange(child, "removed"))
+    elif not in_old:
+        out.append(SchemaChange(child, "added"))
+    else:
+        _walk(old[key], new[key], child, out)
+
+
+def word_diff(old: str, new: str, width: int = DIFF_WIDTH) -> str:
+    """Removed words in [-...-], added ones in {+...+}, unchanged runs cut to CONTEXT_WORDS either side."""
+    a, b = old.split(), new.split()
+    ops = SequenceMatcher(None, a, b, False).get_opcodes()
+    if all(tag == "equal" for tag, *_ in ops):
+        return "(no word changed)"
+    pieces: list[str] = []
+    for n, (tag, i1, i2, j1, j2) in enumerate(ops):
+        if tag == "equal":
+            pieces.append(_context(a[i1:i2], first=n == 0, last=n == len(ops) - 1))
+            continue
+        if i2 > i1:
+            pieces.append(f"[-{_clip(' '.join(a[i1:i2]), CHANGE_WIDTH)}-]")
+        if j2 > j1:
+            pieces.append(f"{{+{_clip(' '.join(b[j1:j2]), CHANGE_WIDTH)}+}}")
+    return _fit(pieces, width)
+
+
+def _context(words: list[str], first: bool, last: bool) -> str:
+    n = CONTEXT_WORDS
+    if first and len(words) > n:
+        return "... " + " ".join(words[-n:])
+    if last and len(words) > n:
+        return " ".join(words[:n]) + " ..."
+    if not first and not last and len(words) > 2 * n:
+        return " ".join(words[:n]) + " ... " + " ".join(words[-n:])
+    return " ".join(words)
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3].rstrip() + "..."
+
+
+def _fit(pieces: list[str], width: int) -> str:
+    """Join whole pieces while they fit in width (always the first), then '...'."""
+    out = pieces[0]
+    for piece in pieces[1:]:
+        if len(out) + 1 + len(piece) > width:
+            return out + " ..."
+        out += " " + piece
+    return out
+
+
+# Findings ------------------------------------------------------------------------------------------------------
+
+
+def _keyed(result: FileResult, new_names: dict[int, str]) -> list[tuple[Key, Finding]]:
+    """Each finding with its key, renamed tools under their new name; sorted by tool, pointer, code."""
+    out: list[tuple[Key, Finding]] = []
+    for tr in result.tools:
+        name = new_names.get(tr.tool.index, tr.tool.name)
+        out += [((f.code, name, _inside(f.pointer, tr.tool.pointer)), f) for f in tr.findings]
+    out.sort(key=lambda kf: (kf[0][1], kf[0][2], kf[0][0], kf[1].message))
+    return out
+
+
+def _inside(pointer: str, tool_pointer: str) -> str:
+    """A finding's pointer relative to its tool: /tools/3/inputSchema -> /inputSchema."""
+    if pointer == tool_pointer or pointer.startswith(tool_pointer + "/"):
+        return pointer[len(tool_pointer) :]
+    return pointer
+
+
+def _unmatched(ours: list[tuple[Key, Finding]], theirs: list[tuple[Key, Finding]]) -> list[Finding]:
+    """Our findings beyond the number of theirs with the same key."""
+    left = Counter(key for key, _ in theirs)
+    out: list[Finding] = []
+    for key, f in ours:
+        if left[key]:
+            left[key] -= 1
+        else:
+            out.append(f)
+    return out
+
+
+def _finding_delta(
+    base: FileResult, head: FileResult, new_names: dict[int, str]
+) -> tuple[list[Finding], list[Finding]]:
+    """Findings introduced in head and fixed from base."""
+    old, new = _keyed(base, new_names), _keyed(head, {})
+    return _unmatched(new, old), _unmatched(old, new)
+
+
+def new_findings(result: FileResult, baseline: Catalog, settings: Settings) -> list[Finding]:
+    """Findings of result that the baseline, linted with the same settings, does not have."""
+    base_result = _lint_baseline(baseline, settings)
+    new_names = _match(baseline.tools, result.catalog.tools).new_names()
+    return _finding_delta(base_result, result, new_names)[0]
+
+
+def filter_baseline(result: FileResult, baseline: Catalog, settings: Settings) -> int:
+    """Keep in result only the findings that the baseline does not have; returns how many were dropped."""
+    keep = {id(f) for f in new_findings(result, baseline, settings)}
+    dropped = 0
+    for tr in result.tools:
+        kept = [f for f in tr.findings if id(f) in keep]
+        dropped += len(tr.findings) - len(kept)
+        tr.findings = kept
+    return dropped
+
+
+def _lint_baseline(baseline: Catalog, settings: Settings) -> FileResult:
+    """Lint the baseline without counting its matches toward the settings' unused-ignore notices."""
+    ignores = [*settings.per_file_ignores, *settings.per_tool_ignores]
+    used = [entry.used for entry in ignores]
+    result = lint_catalog(baseline, settings)
+    for entry, before in zip(ignores, used, strict=True):
+        entry.used = before
+    return result

@@ -1,0 +1,237 @@
+"""`catalint diff BASE HEAD`: what changed between two catalogs, as text, JSON, or markdown for a PR comment."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:  # kept out of `catalint --help` and every other command's start-up
+    from catalint.diff import CatalogDiff, ToolChange, ToolState
+    from catalint.model import Finding
+
+DETAILS_FROM = 10  # markdown finding lists this long fold into <details>
+
+
+@click.command("diff")
+@click.argument("base")
+@click.argument("head")
+@click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@click.option("--exit-code", is_flag=True, help="Exit 1 when HEAD introduces findings.")
+def diff_command(base: str, head: str, output_format: str, output_file: str | None, exit_code: bool) -> None:
+    """Compare two catalogs: tools added, removed, renamed and changed; TDQS scores, tokens and findings.
+
+    BASE and HEAD are files, '-' for standard input, or REV:path for a file at a
+    git revision (HEAD~1:tools.json). Findings of the default rules are matched
+    by rule, tool and pointer inside the tool, so moving a tool changes nothing.
+
+    Exit codes: 0 done, 1 findings introduced (with --exit-code), 2 input error.
+    """
+    from catalint.cli import fail, write_output  # here: cli imports this module to register the command
+    from catalint.diff import compare, load_side
+    from catalint.engine import RuleCrash
+    from catalint.loader import LoadError
+    from catalint.tokens import TokenError
+
+    try:
+        cwd = Path.cwd()
+        result = compare(load_side(base, cwd), load_side(head, cwd))
+    except (LoadError, RuleCrash) as exc:
+        fail(str(exc))
+        return
+    except TokenError as exc:
+        fail(f"error: {exc}")
+        return
+    try:
+        write_output(FORMATS[output_format](result), output_file)
+    except OSError as exc:
+        fail(f"{output_file}: error: cannot write report: {exc.strerror or exc}")
+    sys.exit(1 if exit_code and result.introduced else 0)
+
+
+def _score(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def _signed(delta: float) -> str:
+    text = f"{delta:+.2f}"
+    return "+0.00" if text == "-0.00" else text
+
+
+def _score_move(before: float | None, after: float | None) -> str:
+    if before is None or after is None:
+        return f"{_score(before)} -> {_score(after)}"
+    return f"{before:.2f} -> {after:.2f} ({_signed(after - before)})"
+
+
+def _token_move(before: int, after: int) -> str:
+    return f"{before:,} -> {after:,} ({after - before:+,})"
+
+
+def _schema_text(change: ToolChange) -> str:
+    parts = [f"{c.pointer.removeprefix('/inputSchema')} {c.kind}".lstrip() for c in change.schema]
+    more = change.schema_total - len(change.schema)
+    return ", ".join(parts) + (f" (+{more} more)" if more else "")
+
+
+def _details(change: ToolChange) -> list[str]:
+    """What changed in a tool besides its name, one phrase each."""
+    parts: list[str] = []
+    if change.description is not None:
+        parts.append(f"description: {change.description}")
+    if change.schema_total:
+        parts.append(f"inputSchema: {_schema_text(change)}")
+    if change.fields:
+        parts.append(f"changed: {', '.join(change.fields)}")
+    if change.score_delta:
+        parts.append(f"score {_score_move(change.base.score, change.head.score)}")
+    if change.token_delta:
+        parts.append(f"tokens {_token_move(change.base.tokens, change.head.tokens)}")
+    return parts
+
+
+def _counts(diff: CatalogDiff) -> str:
+    return f"{len(diff.added)} added, {len(diff.removed)} removed, {len(diff.renamed)} renamed"
+
+
+# text ----------------------------------------------------------------------------------------------------------
+
+
+def format_text(diff: CatalogDiff) -> str:
+    lines = [
+        f"catalint diff: {diff.base.display} -> {diff.head.display}",
+        f"tools: {len(diff.before)} -> {len(diff.after)} (+{_counts(diff)})",
+    ]
+    lines += [f"+ {s.name} (score {s.score:.2f}, {s.tokens:,} tokens)" for s in diff.added]
+    lines += [f"- {s.name}" for s in diff.removed]
+    for c in diff.changes:
+        label = f"{c.base.name} -> {c.head.name} (renamed)" if c.renamed else c.head.name
+        details = _details(c)
+        lines.append(f"~ {label}" + (": " + "; ".join(details) if details else ""))
+    lines.append(f"findings: {len(diff.introduced)} introduced, {len(diff.fixed)} fixed")
+    lines += [f"  + {_finding_text(f)}" for f in diff.introduced]
+    lines += [f"  - {_finding_text(f)}" for f in diff.fixed]
+    lines.append(
+        f"totals: mean score {_score_move(diff.mean_score_before, diff.mean_score_after)}; "
+        f"tokens {_token_move(diff.tokens_before, diff.tokens_after)}"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _finding_text(f: Finding) -> str:
+    return f"{f.code} {f.tool} {f.pointer}: {f.message}"
+
+
+# JSON ----------------------------------------------------------------------------------------------------------
+
+
+def as_dict(diff: CatalogDiff) -> dict[str, Any]:
+    from catalint.formatters.json_format import finding_dict
+
+    before, after = diff.mean_score_before, diff.mean_score_after
+    return {
+        "base": diff.base.display,
+        "head": diff.head.display,
+        "tools": {
+            "before": len(diff.before),
+            "after": len(diff.after),
+            "added": [_state_dict(s) for s in diff.added],
+            "removed": [_state_dict(s) for s in diff.removed],
+            "renamed": [{"from": c.base.name, "to": c.head.name} for c in diff.renamed],
+            "changed": [_change_dict(c) for c in diff.changes],
+        },
+        "findings": {
+            "introduced": [finding_dict(f, diff.head.display) for f in diff.introduced],
+            "fixed": [finding_dict(f, diff.base.display) for f in diff.fixed],
+        },
+        "totals": {
+            "mean_score_before": before,
+            "mean_score_after": after,
+            "mean_score_delta": None if before is None or after is None else round(after - before, 4),
+            "tokens_before": diff.tokens_before,
+            "tokens_after": diff.tokens_after,
+            "tokens_delta": diff.tokens_after - diff.tokens_before,
+        },
+    }
+
+
+def _state_dict(s: ToolState) -> dict[str, Any]:
+    return {"name": s.name, "pointer": s.tool.pointer, "score": s.score, "tokens": s.tokens}
+
+
+def _change_dict(c: ToolChange) -> dict[str, Any]:
+    return {
+        "name": c.head.name,
+        "previous_name": c.base.name if c.renamed else None,
+        "base_pointer": c.base.tool.pointer,
+        "head_pointer": c.head.tool.pointer,
+        "description_diff": c.description,
+        "input_schema": {
+            "changes": [{"pointer": s.pointer, "change": s.kind} for s in c.schema],
+            "total": c.schema_total,
+        },
+        "fields": c.fields,
+        "score": {"before": c.base.score, "after": c.head.score, "delta": c.score_delta},
+        "tokens": {"before": c.base.tokens, "after": c.head.tokens, "delta": c.token_delta},
+    }
+
+
+def format_json(diff: CatalogDiff) -> str:
+    return json.dumps(as_dict(diff), indent=2, ensure_ascii=False) + "\n"
+
+
+# markdown ------------------------------------------------------------------------------------------------------
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a markdown table cell or list item: no pipe, HTML tag or line break."""
+    return text.replace("|", "\\|").replace("<", "&lt;").replace("\n", " ")
+
+
+def _code(text: str, table: bool = True) -> str:
+    """A code span on one line; in a table its pipes are escaped (GitHub unescapes them inside code)."""
+    text = text.replace("\n", " ")
+    if table:
+        text = text.replace("|", "\\|")
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def format_markdown(diff: CatalogDiff) -> str:
+    before, after = diff.mean_score_before, diff.mean_score_after
+    score_delta = "" if before is None or after is None else _signed(after - before)
+    lines = [
+        f"### catalint diff: {_code(diff.base.display)} → {_code(diff.head.display)}",
+        "",
+        "| | Before | After | Change |",
+        "|---|---:|---:|---:|",
+        f"| Tools | {len(diff.before)} | {len(diff.after)} | {_counts(diff)} |",
+        f"| Mean TDQS | {_score(before)} | {_score(after)} | {score_delta} |",
+        f"| Tokens | {diff.tokens_before:,} | {diff.tokens_after:,} | {diff.tokens_after - diff.tokens_before:+,} |",
+        f"| Findings | | | {len(diff.introduced)} introduced, {len(diff.fixed)} fixed |",
+    ]
+    if diff.added or diff.removed or diff.changes:
+        lines += ["", "| Tool | Change | Details |", "|---|---|---|"]
+        lines += [f"| {_code(s.name)} | added | score {s.score:.2f}, {s.tokens:,} tokens |" for s in diff.added]
+        lines += [f"| {_code(s.name)} | removed | |" for s in diff.removed]
+        for c in diff.changes:
+            name = f"{_code(c.base.name)} → {_code(c.head.name)}" if c.renamed else _code(c.head.name)
+            lines.append(f"| {name} | {'renamed' if c.renamed else 'changed'} | {_cell('; '.join(_details(c)))} |")
+    lines += _finding_list("Findings introduced", diff.introduced)
+    lines += _finding_list("Findings fixed", diff.fixed)
+    return "\n".join(lines) + "\n"
+
+
+def _finding_list(title: str, findings: list[Finding]) -> list[str]:
+    if not findings:
+        return []
+    items = [f"- **{f.code}** {_code(f.tool, False)} {_code(f.pointer, False)}: {_cell(f.message)}" for f in findings]
+    if len(findings) < DETAILS_FROM:
+        return ["", f"**{title} ({len(findings)})**", "", *items]
+    return ["", f"<details><summary>{title} ({len(findings)})</summary>", "", *items, "", "</details>"]
+
+
+FORMATS = {"text": format_text, "json": format_json, "markdown": format_markdown}

@@ -1,0 +1,212 @@
+"""The composite GitHub Action: its metadata, the script-injection rule, and its steps run by a harness."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, write_catalog
+
+ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+BIN = Path(sys.executable).with_name("catalint")
+INPUTS = ["paths", "config", "fail-severity", "gate", "only-new", "sarif-file", "summary", "python-version", "version"]
+OUTPUTS = ["critical-count", "warning-count", "min-score", "mean-score", "sarif-file"]
+
+GOOD = {
+    "name": "get_time",
+    "description": "Get the current time in UTC. Returns an ISO 8601 timestamp string.",
+    "inputSchema": {"type": "object", "additionalProperties": False},
+    "annotations": {"readOnlyHint": True},
+}
+OLD_FLAW = {
+    "name": "get_date",
+    "description": "Date",
+    "inputSchema": {"type": "object", "additionalProperties": False},
+    "annotations": {"readOnlyHint": True},
+}
+NEW_FLAW = {"name": "get_weather", "description": "Weather", "inputSchema": {"type": "object"}}
+
+
+def test_action_metadata_is_valid() -> None:
+    exe = Path(sys.executable).with_name("check-jsonschema")
+    if not exe.exists():
+        pytest.skip("check-jsonschema is not installed (pip install -e '.[test]')")
+    result = subprocess.run(
+        [str(exe), "--builtin-schema", "vendor.github-actions", str(ROOT / "action.yml")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_inputs_and_outputs() -> None:
+    assert list(ACTION["inputs"]) == INPUTS
+    for name, spec in ACTION["inputs"].items():
+        assert re.fullmatch(r"[a-z]+(-[a-z]+)*", name)
+        assert spec["description"] and "default" in spec, name
+    assert list(ACTION["outputs"]) == OUTPUTS
+    assert ACTION["runs"]["using"] == "composite"
+
+
+def test_no_run_step_splices_an_expression() -> None:
+    """Inputs reach scripts through env: only; `${{ inputs.x }}` inside run: is script injection."""
+    for step in ACTION["runs"]["steps"]:
+        assert "${{" not in step.get("run", ""), step.get("name")
+    text = (ROOT / "action.yml").read_text(encoding="utf-8")
+    runs = re.findall(r"^\s*run:\s*(.*)$", text, flags=re.M)
+    assert runs and all("${{" not in r for r in runs)
+
+
+def test_python_is_isolated_from_the_job() -> None:
+    setup = next(s for s in ACTION["runs"]["steps"] if str(s.get("uses", "")).startswith("actions/setup-python"))
+    assert setup["with"]["update-environment"] is False
+
+
+# ---------------------------------------------------------------- the lint step, run by a harness
+
+
+def _git(*args: str, cwd: Path) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> tuple[Path, str]:
+    """A repository whose base commit has one old flaw; the head adds a new one."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git("init", "-q", cwd=repo)
+    _git("config", "user.email", "test@example.com", cwd=repo)
+    _git("config", "user.name", "test", cwd=repo)
+    write_catalog(repo / "tools.json", [GOOD, OLD_FLAW])
+    _git("add", ".", cwd=repo)
+    _git("commit", "-qm", "base", cwd=repo)
+    base = _git("rev-parse", "HEAD", cwd=repo)
+    write_catalog(repo / "tools.json", [GOOD, OLD_FLAW, NEW_FLAW])
+    _git("commit", "-qam", "head", cwd=repo)
+    return repo, base
+
+
+def _run_step(
+    repo: Path, tmp_path: Path, **inputs: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    exe = BIN if BIN.exists() else Path(shutil.which("catalint") or "catalint")
+    output, summary = tmp_path / "output.txt", tmp_path / "summary.md"
+    env = {
+        **os.environ,
+        "CATALINT_BIN": str(exe),
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "GITHUB_WORKSPACE": str(repo),
+        "GITHUB_ACTION_PATH": str(ROOT),
+        "INPUT_PATHS": ".",
+        "INPUT_SUMMARY": "true",
+        "INPUT_ONLY_NEW": "false",
+    }
+    env.pop("CATALINT_OUTPUT_FORMAT", None)
+    env.update({f"INPUT_{k.upper()}": v for k, v in inputs.items() if k != "base_sha"})
+    if "base_sha" in inputs:
+        env["BASE_SHA"] = inputs["base_sha"]
+    proc = subprocess.run(
+        ["bash", str(ROOT / "hooks" / "action" / "lint.sh")], cwd=repo, env=env, capture_output=True, text=True
+    )
+    outputs = dict(line.split("=", 1) for line in output.read_text().splitlines()) if output.exists() else {}
+    return proc, outputs, summary.read_text() if summary.exists() else ""
+
+
+def test_step_annotates_summarises_and_sets_outputs(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, _ = repo
+    proc, outputs, summary = _run_step(path, tmp_path, sarif_file=str(tmp_path / "out.sarif"))
+    assert proc.returncode == 1, proc.stderr
+    annotations = [line for line in proc.stdout.splitlines() if line.startswith("::error file=tools.json")]
+    assert any("get_weather" in a for a in annotations) and any("get_date" in a for a in annotations)
+    assert outputs["critical-count"] == "2"  # DESC-001 on get_date and on get_weather
+    assert float(outputs["min-score"]) < float(outputs["mean-score"]) < 1
+    assert outputs["sarif-file"] == str(tmp_path / "out.sarif")
+    assert json.loads((tmp_path / "out.sarif").read_text())["version"] == "2.1.0"
+    assert summary.startswith("## catalint") and "| `get_weather` |" in summary
+
+
+def test_step_passes_when_the_cli_would(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, _ = repo
+    write_catalog(path / "tools.json", [GOOD])
+    proc, outputs, _ = _run_step(path, tmp_path, gate="mean_score>=0.9\n  min_score>=0.9  \n")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert outputs["critical-count"] == "0"
+    assert "gate [" not in proc.stdout  # annotations only for failures
+
+
+def test_gate_and_fail_severity_inputs(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, _ = repo
+    write_catalog(path / "tools.json", [GOOD])
+    proc, _, _ = _run_step(path, tmp_path, gate="mean_score>=0.99\nmin_score>=1.5")
+    assert proc.returncode == 1
+    assert "::error file=tools.json,title=catalint gate::gate [FAIL] min_score 1.00 < 1.50" in proc.stdout
+    proc, _, _ = _run_step(path, tmp_path, fail_severity="warning")
+    assert proc.returncode == 0  # the good catalog has no warning either
+
+
+def test_pull_request_summary_shows_what_changed(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, base = repo
+    proc, _, summary = _run_step(path, tmp_path, base_sha=base)
+    assert proc.returncode == 1
+    assert "get_weather" in summary.split("## catalint", 1)[1]
+    assert summary.count("tools.json") >= 2  # the lint report and the diff against the base
+
+
+def test_only_new_annotates_only_what_the_pull_request_introduced(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, base = repo
+    proc, _, _ = _run_step(path, tmp_path, base_sha=base, only_new="true")
+    annotations = [line for line in proc.stdout.splitlines() if line.startswith("::") and "(DESC-" in line]
+    assert annotations and all("get_weather" in a for a in annotations)
+    assert proc.returncode == 1
+
+
+def test_install_script_builds_its_own_environment(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "CATALINT_PYTHON": sys.executable,
+        "CATALINT_VERSION": "",
+        "GITHUB_ACTION_PATH": str(ROOT),
+        "RUNNER_TEMP": str(tmp_path),
+        "GITHUB_ENV": str(tmp_path / "env.txt"),
+    }
+    env.pop("VIRTUAL_ENV", None)
+    proc = subprocess.run(
+        ["bash", str(ROOT / "hooks" / "action" / "install.sh")], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1].startswith("catalint, version ")
+    assert (tmp_path / "env.txt").read_text().strip() == f"CATALINT_BIN={tmp_path}/catalint-venv/bin/catalint"
+
+
+def test_example_workflow_and_pre_commit_config_are_valid() -> None:
+    check = Path(sys.executable).with_name("check-jsonschema")
+    pre_commit = Path(sys.executable).with_name("pre-commit")
+    if not (check.exists() and pre_commit.exists()):
+        pytest.skip("check-jsonschema and pre-commit are test extras")
+    example = ROOT / "examples" / "ci"
+    workflow = subprocess.run(
+        [str(check), "--builtin-schema", "vendor.github-workflows", str(example / "catalint.yml")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert workflow.returncode == 0, workflow.stdout + workflow.stderr
+    config = subprocess.run(
+        [str(pre_commit), "validate-config", str(example / "pre-commit-config.yaml")], capture_output=True, text=True
+    )
+    assert config.returncode == 0, config.stdout + config.stderr
+    steps = yaml.safe_load((example / "catalint.yml").read_text())["jobs"]["catalint"]["steps"]
+    used = next(s for s in steps if s.get("id") == "catalint")
+    assert set(used["with"]) <= set(INPUTS)

@@ -1,0 +1,476 @@
+"""`catalint diff` and the baseline filter: tool matching, word and schema diffs, findings by rule+tool+pointer."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from catalint import diff as diff_module
+from catalint.config import FileIgnore, Settings
+from catalint.diff import (
+    SCHEMA_POINTER_CAP,
+    SchemaChange,
+    compare,
+    filter_baseline,
+    load_side,
+    new_findings,
+    schema_changes,
+    word_diff,
+)
+from catalint.diff_cli import diff_command
+from catalint.engine import lint_catalog
+from catalint.loader import LoadError, load_text
+from catalint.model import Catalog
+from catalint.tdqs import score
+from catalint.tokens import count
+from conftest import write_catalog
+
+# No findings with the default rules.
+CLEAN = {
+    "name": "get_time",
+    "description": "Get the current time in UTC. Returns an ISO 8601 timestamp string.",
+    "inputSchema": {"type": "object", "additionalProperties": False},
+    "annotations": {"readOnlyHint": True},
+}
+# One finding: DESC-006 on /inputSchema/properties/city.
+WEATHER = {
+    "name": "get_weather",
+    "description": "Get the weather for a city. Returns a JSON object.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"city": {"type": "string", "maxLength": 100, "examples": ["Paris"]}},
+        "required": ["city"],
+        "additionalProperties": False,
+    },
+    "annotations": {"readOnlyHint": True},
+}
+
+
+def tool(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    out = copy.deepcopy(base)
+    out.update(changes)
+    return out
+
+
+def documented(t: dict[str, Any]) -> dict[str, Any]:
+    """WEATHER with its city argument described (fixes DESC-006)."""
+    out = copy.deepcopy(t)
+    out["inputSchema"]["properties"]["city"]["description"] = "City name, e.g. Paris"
+    return out
+
+
+def catalog(tools: list[dict[str, Any]], name: str = "tools.json", indent: int | None = 2) -> Catalog:
+    return load_text(json.dumps({"tools": tools}, indent=indent), name, name)
+
+
+def keys(findings: list[Any]) -> list[tuple[str, str, str]]:
+    return [(f.code, f.tool, f.pointer) for f in findings]
+
+
+# Tool matching ---------------------------------------------------------------------------------------------------
+
+
+def test_added_removed_and_unchanged() -> None:
+    old_tool = tool(CLEAN, name="old_time")
+    new_tool = tool(WEATHER, name="new_weather")
+    diff = compare(catalog([CLEAN, old_tool]), catalog([new_tool, CLEAN]))
+    assert [s.name for s in diff.added] == ["new_weather"]
+    assert [s.name for s in diff.removed] == ["old_time"]
+    assert diff.renamed == [] and diff.changes == []  # get_time moved to index 1 but did not change
+
+
+def test_rename_needs_equal_schema_and_similar_description() -> None:
+    renamed = tool(WEATHER, name="fetch_weather", description="Get the weather for a city. Returns a JSON object!")
+    diff = compare(catalog([WEATHER]), catalog([renamed]))
+    assert [(c.base.name, c.head.name) for c in diff.renamed] == [("get_weather", "fetch_weather")]
+    assert diff.added == [] and diff.removed == []
+    assert diff.renamed[0].description == "... Returns a JSON [-object.-] {+object!+}"
+
+
+def test_near_miss_with_a_different_schema_is_not_a_rename() -> None:
+    schema = copy.deepcopy(WEATHER["inputSchema"])
+    schema["properties"]["city"]["maxLength"] = 99
+    near = tool(WEATHER, name="fetch_weather", inputSchema=schema)
+    diff = compare(catalog([WEATHER]), catalog([near]))
+    assert diff.renamed == []
+    assert [s.name for s in diff.added] == ["fetch_weather"]
+    assert [s.name for s in diff.removed] == ["get_weather"]
+
+
+def test_near_miss_with_a_different_description_is_not_a_rename() -> None:
+    other = tool(WEATHER, name="fetch_weather", description="Book a table at a restaurant for tonight.")
+    assert compare(catalog([WEATHER]), catalog([other])).renamed == []
+
+
+def test_schema_equality_is_json_equality() -> None:
+    old = tool(WEATHER, inputSchema={**WEATHER["inputSchema"], "maxProperties": 1})
+    new = tool(WEATHER, name="fetch_weather", inputSchema={"maxProperties": 1.0, **WEATHER["inputSchema"]})
+    diff = compare(catalog([old]), catalog([new]))
+    assert [(c.base.name, c.head.name) for c in diff.renamed] == [("get_weather", "fetch_weather")]
+
+
+def test_rename_pairing_is_deterministic() -> None:
+    a = tool(CLEAN, name="a_old", description="Get the current time in UTC as an ISO 8601 timestamp string.")
+    b = tool(CLEAN, name="b_old", description="Get the current time in UTC. Returns an ISO 8601 timestamp string.")
+    x = tool(CLEAN, name="x_new", description="Get the current time in UTC. Returns an ISO 8601 timestamp string.")
+    y = tool(CLEAN, name="y_new", description="Get the current time in UTC as an ISO 8601 timestamp string.")
+    pairs = {(c.base.name, c.head.name) for c in compare(catalog([a, b]), catalog([x, y])).renamed}
+    assert pairs == {("a_old", "y_new"), ("b_old", "x_new")}  # most similar first
+    swapped = {(c.base.name, c.head.name) for c in compare(catalog([b, a]), catalog([y, x])).renamed}
+    assert swapped == pairs
+    twins = [tool(CLEAN, name=n) for n in ("t1", "t2")]
+    news = [tool(CLEAN, name=n) for n in ("u2", "u1")]
+    assert [(c.base.name, c.head.name) for c in compare(catalog(twins), catalog(news)).renamed] == [
+        ("t1", "u1"),
+        ("t2", "u2"),
+    ]
+
+
+def test_a_mass_rename_compares_descriptions_only_within_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(diff_module, "MAX_RENAME_COMPARISONS", 1)
+    olds = [tool(CLEAN, name=n, description=f"Get the time in zone {n}. Returns a timestamp.") for n in ("a", "b")]
+    news = [tool(t, name=t["name"] + "_v2") for t in olds]
+    assert len(compare(catalog(olds), catalog(news)).renamed) == 2  # equal descriptions need no comparison
+    edited = [tool(t, description=t["description"] + " Fast.") for t in news]
+    diff = compare(catalog(olds), catalog(edited))
+    assert diff.renamed == [] and len(diff.added) == 2
+
+
+def test_repeated_names_pair_in_order() -> None:
+    diff = compare(catalog([CLEAN, CLEAN]), catalog([CLEAN]))
+    assert [s.tool.pointer for s in diff.removed] == ["/tools/1"]
+    assert diff.added == [] and diff.changes == []
+
+
+# Changes inside a tool -------------------------------------------------------------------------------------------
+
+
+def test_word_diff() -> None:
+    assert word_diff("List all orders", "List orders newest first") == "List [-all-] orders {+newest first+}"
+    assert word_diff("a b c", "a x c") == "a [-b-] {+x+} c"
+    assert word_diff("one  two", "one two") == "(no word changed)"
+
+
+def test_word_diff_keeps_context_around_changes_and_stays_short() -> None:
+    words = [f"w{i}" for i in range(200)]
+    changed = [*words[:100], "NEW", *words[101:]]
+    assert word_diff(" ".join(words), " ".join(changed)) == "... w97 w98 w99 [-w100-] {+NEW+} w101 w102 w103 ..."
+    scattered = [w.upper() if i % 10 == 0 else w for i, w in enumerate(words)]
+    text = word_diff(" ".join(words), " ".join(scattered))
+    assert len(text) <= 204 and text.endswith(" ...")
+    huge = word_diff("x", "y " * 500)
+    assert len(huge) <= 100 and huge.startswith("[-x-] {+y y")
+
+
+def test_description_change_reported_with_score_and_token_deltas() -> None:
+    new = tool(WEATHER, description="Get the current weather for a city. Returns a JSON object with temperature.")
+    diff = compare(catalog([WEATHER]), catalog([new]))
+    (change,) = diff.changes
+    assert change.description == (
+        "Get the {+current+} weather for a ... Returns a JSON [-object.-] {+object with temperature.+}"
+    )
+    base_tool, head_tool = diff.base.tools[0], diff.head.tools[0]
+    assert change.score_delta == round(score(head_tool).score - score(base_tool).score, 4)
+    assert change.token_delta == count(head_tool).total - count(base_tool).total > 0
+    assert change.schema == [] and change.fields == []
+
+
+def test_schema_pointer_changes() -> None:
+    old = copy.deepcopy(WEATHER)
+    new = documented(WEATHER)
+    new["inputSchema"]["required"].append("units")
+    new["inputSchema"]["properties"]["city"]["maxLength"] = 50
+    del new["inputSchema"]["additionalProperties"]
+    changes = schema_changes(catalog([old]).tools[0], catalog([new]).tools[0])
+    assert changes == [
+        SchemaChange("/inputSchema/additionalProperties", "removed"),
+        SchemaChange("/inputSchema/properties/city/description", "added"),
+        SchemaChange("/inputSchema/properties/city/maxLength", "changed"),
+        SchemaChange("/inputSchema/required/1", "added"),
+    ]
+
+
+def test_schema_appearing_or_disappearing_is_one_pointer() -> None:
+    bare = {"name": "t", "description": "x"}
+    with_schema = {**bare, "inputSchema": {"type": "object"}}
+    a, b = catalog([bare]).tools[0], catalog([with_schema]).tools[0]
+    assert schema_changes(a, b) == [SchemaChange("/inputSchema", "added")]
+    assert schema_changes(b, a) == [SchemaChange("/inputSchema", "removed")]
+
+
+def test_schema_pointers_are_capped() -> None:
+    props = {f"p{i:02}": {"type": "string"} for i in range(30)}
+    old = tool(CLEAN, inputSchema={"type": "object"})
+    new = tool(CLEAN, inputSchema={"type": "object", "properties": props})
+    (change,) = compare(catalog([old]), catalog([new])).changes
+    assert change.schema_total == 1  # one pointer: /inputSchema/properties appeared
+    many = tool(CLEAN, inputSchema={"type": "object", "properties": {k: {"type": "integer"} for k in props}})
+    (change,) = compare(catalog([new]), catalog([many])).changes
+    assert change.schema_total == 30 and len(change.schema) == SCHEMA_POINTER_CAP
+    assert change.schema[0].pointer == "/inputSchema/properties/p00/type"
+
+
+def test_other_members_and_totals() -> None:
+    new = tool(CLEAN, annotations={"readOnlyHint": False}, title="Time")
+    diff = compare(catalog([CLEAN, WEATHER]), catalog([new]))
+    assert [c.fields for c in diff.changes] == [["annotations", "title"]]
+    base_tools = diff.base.tools
+    assert diff.mean_score_before == round(sum(score(t).score for t in base_tools) / 2, 4)
+    assert diff.tokens_before == sum(count(t).total for t in base_tools)
+    assert diff.tokens_after == count(diff.head.tools[0]).total
+    assert compare(catalog([]), catalog([])).mean_score_before is None
+
+
+# Findings --------------------------------------------------------------------------------------------------------
+
+
+def test_findings_introduced_and_fixed() -> None:
+    broken = tool(CLEAN, inputSchema={"type": "object"})  # SCH-002 and no annotations change
+    diff = compare(catalog([WEATHER, CLEAN]), catalog([documented(WEATHER), broken]))
+    assert keys(diff.fixed) == [("DESC-006", "get_weather", "/tools/0/inputSchema/properties/city")]
+    assert keys(diff.introduced) == [("SCH-002", "get_time", "/tools/1/inputSchema")]
+
+
+def test_moving_a_tool_changes_no_findings() -> None:
+    base = catalog([WEATHER, CLEAN])
+    padding = tool(CLEAN, name="padding", description="Pad the catalog. Returns nothing at all, ever.")
+    moved = catalog([CLEAN, padding, WEATHER], indent=None)  # other index, other line
+    diff = compare(base, moved)
+    assert diff.introduced == [] and diff.fixed == []
+    assert [s.name for s in diff.added] == ["padding"]
+
+
+def test_a_renamed_tool_keeps_its_findings() -> None:
+    renamed = tool(WEATHER, name="fetch_weather")
+    diff = compare(catalog([WEATHER]), catalog([renamed]))
+    assert diff.introduced == [] and diff.fixed == []
+
+
+def test_a_repeated_finding_key_counts_each_time() -> None:
+    twin = tool(WEATHER, name="get_weather_2")
+    diff = compare(catalog([WEATHER]), catalog([WEATHER, twin]))
+    assert ("DESC-006", "get_weather_2", "/tools/1/inputSchema/properties/city") in keys(diff.introduced)
+
+
+# Baseline --------------------------------------------------------------------------------------------------------
+
+
+def test_new_findings_against_a_baseline() -> None:
+    baseline = catalog([WEATHER])
+    head = catalog([tool(CLEAN, inputSchema={"type": "object"}), WEATHER], indent=None)
+    settings = Settings()
+    result = lint_catalog(head, settings)
+    assert keys(new_findings(result, baseline, settings)) == [("SCH-002", "get_time", "/tools/0/inputSchema")]
+    assert filter_baseline(result, baseline, settings) == 1
+    assert keys(result.findings) == [("SCH-002", "get_time", "/tools/0/inputSchema")]
+
+
+def test_new_findings_uses_the_given_settings_and_leaves_ignore_counts_alone() -> None:
+    ignore = FileIgnore("*", ["DESC-006"], "test")
+    settings = Settings(select=["SCH"], per_file_ignores=[ignore])
+    result = lint_catalog(catalog([tool(WEATHER, inputSchema={"type": "object"})]), settings)
+    assert keys(new_findings(result, catalog([WEATHER]), settings)) == [
+        ("SCH-002", "get_weather", "/tools/0/inputSchema")
+    ]
+    assert ignore.used == 0
+
+
+# Loading sides ---------------------------------------------------------------------------------------------------
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository with sub/tools.json committed ([WEATHER]), then changed to [WEATHER, CLEAN]."""
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "config", "user.email", "test@example.com")
+    git(tmp_path, "config", "user.name", "Test")
+    (tmp_path / "sub").mkdir()
+    write_catalog(tmp_path / "sub" / "tools.json", [WEATHER])
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "first")
+    write_catalog(tmp_path / "sub" / "tools.json", [WEATHER, CLEAN])
+    return tmp_path
+
+
+def test_load_side_reads_a_revision_relative_to_cwd(repo: Path) -> None:
+    for cwd, path in ((repo, "sub/tools.json"), (repo / "sub", "tools.json"), (repo / "sub", "../sub/tools.json")):
+        side = load_side(f"HEAD:{path}", cwd)
+        assert [t.name for t in side.tools] == ["get_weather"]
+        assert side.display == f"{path}@HEAD"
+    assert load_side(f"HEAD:{repo / 'sub' / 'tools.json'}", repo).display.endswith("tools.json@HEAD")
+    assert len(load_side("tools.json", repo / "sub").tools) == 2
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nope:sub/tools.json", "nope:sub/tools.json: error: git: invalid object name 'nope'."),
+        (
+            "HEAD:sub/missing.json",
+            "HEAD:sub/missing.json: error: git: path 'sub/missing.json' does not exist in 'HEAD'",
+        ),
+        ("HEAD:sub", "HEAD:sub: error: sub is a tree at HEAD, not a file"),
+        ("HEAD:../x.json", "HEAD:../x.json: error: ../x.json is outside the git repository"),
+        ("missing.json", "missing.json: error: No such file or directory"),
+        ("C:missing.json", "C:missing.json: error: No such file or directory"),
+    ],
+)
+def test_load_side_errors_name_the_spec(repo: Path, spec: str, message: str) -> None:
+    with pytest.raises(LoadError) as caught:
+        load_side(spec, repo)
+    assert str(caught.value) == message
+
+
+def test_load_side_outside_a_repository(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match=r"^HEAD:tools\.json: error: git: not a git repository"):
+        load_side("HEAD:tools.json", tmp_path)
+
+
+def test_a_file_named_like_a_revision_is_a_file(tmp_path: Path) -> None:
+    write_catalog(tmp_path / "HEAD:tools.json", [CLEAN])
+    assert load_side("HEAD:tools.json", tmp_path).display == "HEAD:tools.json"
+
+
+# The command -----------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """Run `diff` in-process from tmp_path; returns the click Result."""
+    monkeypatch.chdir(tmp_path)
+
+    def invoke(*args: str):
+        return CliRunner().invoke(diff_command, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> tuple[str, str]:
+    write_catalog(tmp_path / "base.json", [WEATHER, tool(CLEAN, name="old_time")])
+    head = [
+        tool(CLEAN, name="new_time", inputSchema={"type": "object"}),
+        tool(documented(WEATHER), description="Get the weather for a city, now. Returns a JSON object."),
+    ]
+    write_catalog(tmp_path / "head.json", head)
+    return "base.json", "head.json"
+
+
+def test_text_report(run, pair: tuple[str, str]) -> None:
+    result = run(*pair)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[:3] == [
+        "catalint diff: base.json -> head.json",
+        "tools: 2 -> 2 (+1 added, 1 removed, 0 renamed)",
+        lines[2],
+    ]
+    assert lines[2].startswith("+ new_time (score ") and lines[2].endswith(" tokens)")
+    assert lines[3] == "- old_time"
+    assert lines[4].startswith(
+        "~ get_weather: description: ... weather for a [-city.-] {+city, now.+} Returns a JSON ...; "
+        "inputSchema: /properties/city/description added; score "
+    )
+    assert lines[5:8] == [
+        "findings: 1 introduced, 1 fixed",
+        "  + SCH-002 new_time /tools/0/inputSchema: the input schema accepts unexpected fields"
+        " (additionalProperties is not false)",
+        "  - DESC-006 get_weather /tools/0/inputSchema/properties/city: required argument 'city' has no description",
+    ]
+    assert lines[8].startswith("totals: mean score ") and "; tokens " in lines[8]
+    assert len(lines) == 9
+
+
+def test_json_report(run, pair: tuple[str, str]) -> None:
+    data = json.loads(run(*pair, "--output-format", "json").stdout)
+    assert data["base"] == "base.json" and data["head"] == "head.json"
+    assert [t["name"] for t in data["tools"]["added"]] == ["new_time"]
+    assert [t["name"] for t in data["tools"]["removed"]] == ["old_time"]
+    (changed,) = data["tools"]["changed"]
+    assert changed["input_schema"] == {
+        "changes": [{"pointer": "/inputSchema/properties/city/description", "change": "added"}],
+        "total": 1,
+    }
+    assert changed["tokens"]["delta"] == changed["tokens"]["after"] - changed["tokens"]["before"]
+    assert [f["code"] for f in data["findings"]["introduced"]] == ["SCH-002"]
+    assert data["findings"]["fixed"][0]["file"] == "base.json"
+    totals = data["totals"]
+    assert totals["tokens_delta"] == totals["tokens_after"] - totals["tokens_before"]
+
+
+def test_markdown_report(run, pair: tuple[str, str], tmp_path: Path) -> None:
+    out = run(*pair, "--output-format", "markdown").stdout
+    assert out.startswith("### catalint diff: `base.json` → `head.json`\n")
+    assert "| `new_time` | added |" in out and "| `old_time` | removed | |" in out
+    assert "**Findings introduced (1)**" in out and "<details>" not in out
+    many = [tool(CLEAN, name=f"t{i:02}", inputSchema={"type": "object"}) for i in range(12)]  # SCH-002 each
+    write_catalog(tmp_path / "many.json", many)
+    out = run("base.json", "many.json", "--output-format", "markdown").stdout
+    assert "<details><summary>Findings introduced (" in out and "**Findings fixed (1)**" in out
+
+
+def test_output_file(run, pair: tuple[str, str], tmp_path: Path) -> None:
+    result = run(*pair, "-o", "report.md", "--output-format", "markdown")
+    assert result.exit_code == 0 and result.stdout == ""
+    assert (tmp_path / "report.md").read_text(encoding="utf-8").startswith("### catalint diff:")
+
+
+def test_exit_code_flag(run, pair: tuple[str, str]) -> None:
+    base, head = pair
+    assert run(base, head, "--exit-code").exit_code == 1
+    assert run(base, base, "--exit-code").exit_code == 0
+    assert run(base, head).exit_code == 0
+
+
+def test_same_output_twice(run, pair: tuple[str, str]) -> None:
+    for fmt in ("text", "json", "markdown"):
+        assert run(*pair, "--output-format", fmt).stdout == run(*pair, "--output-format", fmt).stdout
+
+
+def test_revision_against_working_tree(run, repo: Path) -> None:
+    result = run("HEAD:sub/tools.json", "sub/tools.json")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:3] == [
+        "catalint diff: sub/tools.json@HEAD -> sub/tools.json",
+        "tools: 1 -> 2 (+1 added, 0 removed, 0 renamed)",
+        result.stdout.splitlines()[2],
+    ]
+    assert result.stdout.splitlines()[2].startswith("+ get_time (score 1.00, ")
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("missing.json", "sub/tools.json"), "missing.json: error: No such file or directory"),
+        (("nope:sub/tools.json", "sub/tools.json"), "nope:sub/tools.json: error: git: invalid object name 'nope'."),
+    ],
+)
+def test_errors_exit_2_with_one_line(run, repo: Path, args: tuple[str, str], error: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == error + "\n"
+
+
+def test_unparseable_side_exit_2(run, tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text('{"tools": [', encoding="utf-8")
+    write_catalog(tmp_path / "ok.json", [CLEAN])
+    result = run("ok.json", "bad.json")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("bad.json:1:12: error: ") and result.stderr.count("\n") == 1
+
+
+def test_unwritable_output_exit_2(run, pair: tuple[str, str]) -> None:
+    result = run(*pair, "-o", "no/such/dir/report.txt")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("no/such/dir/report.txt: error: cannot write report: ")
