@@ -186,3 +186,69 @@ def test_a_well_written_catalog_is_clean_under_cat() -> None:
         tool("get_issue", "Get one issue by number, with its comments."),
     ]
     assert run("CAT", *tools) == []
+
+
+# ---------------------------------------------------------------- CAT-004
+
+
+def _named(*names: str) -> list[dict]:
+    return [{"name": n, "description": f"Handle {n.replace('_', ' ')} requests for the workspace."} for n in names]
+
+
+def test_cat004_flags_the_minority_naming_style() -> None:
+    found = run("CAT-004", *_named("list_users", "create_user", "getUser", "delete-user"))
+    assert [(f.tool, f.pointer) for f in found] == [("getUser", "/tools/2/name"), ("delete-user", "/tools/3/name")]
+    assert "camelCase" in found[0].message and "snake_case" in found[0].message
+
+
+def test_cat004_flags_the_minority_verb_of_a_synonym_group() -> None:
+    found = run("CAT-004", *_named("delete_file", "delete_repo", "remove_label", "update_issue", "set_project"))
+    by_tool = {f.tool: f.message for f in found}
+    assert set(by_tool) == {"remove_label", "set_project"}
+    assert "'remove' where other tools say 'delete'" in by_tool["remove_label"]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("list_users", "create_user", "delete_user"),  # one style, one verb per action
+        ("github.search_issues", "github.create_issue", "ping"),  # namespaces and one-word names
+        ("edit_note", "set_config_value"),  # editing is not setting
+        ("getUser", "listUsers", "createUser"),  # consistently camelCase
+    ],
+)
+def test_cat004_near_misses(names: tuple[str, ...]) -> None:
+    assert run("CAT-004", *_named(*names)) == []
+
+
+# ---------------------------------------------------------------- CAT-005
+
+
+def test_cat005_reports_a_tool_that_loses_its_own_name() -> None:
+    tools = [
+        {"name": "search_issues", "description": "Look things up by text in the tracker."},
+        {
+            "name": "search_issue_events",
+            "description": "Search issue events: search the issues of a project for events.",
+        },
+    ]
+    (found,) = run("CAT-005", *tools)
+    assert (found.tool, found.pointer) == ("search_issues", "/tools/0/description")
+    assert "picks 'search_issue_events' over 'search_issues'" in found.message
+    assert "they share issue, search" in found.message
+
+
+def test_cat005_near_miss_when_descriptions_set_them_apart() -> None:
+    tools = [
+        {"name": "search_issues", "description": "Search issues by label, state and text. Returns issue numbers."},
+        {"name": "search_pull_requests", "description": "Search pull requests by branch and review state."},
+    ]
+    assert run("CAT-005", *tools) == []
+
+
+def test_cat005_skips_names_with_one_content_word() -> None:
+    tools = [
+        {"name": "get_config", "description": "Read the configuration of the server, every key and value."},
+        {"name": "set_config_value", "description": "Set one config value of the server, by key."},
+    ]
+    assert [f.tool for f in run("CAT-005", *tools)] == []

@@ -130,6 +130,13 @@ def main() -> None:
     help="A gate check such as 'mean_score>=0.8' (repeatable); replaces the gate's check on that target.",
 )
 @click.option("--no-gate", is_flag=True, help="Do not run the quality gate.")
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="CLIENT",
+    help="Also check what a client accepts: mcp, openai, openai-strict, anthropic, gemini (repeatable, NAME@VERSION).",
+)
 @click.option("--scores", is_flag=True, help="Print a table of every tool's score, grade, smells and tokens.")
 @click.option("--explain", "explain_tools", multiple=True, metavar="TOOL", help="Show how TOOL's score was reached.")
 @click.option("--tokens", "with_tokens", is_flag=True, help="Count tool-surface tokens (cl100k_base).")
@@ -170,6 +177,7 @@ def lint(
     exit_zero: bool,
     gates: tuple[str, ...],
     no_gate: bool,
+    targets: tuple[str, ...],
     scores: bool,
     explain_tools: tuple[str, ...],
     with_tokens: bool,
@@ -225,6 +233,8 @@ def lint(
         overrides["extend-gate"] = list(gates)
     if no_gate:
         overrides["gate"] = False
+    if targets:
+        overrides["targets"] = _split(targets)
     if tool_token_budget is not None:
         overrides["tool-token-budget"] = tool_token_budget
     if catalog_token_budget is not None:

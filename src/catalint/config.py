@@ -84,6 +84,7 @@ class Settings:
     gate: list[Any] | None = None  # gate.Check entries; None: the default gate
     extend_gate: list[Any] = field(default_factory=list)  # replace or add checks by target (--gate)
     gate_enabled: bool = True
+    targets: list[str] = field(default_factory=list)  # client profiles (--target): their CMP rules are on
 
     def gate_checks(self) -> list[Any]:
         """The checks that apply: the config's gate (else the defaults, or nothing when the gate is
@@ -100,9 +101,14 @@ class Settings:
 
     def enabled_codes(self) -> list[str]:
         chosen = []
+        profile_selectors: list[str] = []
+        if self.targets:
+            from catalint.profiles import selectors
+
+            profile_selectors = selectors(self.targets)
         for r in all_rules():
             base = self.select if self.select is not None else (["ALL"] if r.default else [])
-            sel = _specificity(base + self.extend_select, r.code)
+            sel = _specificity(base + self.extend_select + profile_selectors, r.code)
             ign = _specificity(self.ignore, r.code)
             if sel is not None and (ign is None or sel > ign):
                 chosen.append(r.code)
@@ -170,6 +176,7 @@ _KEYS = {
     "catalog-token-budget",
     "gate",
     "extend-gate",
+    "targets",
 }
 
 
@@ -245,6 +252,16 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         where_key = f"{where}: extend-gate"
         extra = [parse_short(g, where_key) for g in _strings(table["extend-gate"], where_key)]
         settings.extend_gate = merge(settings.extend_gate, extra)
+    if "targets" in table:
+        from catalint.profiles import resolve
+
+        targets = _strings(table["targets"], f"{where}: targets")
+        for target in targets:
+            try:
+                resolve(target)
+            except ValueError as exc:
+                raise ConfigError(f"{where}: targets: {exc}") from None
+        settings.targets = targets
     if "per-tool-ignores" in table:
         entries = table["per-tool-ignores"]
         if not isinstance(entries, list):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from catalint.model import Tool
@@ -150,5 +151,170 @@ def duplicate_description(tools: list[Tool]) -> Iterator[CatalogHit]:
                 join_pointer(tool.pointer, "description"),
                 f"description is the same as {earlier.name!r}'s ({earlier.pointer}); an agent cannot tell them apart",
                 "say what this tool does that the other does not",
+            ),
+        )
+
+
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+# Verbs that mean the same action; a catalog should pick one word per action.
+SYNONYMS = (
+    ("update", "set", "modify"),
+    ("delete", "remove", "destroy", "erase"),
+    ("fetch", "retrieve", "get"),
+    ("search", "find", "lookup"),
+)
+
+
+def naming_style(name: str) -> str | None:
+    """snake_case, camelCase, PascalCase or kebab-case of a name's last dotted part; None for one plain word."""
+    last = name.rsplit(".", 1)[-1]
+    if "_" in last and "-" not in last:
+        return "snake_case"
+    if "-" in last and "_" not in last:
+        return "kebab-case"
+    if "_" in last or "-" in last:
+        return "mixed separators"
+    if re.fullmatch(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+", last):
+        return "camelCase"
+    if re.fullmatch(r"(?:[A-Z][a-z0-9]+){2,}", last):
+        return "PascalCase"
+    return None
+
+
+def _verb(name: str) -> str | None:
+    words = _WORDS.findall(name.rsplit(".", 1)[-1])
+    return words[0].lower() if words else None
+
+
+@rule(
+    "CAT-004",
+    "inconsistent-naming",
+    "warning",
+    "uninformative",
+    "The catalog mixes naming styles, or different verbs for the same action",
+    scope="catalog",
+)
+def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
+    """
+    **What it catches.** A catalog whose tool names mix styles (`snake_case`
+    beside `camelCase`, `PascalCase` or `kebab-case`), reported on the tools in
+    the less common styles; and one that names the same action with different
+    verbs (`update_user` beside `set_project`, `remove_tag` beside `delete_file`,
+    `get_issue` beside `fetch_pull_request`), reported on the tools whose verb is
+    the less common one. Synonym groups: update/set/modify,
+    delete/remove/destroy/erase, fetch/retrieve/get, search/find/lookup ("edit"
+    and "change" are left out: editing a document is not setting a value). A
+    namespace before a dot is ignored; one-word names have no style.
+
+    **Why.** Agents guess tool names from patterns they have seen in the same
+    list; a catalog that says `delete` in one place and `remove` in another makes
+    them look for a distinction that is not there, and mixed styles look like tools
+    from different servers. Hasan et al. (arXiv:2602.14878) count names and
+    descriptions that do not help an agent tell tools apart among the common
+    smells; the MCP specification (2025-11-25, Tools, "Tool Names") leaves style to
+    the server, so consistency is the author's job.
+
+    **Bad.** `create_issue`, `updateIssue`, `remove_label`, `delete_comment`
+
+    **Good.** `create_issue`, `update_issue`, `delete_label`, `delete_comment`
+
+    **Fix.** Pick one style and one verb per action, and rename the odd ones out
+    (keep the old names as deprecated aliases if clients depend on them).
+    """
+    styles = [(naming_style(t.name), t) for t in tools]
+    counts = Counter(style for style, _ in styles if style)
+    if len(counts) > 1:
+        main, main_n = max(counts.items(), key=lambda kv: (kv[1], kv[0] == "snake_case"))
+        for style, tool in styles:
+            if style and style != main:
+                yield CatalogHit(
+                    tool,
+                    Hit(
+                        join_pointer(tool.pointer, "name"),
+                        f"tool name {tool.name!r} is {style}; {main_n} of the catalog's {len(tools)} tools use {main}",
+                        "use one naming style for every tool",
+                    ),
+                )
+    verbs = [(_verb(t.name), t) for t in tools]
+    for group in SYNONYMS:
+        used = Counter(v for v, _ in verbs if v in group)
+        if len(used) < 2:
+            continue
+        main_verb = max(used.items(), key=lambda kv: (kv[1], -group.index(kv[0])))[0]
+        examples = ", ".join(sorted(t.name for v, t in verbs if v == main_verb)[:3])
+        for verb, tool in verbs:
+            if verb in used and verb != main_verb:
+                yield CatalogHit(
+                    tool,
+                    Hit(
+                        join_pointer(tool.pointer, "name"),
+                        f"tool name {tool.name!r} says {verb!r} where other tools say {main_verb!r} ({examples})",
+                        f"use {main_verb!r} for this action throughout the catalog",
+                    ),
+                )
+
+
+@rule(
+    "CAT-005",
+    "indistinguishable-tools",
+    "warning",
+    "uninformative",
+    "Two tools are so alike that the bench selector picks the other one for a tool's own name",
+    scope="catalog",
+)
+def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
+    """
+    **What it catches.** A tool that loses its own name: asked with the words of
+    its name as the query, the bench selector (`catalint bench explain`) picks a
+    different tool of the catalog, or ties with one that comes earlier. The
+    finding names the other tool, the words they share and the words that set
+    this tool apart, which are what its description should stress. Names that
+    leave fewer than two content words once stop words go (`get_config` asks
+    for "config") are not judged.
+
+    **Why.** If a lexical match on a tool's own name lands elsewhere, the names
+    and descriptions of the two tools say nearly the same thing, and a model
+    choosing between them has little more to go on. Wang et al. (arXiv:2602.18914)
+    found that a well-described server among five equivalents was picked 72% of
+    the time: the description is what separates look-alikes.
+
+    **Bad.** `search_issues` "Search issues and pull requests by query." beside
+    `search_pull_requests` "Search issues and pull requests by query."
+
+    **Good.** `search_issues` "Search issues (not pull requests) by label, state and
+    text." beside `search_pull_requests` "Search pull requests by branch, review
+    state and text."
+
+    **Fix.** Say in each description what the tool does that the other does not,
+    with the words a user would use for it.
+    """
+    from catalint.selector import Index, better, document, tokens
+
+    if len(tools) < 2:
+        return
+    texts = [t.description if isinstance(t.description, str) else "" for t in tools]
+    docs = [document(t.name, text) for t, text in zip(tools, texts, strict=True)]
+    index = Index(docs)
+    for i, tool in enumerate(tools):
+        query = tokens(tool.name)
+        if len(set(query)) < 2:  # "get_config" asks for "config": too little to judge
+            continue
+        ranked = index.ranked(query)
+        if not ranked or ranked[0][1] == i:
+            continue
+        mine = next((pick for pick in ranked if pick[1] == i), None)
+        other = tools[ranked[0][1]]
+        if other.name == tool.name or (mine is not None and not better(ranked[0], mine) and mine != ranked[0]):
+            continue
+        own, theirs = set(docs[i].tf), set(docs[ranked[0][1]].tf)
+        shared = ", ".join(sorted(own & theirs)[:6]) or "nothing"
+        apart = ", ".join(sorted(own - theirs)[:6]) or "nothing"
+        yield CatalogHit(
+            tool,
+            Hit(
+                join_pointer(tool.pointer, "description"),
+                f"asked for {' '.join(query)!r}, the bench selector picks {other.name!r} over {tool.name!r}; "
+                f"they share {shared}; only {apart} set {tool.name!r} apart",
+                "say in the description what this tool does that the other does not",
             ),
         )
