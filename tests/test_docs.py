@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from catalint.docs import README_BEGIN, README_END, REFERENCE, readme_with_table, rules_reference, rules_table
 from catalint.registry import all_rules
 from conftest import ROOT
@@ -16,7 +18,7 @@ def test_readme_rule_table_is_current() -> None:
 def test_rules_table_has_a_row_per_rule() -> None:
     rows = rules_table().splitlines()[2:]
     assert [row.split(" | ")[0].removeprefix("| ") for row in rows] == [r.code for r in all_rules()]
-    assert {r.code[:3] for r in all_rules()} == {"CAT", "DES", "SCH", "TOK"}
+    assert {r.code[:3] for r in all_rules()} >= {"CAT", "CMP", "DES", "SCH", "TOK"}
 
 
 def test_rule_reference_is_current_and_complete() -> None:
@@ -55,3 +57,16 @@ def test_bench_example_readme_shows_the_real_output(cli) -> None:
     assert result.exit_code == 0
     # the report names the spec by its `name:`, so it does not depend on where it runs from
     assert result.stdout == shown, "stale example output: rerun the command in its README"
+
+
+def test_readme_profile_table_is_current() -> None:
+    from catalint.docs import PROFILES_BEGIN, PROFILES_END, readme_with_profiles
+    from conftest import CORPUS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert PROFILES_BEGIN in readme and PROFILES_END in readme
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus is not present")
+    assert readme_with_profiles(readme, CORPUS) == readme, (
+        "stale profile table: run `python -m catalint.docs README.md --corpus ../shared/corpus`"
+    )

@@ -103,9 +103,16 @@ def get_rule(code_or_name: str) -> Rule | None:
 
 
 def matches(selector: str, code: str) -> bool:
-    """A selector is ALL, a rule prefix (DESC, DESC-00) or a full code."""
+    """A selector is ALL, a rule prefix (DESC, DESC-00) or a full code.
+
+    ALL leaves out the client-profile rules (CMP): they contradict each other by
+    design (OpenAI strict mode wants type lists that Gemini refuses), so only
+    --target, or selecting CMP by name, turns them on.
+    """
     selector = selector.upper()
-    return selector == "ALL" or code == selector or code.startswith(selector)
+    if selector == "ALL":
+        return not code.startswith("CMP-")
+    return code == selector or code.startswith(selector)
 
 
 def check_selector(selector: str) -> bool:
