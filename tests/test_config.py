@@ -199,3 +199,25 @@ def test_directory_include_patterns_from_config(cli, tmp_path: Path) -> None:
     (tmp_path / "catalint.toml").write_text('include = ["server.json"]\n')
     configured = json.loads(cli("lint", "--output-format", "json", ".").stdout)
     assert [f["file"] for f in configured["files"]] == ["server.json"]
+
+
+def test_targets_turn_on_client_rules_from_config_and_flags(cli, tmp_path: Path) -> None:
+    tool = {**TOOL, "name": "weather.get"}  # a dot: OpenAI and Anthropic refuse it, Gemini accepts it
+    write_catalog(tmp_path / "tools.json", [tool])
+    plain = codes(cli("lint", "--output-format", "json", "--no-gate", "tools.json"))
+    assert not any(c.startswith("CMP-") for c in plain)
+    (tmp_path / "catalint.toml").write_text('targets = ["openai@2026-11"]\n')
+    from_config = codes(cli("lint", "--output-format", "json", "--no-gate", "tools.json"))
+    assert "CMP-OAI-001" in from_config and not any(c.startswith("CMP-ANT") for c in from_config)
+    from_flag = codes(cli("lint", "--output-format", "json", "--no-gate", "--target", "anthropic", "tools.json"))
+    assert any(c.startswith("CMP-ANT") for c in from_flag) and "CMP-OAI-001" not in from_flag  # the flag wins
+    (tmp_path / "catalint.toml").unlink()
+    everything = codes(cli("lint", "--output-format", "json", "--no-gate", "--select", "ALL", "tools.json"))
+    assert not any(c.startswith("CMP-") for c in everything)  # ALL leaves the client profiles to --target
+
+
+def test_unknown_target_is_a_config_error(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [TOOL])
+    (tmp_path / "catalint.toml").write_text('targets = ["openai@1999-01"]\n')
+    result = cli("lint", "tools.json")
+    assert result.exit_code == 2 and "targets" in result.stderr
