@@ -91,10 +91,20 @@ class Index:
             df.update(doc.tf.keys())
         self.idf = {t: math.log(1.0 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
         self.avgdl = (sum(d.length for d in docs) / n) if n else 0.0
+        self._contrib: dict[str, dict[int, float]] | None = None
         self.postings: dict[str, list[int]] = {}
         for i, doc in enumerate(docs):
             for term in doc.tf:
                 self.postings.setdefault(term, []).append(i)
+
+    def contributions(self) -> dict[str, dict[int, float]]:
+        """Per term, what it adds to each document's score (computed once, for term-at-a-time scoring)."""
+        if self._contrib is None:
+            self._contrib = {
+                term: {i: self.score([term], self.docs[i]) for i in postings}
+                for term, postings in self.postings.items()
+            }
+        return self._contrib
 
     def score(self, query: list[str], doc: Document) -> float:
         """BM25 of doc for the query's distinct terms; unknown terms add nothing."""
@@ -115,6 +125,38 @@ class Index:
         scored = [(s, i) for s, i in scored if s > 0.0]
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
         return scored
+
+
+def best_rival(index: Index, query: list[str], own: int) -> tuple[float, int] | None:
+    """The best pick other than tool own when it beats own (higher, or tied and earlier), else None.
+
+    Scores are summed term by term from precomputed contributions; a term adds at
+    most its ceiling (its largest contribution), so once the ceilings of the
+    terms not yet read sum below own's score, a tool met only there cannot win
+    and is not scored.
+    """
+    contrib = index.contributions()
+    terms = [t for t in dict.fromkeys(query) if t in contrib]
+    ceilings = {t: max(contrib[t].values()) for t in terms}
+    terms.sort(key=lambda t: -ceilings[t])
+    mine = index.score(query, index.docs[own])
+    rest = sum(ceilings.values())
+    totals: dict[int, float] = {}
+    for term in terms:
+        if rest < mine:  # the rest cannot lift a tool not met yet to own's score
+            for i in totals:
+                totals[i] += contrib[term].get(i, 0.0)
+        else:
+            for i, value in contrib[term].items():
+                totals[i] = totals.get(i, 0.0) + value
+        rest -= ceilings[term]
+    best: tuple[float, int] | None = None
+    for i, total in totals.items():
+        if i != own and total > 0.0 and better((total, i), best):
+            best = (total, i)
+    if best is not None and own in totals and not better(best, (totals[own], own)):
+        return None  # summed in the same order as the rival's, so ties compare exactly
+    return best
 
 
 def better(a: tuple[float, int], b: tuple[float, int] | None) -> bool:

@@ -261,6 +261,7 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
     "uninformative",
     "Two tools are so alike that the bench selector picks the other one for a tool's own name",
     scope="catalog",
+    default=False,
 )
 def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     """
@@ -268,7 +269,10 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     its name as the query, the bench selector (`catalint bench explain`) picks a
     different tool of the catalog, or ties with one that comes earlier. The
     finding names the other tool, the words they share and the words that set
-    this tool apart, which are what its description should stress. Names that
+    this tool apart, which are what its description should stress. Off by
+    default, because it runs the selector once per tool (about 0.3 s for 1,000
+    tools, more where many names are near-duplicates): turn it on with
+    `extend-select = ["CAT-005"]`. Names that
     leave fewer than two content words once stop words go (`get_config` asks
     for "config") are not judged.
 
@@ -288,7 +292,7 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     **Fix.** Say in each description what the tool does that the other does not,
     with the words a user would use for it.
     """
-    from catalint.selector import Index, better, document, tokens
+    from catalint.selector import Index, best_rival, document, tokens
 
     if len(tools) < 2:
         return
@@ -299,14 +303,13 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
         query = tokens(tool.name)
         if len(set(query)) < 2:  # "get_config" asks for "config": too little to judge
             continue
-        ranked = index.ranked(query)
-        if not ranked or ranked[0][1] == i:
+        rival = best_rival(index, query, i)
+        if rival is None:
             continue
-        mine = next((pick for pick in ranked if pick[1] == i), None)
-        other = tools[ranked[0][1]]
-        if other.name == tool.name or (mine is not None and not better(ranked[0], mine) and mine != ranked[0]):
+        other = tools[rival[1]]
+        if other.name == tool.name:
             continue
-        own, theirs = set(docs[i].tf), set(docs[ranked[0][1]].tf)
+        own, theirs = set(docs[i].tf), set(docs[rival[1]].tf)
         shared = ", ".join(sorted(own & theirs)[:6]) or "nothing"
         apart = ", ".join(sorted(own - theirs)[:6]) or "nothing"
         yield CatalogHit(
