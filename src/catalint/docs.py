@@ -12,7 +12,9 @@ README_END = "<!-- rules-table:end -->"
 
 def explain(r: Rule) -> str:
     head = f"{r.code} ({r.name})"
-    meta = f"Severity: {r.severity}    Smell: {r.smell}" + ("" if r.default else "    Off by default (select it)")
+    how = "a client profile: --target" if r.code.startswith("CMP-") else "select it"
+    off = f"    Off by default ({how})"
+    meta = f"Severity: {r.severity}    Smell: {r.smell}" + ("" if r.default else off)
     return f"{head}\n{'=' * len(head)}\n{r.summary}.\n{meta}\n\n{r.explanation}\n"
 
 
