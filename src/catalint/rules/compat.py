@@ -22,6 +22,7 @@ from catalint.registry import CatalogHit, Hit, rule
 from catalint.rules.schema import KEYWORDS, PROPERTY_NAME, nodes
 from catalint.schema_walk import Node, types_of
 from catalint.sourcemap import join_pointer
+from catalint.text import LazyRegex
 
 
 def _input(tool: Tool) -> tuple[dict[str, Any], str] | None:
@@ -862,7 +863,7 @@ def anthropic_root(tool: Tool) -> Iterator[Hit]:
 
 # --------------------------------------------------------------------------- CMP-GEM: Gemini `parameters`
 
-GEMINI_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.-]{0,63}")
+GEMINI_NAME = LazyRegex(r"[a-zA-Z_][a-zA-Z0-9_.-]{0,63}")
 GEMINI_CHARS = "a-zA-Z0-9_.-"
 GEMINI_WALK = frozenset({"properties", "items", "anyOf"})
 # The fields of the Gemini API's Schema object; the request fails on any other key.

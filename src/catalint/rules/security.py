@@ -188,7 +188,7 @@ def _texts_blob(tool: Tool) -> Blob:
     return _blob(tool, "sec_texts_blob", texts(tool))
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
+_SENTENCE_END = LazyRegex(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
 # Within one sentence (as _sentences splits): anything but its end; the dot in ~/.ssh or mcp.json is no end.
 _IN_SENTENCE = r"(?:[^.\n]|\.(?=\S)|\n(?!\s*\n|\s*(?:[-*•]|\d+[.)])\s))"
 
@@ -410,7 +410,7 @@ _BIDI_MARKS = frozenset({0x200E, 0x200F, 0x061C})  # LRM, RLM, ALM: fine beside 
 _FILLERS = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0})  # Hangul fillers: letters that draw nothing
 _TAG_FIRST, _TAG_LAST = 0xE0000, 0xE007F
 _BLACK_FLAG = "\U0001f3f4"  # starts an emoji tag sequence (subdivision flags)
-_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ASCII_CONTROL = LazyRegex(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _is_vs(cp: int) -> bool:
@@ -430,7 +430,7 @@ class Oddity(NamedTuple):
 # Every character oddities() may report: controls, format (Cf) characters, variation selectors, Hangul
 # fillers and tags. Left out: the prepended concatenation marks (U+0600-U+0605, U+06DD, U+070F, U+0890,
 # U+0891, U+08E2, U+110BD, U+110CD), Cf characters that draw a visible sign in Arabic, Syriac and Kaithi text.
-_CANDIDATES = re.compile(
+_CANDIDATES = LazyRegex(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e"
     "\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\U00013430-\U0001343f"
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]+"
@@ -548,7 +548,7 @@ CONFUSABLES = {
     **dict(zip("аеорсухѕіјԁԛԝһӏүАВЕКМНОРСТХЅІЈҮԚԜ", "aeopcyxsijdqwhlyABEKMHOPCTXSIJYQW", strict=True)),
     **dict(zip("οαικνρυχϲϳΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "oaikvpuxcjABEZHIKMNOPTYX", strict=True)),
 }
-_LETTERS = re.compile(r"[^\W\d_]+")
+_LETTERS = LazyRegex(r"[^\W\d_]+")
 
 
 def look_alike(name: str) -> tuple[str, str] | None:
@@ -718,25 +718,25 @@ _REDIRECT = LazyRegex(
     + _named(_DEST, "dest3"),
     _RX,
 )
-_LONG_NUMBER = re.compile(r"\d[\d\s().-]{6,}\d")
-_OVERRIDE_WORDS = re.compile(
+_LONG_NUMBER = LazyRegex(r"\d[\d\s().-]{6,}\d")
+_OVERRIDE_WORDS = LazyRegex(
     r"\b(?:also|always|instead|change|replace|redirect|override|bcc|cc|forward|copy|regardless|secretly"
     r"|send\s+(?:all|every|a\s+copy))\b",
     re.IGNORECASE,
 )
 # An order in the clause after a condition on another tool; "use X" and "call X" are left out, as
 # "if list_issues is called with state=closed, use get_issue" is ordinary workflow.
-_DIRECTIVE = re.compile(
+_DIRECTIVE = LazyRegex(
     r"\b(?:must|should|shall|always|also|first|instead|make\s+sure|be\s+sure|need\s+to|remember|do\s+not|don't"
     r"|never|change|replace|redirect|override|add|send|forward|copy|include|log|report|bcc|cc)\b",
     re.IGNORECASE,
 )
-_OTHER_RE = re.compile(_OTHER_TOOLS + r"$", re.IGNORECASE)
-_TOOL_SUFFIX = re.compile(r"\s+(?:tool|function)s?$", re.IGNORECASE)
+_OTHER_RE = LazyRegex(_OTHER_TOOLS + r"$", re.IGNORECASE)
+_TOOL_SUFFIX = LazyRegex(r"\s+(?:tool|function)s?$", re.IGNORECASE)
 _SELF_WORDS = frozenset("this the that a an it its same current your our which one".split())
 _BARE_HOW = frozenset({"called", "invoked", "executed", "triggered", "run"})
 # Reserved example domains (RFC 2606) and local hosts: documentation, not a destination.
-_EXAMPLE_DEST = re.compile(r"(?:example\.(?:com|org|net)|\.example|\.test|\.invalid|\.localhost|localhost)\b", re.I)
+_EXAMPLE_DEST = LazyRegex(r"(?:example\.(?:com|org|net)|\.example|\.test|\.invalid|\.localhost|localhost)\b", re.I)
 
 
 def _other_tool(ref: str, tool: Tool) -> str | None:
@@ -923,7 +923,7 @@ _TARGET_WORDS = Words(
     "|previous messages"
 )
 # ...less the ones that are not secret: public keys, host lists, config without keys, templates.
-_NOT_SECRET_PATH = re.compile(
+_NOT_SECRET_PATH = LazyRegex(
     r"(?:\.pub|known_hosts|\.(?:ssh|aws)[/\\]config|\.env\.(?:example|sample|template|dist|defaults?))$", re.I
 )
 _SECRET_NOUN = LazyRegex(
@@ -964,12 +964,12 @@ _READ_ORDER = LazyRegex(
     re.IGNORECASE | re.VERBOSE,
 )
 # What a hand-over carries when the material was named earlier: "read ~/.ssh/id_rsa and pass its content".
-_BACK_REFERENCE = re.compile(
+_BACK_REFERENCE = LazyRegex(
     r"\b(?:it|them|its|their|this|these|that|those|the\s+(?:output|contents?|file|result|data|value)s?)\b", re.I
 )
-_NEGATED = re.compile(r"\b(?:never|not|avoid|without|no)\b|n't\b", re.IGNORECASE)
+_NEGATED = LazyRegex(r"\b(?:never|not|avoid|without|no)\b|n't\b", re.IGNORECASE)
 # An argument made to carry a secret: handing one to it is the tool's subject, not theft.
-SECRET_ARGUMENT = re.compile(
+SECRET_ARGUMENT = LazyRegex(
     r"key|token|secret|passw|credential|auth|cert|pem|identity|ssh|env|cookie|session|private", re.I
 )
 HAND_OVER_REACH = 100  # characters between the verb and the argument or destination
@@ -1167,7 +1167,7 @@ _SECRET_HINT = Words(
     "|ANVA|AIPA|AIza|hf_|npm_|sbp_|SG.|eyJ|PRIVATE KEY"
 )
 # Placeholders and documentation keys: "sk-...", "xoxb-your-token", AKIAIOSFODNN7EXAMPLE, sk-xxxxxxxx.
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = LazyRegex(
     r"x{4,}|\*{3,}|\.{3}|…|0{6,}|1234567|abcdefg|your|example|dummy|placeholder|redacted|sample|fake|changeme"
     r"|insert|replace|<|>",
     re.IGNORECASE,
