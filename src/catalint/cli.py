@@ -415,6 +415,81 @@ def bench_schema() -> None:
     click.echo(json.dumps(spec_schema(), indent=2))
 
 
+@main.command("snapshot", context_settings={"ignore_unknown_options": True})
+@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False), help="The snapshot file.")
+@click.option("--check", is_flag=True, help="Compare the live catalog with the file instead of writing it.")
+@click.option("--url", help="A streamable HTTP server instead of a command.")
+@click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="HTTP header; ${VAR} expands.")
+@click.option("--env", "env", multiple=True, metavar="K=V", help="Set a variable for the server process.")
+@click.option("--inherit-env", is_flag=True, help="Give the server process this environment, not the SDK's few.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True, help="Seconds in all.")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+def snapshot_cmd(
+    output: str,
+    check: bool,
+    url: str | None,
+    headers: tuple[str, ...],
+    env: tuple[str, ...],
+    inherit_env: bool,
+    timeout: float,
+    command: tuple[str, ...],
+) -> None:
+    """Save a live server's tools/list: catalint snapshot -o tools.json -- CMD [ARGS...], or --url URL.
+
+    The tools are written exactly as the server sent them ({"tools": [...]}, JSON
+    or YAML by the file name), and only after a complete snapshot. --check exits 1
+    with a diff when the file is out of date. The SDK starts a stdio server with
+    only a few environment variables (HOME, PATH, ...): pass what it needs with
+    --env K=V, or --inherit-env (CA certificates, API keys read at start-up).
+
+    Exit codes: 0 written (or up to date), 1 --check found a difference, 2 error.
+    """
+    from catalint.snapshot import Server, SnapshotError, is_yaml_name, render, take
+
+    if url and command:
+        fail("error: give a command after -- or --url, not both")
+    header_map = {}
+    for value in headers:
+        name, sep, rest = value.partition(":")
+        if not sep or not name.strip():
+            fail("error: --header: expected 'NAME: VALUE', got a value without a name")
+        header_map[name.strip()] = rest.strip()
+    server = Server(list(command), url, header_map, dict(_pairs(env, "=", "--env")), inherit_env, timeout)
+    try:
+        tools = take(server)
+    except SnapshotError as exc:
+        fail(f"error: snapshot failed: {exc}")
+        return
+    text = render(tools, is_yaml_name(output))
+    if check:
+        sys.exit(_check_snapshot(output, text))
+    try:
+        write_output(text, output)
+    except OSError as exc:
+        fail(f"{output}: error: cannot write the snapshot: {exc.strerror or exc}")
+    click.echo(f"{output}: {len(tools)} tool{'s' * (len(tools) != 1)} from {server.label()}", err=True)
+
+
+def _check_snapshot(saved: str, live_text: str) -> int:
+    """0 when the saved snapshot matches the live catalog; else print what changed and return 1."""
+    from catalint.diff import compare
+    from catalint.diff_cli import format_text
+    from catalint.loader import LoadError, load_path, load_text
+
+    try:
+        base = load_path(saved)
+    except LoadError as exc:
+        fail(str(exc))
+        return 2
+    live = load_text(live_text, saved, f"{saved} (live)")
+    if [t.raw for t in base.tools] == [t.raw for t in live.tools]:
+        click.echo(f"{saved}: up to date ({len(live.tools)} tools)")
+        return 0
+    click.echo(f"{saved}: out of date; run the same command without --check to update it")
+    click.echo(format_text(compare(base, live)), nl=False)
+    return 1
+
+
 def _check_revision(rev: str) -> None:
     import subprocess
 

@@ -1,0 +1,183 @@
+"""Take a `tools/list` snapshot from a live MCP server, through the official `mcp` SDK.
+
+The SDK's models drop fields they do not know (newer spec fields, vendor
+extensions), so the result of every `tools/list` page is read as raw JSON and
+the tools are kept exactly as the server sent them. Every `nextCursor` page is
+followed. The `mcp` package is imported only here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_TIMEOUT = 30.0
+MAX_PAGES = 1000  # a server that keeps returning cursors is stuck, not large
+STDERR_LINES = 5  # how much of a failed server's stderr the error shows
+
+
+class SnapshotError(Exception):
+    """The snapshot failed; one line for the user, exit 2."""
+
+
+@dataclass
+class Server:
+    command: list[str] = field(default_factory=list)  # stdio: the command and its arguments
+    url: str | None = None  # or streamable HTTP
+    headers: dict[str, str] = field(default_factory=dict)  # values may hold ${VAR}
+    env: dict[str, str] = field(default_factory=dict)
+    inherit_env: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+
+    def label(self) -> str:
+        return self.url or " ".join(self.command)
+
+
+def expand_headers(headers: dict[str, str]) -> dict[str, str]:
+    """${VAR} and $VAR in header values from the environment; an unset variable is an error."""
+    out = {}
+    for name, value in headers.items():
+        for braced, bare in re.findall(r"\$\{(\w+)\}|\$(\w+)", value):
+            variable = braced or bare
+            if variable not in os.environ:
+                raise SnapshotError(f"header {name}: environment variable {variable} is not set")
+        out[name] = os.path.expandvars(value)
+    return out
+
+
+def stdio_environment(server: Server) -> dict[str, str] | None:
+    """What the server process gets: the SDK's small default set, or everything with inherit_env; plus --env."""
+    if not server.inherit_env and not server.env:
+        return None  # the SDK's default
+    from mcp.client.stdio import get_default_environment
+
+    env = dict(os.environ) if server.inherit_env else get_default_environment()
+    env.update(server.env)
+    return env
+
+
+def take(server: Server) -> list[dict[str, Any]]:
+    """Every tool the server lists, as raw JSON objects."""
+    if not server.url:
+        if not server.command:
+            raise SnapshotError("no server: give a command after -- or --url")
+        if shutil.which(server.command[0]) is None and not os.path.exists(server.command[0]):
+            raise SnapshotError(f"command not found: {server.command[0]}")
+    import logging
+
+    import anyio
+
+    logging.getLogger("mcp").setLevel(logging.CRITICAL + 1)  # its tracebacks would bury our one line
+    errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+    try:
+        try:
+            return anyio.run(_take, server, errlog)
+        except (SnapshotError, KeyboardInterrupt):
+            raise
+        except BaseException as exc:  # the SDK and anyio raise many kinds; all end here as one line
+            raise SnapshotError(_explain(exc, server, errlog)) from None
+    finally:
+        errlog.close()
+
+
+async def _take(server: Server, errlog: Any) -> list[dict[str, Any]]:
+    import anyio
+
+    with anyio.fail_after(server.timeout):
+        if server.url:
+            from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+            client = create_mcp_http_client(headers=expand_headers(server.headers))
+            async with client, streamable_http_client(server.url, http_client=client) as streams:
+                return await _guarded(streams[0], streams[1])
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        params = StdioServerParameters(
+            command=server.command[0], args=server.command[1:], env=stdio_environment(server)
+        )
+        async with stdio_client(params, errlog=errlog) as streams:
+            return await _guarded(streams[0], streams[1])
+
+
+async def _guarded(read: Any, write: Any) -> list[dict[str, Any]]:
+    """_list, stopping at the first line on stdout that is not JSON-RPC (the SDK would log and go on)."""
+    import anyio
+
+    send, receive = anyio.create_memory_object_stream[Any](64)
+
+    async def pump() -> None:
+        async with send:
+            async for item in read:
+                if isinstance(item, Exception):
+                    raise SnapshotError("the server wrote a line that is not JSON-RPC on stdout (logs go to stderr)")
+                await send.send(item)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(pump)
+        tools = await _list(receive, write)
+        group.cancel_scope.cancel()
+    return tools
+
+
+async def _list(read: Any, write: Any) -> list[dict[str, Any]]:
+    from mcp import ClientSession, types
+    from pydantic import TypeAdapter
+
+    raw = TypeAdapter(dict[str, Any])
+    async with ClientSession(read, write) as session:
+        await session.initialize()
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+            page = await session.send_request(types.ListToolsRequest(params=params), raw)
+            items = page.get("tools")
+            if not isinstance(items, list):
+                raise SnapshotError("tools/list returned no tools array")
+            tools.extend(items)
+            cursor = page.get("nextCursor")
+            if not cursor:
+                return tools
+        raise SnapshotError(f"tools/list returned a next page {MAX_PAGES} times; giving up")
+
+
+def _explain(exc: BaseException, server: Server, errlog: Any) -> str:
+    exc = _innermost(exc)
+    if isinstance(exc, SnapshotError):
+        what = str(exc)
+    elif isinstance(exc, TimeoutError) or type(exc).__name__ in ("CancelledError", "Cancelled"):
+        what = f"timed out after {server.timeout:g} s"
+    else:
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        what = f"{type(exc).__name__}: {detail}"
+    errlog.seek(0)
+    tail = [line.rstrip() for line in errlog.read().splitlines() if line.strip()][-STDERR_LINES:]
+    stderr = f"; server stderr: {' | '.join(tail)}" if tail else ""
+    return f"{server.label()}: {what}{stderr}"
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    """The error inside exception groups: a SnapshotError if there is one, else the first."""
+    while getattr(exc, "exceptions", None):
+        inner = list(exc.exceptions)  # type: ignore[attr-defined]
+        exc = next((e for e in inner if isinstance(_innermost(e), SnapshotError)), inner[0])
+    return exc
+
+
+def render(tools: list[dict[str, Any]], as_yaml: bool) -> str:
+    """The snapshot file: {"tools": [...]}, 2-space JSON (or YAML), trailing newline."""
+    doc = {"tools": tools}
+    if as_yaml:
+        import yaml
+
+        return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def is_yaml_name(path: str) -> bool:
+    return path.lower().endswith((".yaml", ".yml"))

@@ -1,0 +1,102 @@
+"""catalint snapshot over stdio, through the official mcp SDK, against a fixture server."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT
+
+pytest.importorskip("mcp")
+
+SERVER = [sys.executable, str(ROOT / "tests" / "fixtures" / "mcp_stdio_server.py")]
+
+
+def snap(cli, out: str, *args: str, mode: str = "normal", count: int = 5, page: int = 2):
+    return cli("snapshot", "-o", out, *args, "--", *SERVER, mode, str(count), str(page))
+
+
+def test_snapshot_follows_every_page_and_keeps_unknown_fields(cli, tmp_path: Path) -> None:
+    result = snap(cli, "tools.json", count=5, page=2)
+    assert result.exit_code == 0, result.stderr
+    text = (tmp_path / "tools.json").read_text()
+    tools = json.loads(text)["tools"]
+    assert [t["name"] for t in tools] == [f"tool_{i}" for i in range(5)]
+    assert tools[0]["x-extension"] == {"nested": [1, 2]}  # the SDK's models would drop these
+    assert tools[1]["annotations"]["x-vendorHint"] == "kept"
+    assert text.startswith('{\n  "tools": [\n    {') and text.endswith("}\n")
+    assert "5 tools from" in result.stderr
+
+
+def test_snapshot_is_stable_and_yaml_by_name(cli, tmp_path: Path) -> None:
+    snap(cli, "a.json")
+    snap(cli, "b.json")
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+    assert snap(cli, "tools.yaml").exit_code == 0
+    assert yaml.safe_load((tmp_path / "tools.yaml").read_text()) == json.loads((tmp_path / "a.json").read_text())
+
+
+def test_check_is_0_when_current_and_1_with_a_diff(cli, tmp_path: Path) -> None:
+    snap(cli, "tools.json", count=3)
+    current = snap(cli, "tools.json", "--check", count=3)
+    assert current.exit_code == 0 and "up to date" in current.stdout
+    stale = snap(cli, "tools.json", "--check", count=4)
+    assert stale.exit_code == 1
+    assert "out of date" in stale.stdout and "tool_3" in stale.stdout
+    assert len(json.loads((tmp_path / "tools.json").read_text())["tools"]) == 3  # --check never writes
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("crash", "server stderr: starting up | fatal: missing API_KEY"),
+        ("garbage", "not JSON-RPC on stdout"),
+        ("error", "database unavailable"),
+    ],
+)
+def test_failures_are_one_line_and_leave_the_old_file(cli, tmp_path: Path, mode: str, words: str) -> None:
+    (tmp_path / "tools.json").write_text('{"tools": []}\n')
+    result = snap(cli, "tools.json", mode=mode)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: snapshot failed: ") and words in lines[0]
+    assert (tmp_path / "tools.json").read_text() == '{"tools": []}\n'
+    assert list(tmp_path.iterdir()) == [tmp_path / "tools.json"]  # no temporary file left behind
+
+
+def test_a_hanging_server_times_out(cli, tmp_path: Path) -> None:
+    result = snap(cli, "tools.json", "--timeout", "2", mode="hang")
+    assert result.exit_code == 2 and "timed out after 2 s" in result.stderr
+    assert not (tmp_path / "tools.json").exists()
+
+
+def test_command_not_found(cli) -> None:
+    result = cli("snapshot", "-o", "tools.json", "--", "no-such-server-command")
+    assert result.exit_code == 2 and "command not found: no-such-server-command" in result.stderr
+
+
+def test_env_reaches_the_server(cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("FIXTURE_VAR", "from-parent")
+    snap(cli, "plain.json", mode="env")
+    assert "FIXTURE_VAR=None" in (tmp_path / "plain.json").read_text()  # the SDK passes only a few variables
+    snap(cli, "env.json", "--env", "FIXTURE_VAR=given", mode="env")
+    assert "FIXTURE_VAR=given" in (tmp_path / "env.json").read_text()
+    snap(cli, "all.json", "--inherit-env", mode="env")
+    assert "FIXTURE_VAR=from-parent" in (tmp_path / "all.json").read_text()
+
+
+def test_usage_errors(cli) -> None:
+    both = cli("snapshot", "-o", "t.json", "--url", "http://127.0.0.1:9/mcp", "--", "server")
+    assert both.exit_code == 2
+    missing = cli("snapshot", "-o", "t.json")
+    assert missing.exit_code == 2 and "no server" in missing.stderr
+
+
+def test_snapshot_then_lint(cli, tmp_path: Path) -> None:
+    snap(cli, "tools.json")
+    result = cli("lint", "--no-gate", "tools.json")
+    assert result.exit_code == 0, result.stdout
