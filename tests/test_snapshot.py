@@ -100,3 +100,49 @@ def test_snapshot_then_lint(cli, tmp_path: Path) -> None:
     snap(cli, "tools.json")
     result = cli("lint", "--no-gate", "tools.json")
     assert result.exit_code == 0, result.stdout
+
+
+@pytest.fixture
+def http_server():
+    """The SDK-built fixture server on a free port of 127.0.0.1; yields its URL."""
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    script = ROOT / "tests" / "fixtures" / "mcp_http_server.py"
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            pytest.fail("the fixture HTTP server did not start")
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_snapshot_over_streamable_http_with_headers(cli, tmp_path: Path, http_server: str, monkeypatch) -> None:
+    monkeypatch.setenv("FIXTURE_TOKEN", "s3cret-value")
+    args = ["snapshot", "-o", "tools.json", "--url", http_server, "--header", "Authorization: Bearer ${FIXTURE_TOKEN}"]
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr
+    tools = json.loads((tmp_path / "tools.json").read_text())["tools"]
+    assert sorted(t["name"] for t in tools) == ["get_alerts", "get_forecast"]
+    assert "s3cret-value" not in result.stdout + result.stderr
+
+
+def test_an_unset_header_variable_is_named_not_shown(cli, http_server: str, monkeypatch) -> None:
+    monkeypatch.delenv("FIXTURE_MISSING", raising=False)
+    result = cli("snapshot", "-o", "t.json", "--url", http_server, "--header", "X-Key: ${FIXTURE_MISSING}")
+    assert result.exit_code == 2 and "FIXTURE_MISSING is not set" in result.stderr
