@@ -146,3 +146,28 @@ def test_an_unset_header_variable_is_named_not_shown(cli, http_server: str, monk
     monkeypatch.delenv("FIXTURE_MISSING", raising=False)
     result = cli("snapshot", "-o", "t.json", "--url", http_server, "--header", "X-Key: ${FIXTURE_MISSING}")
     assert result.exit_code == 2 and "FIXTURE_MISSING is not set" in result.stderr
+
+
+def test_lint_a_live_server(cli) -> None:
+    result = cli("lint", "--no-gate", "--select", "CAT-002,DESC-001", "--server", "--", *SERVER, "env", "3", "2")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "3 tools in 1 file" in result.stdout
+    bad = cli("lint", "--server", "--", *SERVER, "crash")
+    assert bad.exit_code == 2 and "snapshot failed" in bad.stderr
+
+
+def test_lint_a_live_server_positions_follow_the_snapshot_text(cli, tmp_path: Path) -> None:
+    snap(cli, "tools.json", count=3)
+    saved = cli("lint", "--no-gate", "--output-format", "json", "tools.json").stdout
+    live = cli("lint", "--no-gate", "--output-format", "json", "--server", "--", *SERVER, "normal", "3", "2").stdout
+
+    def where(out: str) -> list[tuple[str, int, int]]:
+        return [(t["name"], t["line"], t["column"]) for t in json.loads(out)["files"][0]["tools"]]
+
+    assert where(live) == where(saved) and len(where(saved)) == 3
+
+
+def test_lint_a_live_http_server(cli, http_server: str) -> None:
+    result = cli("lint", "--no-gate", "--url", http_server)
+    assert result.exit_code in (0, 1), result.stderr
+    assert "2 tools in 1 file" in result.stdout

@@ -143,6 +143,13 @@ def main() -> None:
 @click.option("--tool-token-budget", type=click.IntRange(min=1), help="TOK-001's per-tool budget (default 700).")
 @click.option("--catalog-token-budget", type=click.IntRange(min=1), help="TOK-002's catalog budget (default none).")
 @click.option(
+    "--server",
+    "from_server",
+    is_flag=True,
+    help="PATHS is a server command (after --): snapshot it in memory and lint that.",
+)
+@click.option("--url", "server_url", help="Snapshot this streamable HTTP server in memory and lint that.")
+@click.option(
     "--baseline",
     metavar="BASE",
     help="Report only findings that BASE (a catalog file, or REV:path at a git revision) does not have.",
@@ -183,6 +190,8 @@ def lint(
     with_tokens: bool,
     tool_token_budget: int | None,
     catalog_token_budget: int | None,
+    from_server: bool,
+    server_url: str | None,
     baseline: str | None,
     baseline_rev: str | None,
     stdin_filename: str,
@@ -268,13 +277,14 @@ def lint(
 
     run = Run(show_scores=scores, explain=list(explain_tools))
     count_tokens = with_tokens or scores or bool(explain_tools)
+    live = _live_catalog(paths, server_url) if (from_server or server_url) else None
     try:
         resolver = SettingsResolver(config_path, overrides)
         resolver.for_dir(Path.cwd())  # report a bad config even when no file is linted
-        for file in expand(list(paths) or ["."], resolver.for_dir):
+        for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir):
             settings = resolver.for_file(file)
             try:
-                catalog = load_path(file, stdin_filename)
+                catalog = live if live is not None else load_path(file, stdin_filename)
             except LoadError as exc:
                 click.echo(str(exc), err=True)
                 run.errors.append(exc)
@@ -468,6 +478,19 @@ def snapshot_cmd(
     except OSError as exc:
         fail(f"{output}: error: cannot write the snapshot: {exc.strerror or exc}")
     click.echo(f"{output}: {len(tools)} tool{'s' * (len(tools) != 1)} from {server.label()}", err=True)
+
+
+def _live_catalog(command: tuple[str, ...], url: str | None) -> Any:
+    """A server's catalog, snapshotted in memory; positions are those of the snapshot as it would be written."""
+    from catalint.loader import load_text
+    from catalint.snapshot import Server, SnapshotError, render, take
+
+    server = Server(list(command) if not url else [], url)
+    try:
+        tools = take(server)
+    except SnapshotError as exc:
+        fail(f"error: snapshot failed: {exc}")
+    return load_text(render(tools, False), "-", f"<{server.label()}>")
 
 
 def _check_snapshot(saved: str, live_text: str) -> int:
