@@ -480,6 +480,50 @@ def snapshot_cmd(
     click.echo(f"{output}: {len(tools)} tool{'s' * (len(tools) != 1)} from {server.label()}", err=True)
 
 
+@main.command("check")
+@click.argument("suite", type=click.Path(dir_okay=False))
+def check_cmd(suite: str) -> None:
+    """Run the tool_quality: blocks of an mcptest-style SUITE (YAML or JSON).
+
+    Each block lints a server's live catalog (servers: NAME: command or url) or a
+    catalog file, and gates it (expect:, or the default gate). One row per check;
+    exit 1 when any fails, 2 for an invalid suite.
+    """
+    from catalint.config import ConfigError, Settings
+    from catalint.engine import lint_catalog
+    from catalint.loader import LoadError
+    from catalint.quality import assess
+    from catalint.snapshot import SnapshotError
+    from catalint.suite import catalog_for, load_suite
+
+    try:
+        servers, blocks, notices = load_suite(suite)
+    except LoadError as exc:
+        fail(str(exc))
+        return
+    for notice in notices:
+        click.echo(notice, err=True)
+    failed = False
+    for block in blocks:
+        try:
+            catalog = catalog_for(block, servers, suite)
+            result = lint_catalog(catalog, Settings())
+            rows = assess(result, block.checks, False).gate
+        except (LoadError, SnapshotError) as exc:
+            click.echo(f"tool_quality [FAIL] {block.name}: {exc}")
+            failed = True
+            continue
+        except ConfigError as exc:
+            fail(f"{suite}: error: {exc}")
+            return
+        passed = all(r.passed for r in rows)
+        failed |= not passed
+        click.echo(f"tool_quality [{'PASS' if passed else 'FAIL'}] {block.name} ({block.kind} {block.source})")
+        for row in rows:
+            click.echo(f"  {row.line()}")
+    sys.exit(1 if failed else 0)
+
+
 def _live_catalog(command: tuple[str, ...], url: str | None) -> Any:
     """A server's catalog, snapshotted in memory; positions are those of the snapshot as it would be written."""
     from catalint.loader import load_text

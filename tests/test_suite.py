@@ -1,0 +1,86 @@
+"""catalint check SUITE.yml: the tool_quality blocks of an mcptest-style suite."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, write_catalog
+
+SERVER = [sys.executable, str(ROOT / "tests" / "fixtures" / "mcp_stdio_server.py"), "normal", "3", "2"]
+GOOD = {
+    "name": "get_time",
+    "description": "Get the current time in UTC. Returns an ISO 8601 timestamp string.",
+    "inputSchema": {"type": "object", "additionalProperties": False},
+    "annotations": {"readOnlyHint": True},
+}
+BAD = {"name": "get_weather", "description": "Weather", "inputSchema": {"type": "object"}}
+
+
+def suite(tmp_path: Path, text: str) -> str:
+    (tmp_path / "suite.yml").write_text(text)
+    return "suite.yml"
+
+
+def test_catalog_blocks_pass_and_fail_with_the_default_gate(cli, tmp_path: Path) -> None:
+    (tmp_path / "cat").mkdir()
+    write_catalog(tmp_path / "cat" / "good.json", [GOOD])
+    write_catalog(tmp_path / "cat" / "bad.json", [BAD])
+    name = suite(
+        tmp_path,
+        "tool_quality:\n  - {name: good one, catalog: cat/good.json}\n  - {name: bad one, catalog: cat/bad.json}\n",
+    )
+    result = cli("check", name)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "tool_quality [PASS] good one (catalog cat/good.json)"
+    assert len([line for line in lines if line.startswith("  gate [")]) == 6  # three default checks each
+    assert "tool_quality [FAIL] bad one (catalog cat/bad.json)" in lines
+
+
+def test_a_server_block_with_expect_in_both_forms(cli, tmp_path: Path) -> None:
+    name = suite(
+        tmp_path,
+        f"servers:\n  fixture:\n    command: {SERVER!r}\n"
+        "tool_quality:\n  - name: live\n    server: fixture\n    expect:\n"
+        "      - target: min_score\n        matcher: {schema: {minimum: 0.5}}\n"
+        '      - target: tool["tool_1"].score\n        matcher: {schema: {minimum: 0.6}}\n'
+        '      - mean_score: {">=": 0.9}\n',
+    )
+    result = cli("check", name)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert result.stdout.count("gate [PASS]") == 3
+
+
+def test_unknown_blocks_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "good.json", [GOOD])
+    name = suite(tmp_path, "agents: {a: {}}\ntests: []\ntool_quality:\n  - {name: g, catalog: good.json}\n")
+    result = cli("check", name)
+    assert result.exit_code == 0
+    assert "skipping 'agents'" in result.stderr and "skipping 'tests'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        ("tool_quality:\n  - {name: x}\n", "suite.yml:2:5: error:", "invalid suite"),
+        ("tool_quality:\n  - {name: x, server: nope}\n", "suite.yml:2:23: error:", "which servers: does not define"),
+        (
+            "tool_quality:\n  - {name: x, catalog: c.json, expect: [{target: bogus, matcher: {'>=': 1}}]}\n",
+            "suite.yml:2:",
+            "bogus",
+        ),
+        ("servers: 3\ntool_quality: []\n", "suite.yml:1:10: error:", "invalid suite at servers"),
+    ],
+)
+def test_invalid_suites_are_exit_2_with_a_position(cli, tmp_path: Path, text: str, where: str, words: str) -> None:
+    result = cli("check", suite(tmp_path, text))
+    assert result.exit_code == 2, result.stdout
+    assert result.stderr.startswith(where) and words in result.stderr
+
+
+def test_a_missing_catalog_fails_its_block(cli, tmp_path: Path) -> None:
+    result = cli("check", suite(tmp_path, "tool_quality:\n  - {name: gone, catalog: none.json}\n"))
+    assert result.exit_code == 1 and result.stdout.startswith("tool_quality [FAIL] gone:")
