@@ -51,8 +51,20 @@ NO_MATCH = [
 ]
 
 
+def test_snapshot_hook_definition(tmp_path: Path) -> None:
+    hook = next(h for h in HOOKS if h["id"] == "catalint-snapshot")
+    assert hook["entry"] == "catalint snapshot --check" and hook["pass_filenames"] is False
+    server = [sys.executable, str(ROOT / "tests" / "fixtures" / "mcp_stdio_server.py"), "normal", "2", "2"]
+    exe = str(BIN) if BIN.exists() else shutil.which("catalint")
+    run = [exe, *hook["entry"].split()[1:], "-o", "tools.json", "--", *server]
+    subprocess.run([exe, "snapshot", "-o", "tools.json", "--", *server], cwd=tmp_path, check=True, capture_output=True)
+    assert subprocess.run(run, cwd=tmp_path, capture_output=True).returncode == 0
+    (tmp_path / "tools.json").write_text('{"tools": []}\n')
+    assert subprocess.run(run, cwd=tmp_path, capture_output=True).returncode == 1
+
+
 def test_hook_definition() -> None:
-    assert [h["id"] for h in HOOKS] == ["catalint"]
+    assert [h["id"] for h in HOOKS] == ["catalint", "catalint-snapshot"]
     assert HOOK["language"] == "python"
     assert HOOK["entry"] == "catalint lint"
     assert HOOK["types_or"] == ["json", "yaml"]

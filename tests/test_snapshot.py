@@ -56,6 +56,7 @@ def test_check_is_0_when_current_and_1_with_a_diff(cli, tmp_path: Path) -> None:
         ("crash", "server stderr: starting up | fatal: missing API_KEY"),
         ("garbage", "not JSON-RPC on stdout"),
         ("error", "database unavailable"),
+        ("midcrash", "segmentation fault"),  # dies after the first page: nothing is written
     ],
 )
 def test_failures_are_one_line_and_leave_the_old_file(cli, tmp_path: Path, mode: str, words: str) -> None:
@@ -171,3 +172,18 @@ def test_lint_a_live_http_server(cli, http_server: str) -> None:
     result = cli("lint", "--no-gate", "--url", http_server)
     assert result.exit_code in (0, 1), result.stderr
     assert "2 tools in 1 file" in result.stdout
+
+
+def test_a_real_third_party_server(cli, tmp_path: Path) -> None:
+    """mcp-server-time (a test extra) started by its console script, snapshotted and linted."""
+    exe = Path(sys.executable).with_name("mcp-server-time")
+    if not exe.exists():
+        pytest.skip("mcp-server-time is a test extra (pip install -e '.[test]')")
+    result = cli("snapshot", "-o", "time.json", "--timeout", "60", "--", str(exe))
+    assert result.exit_code == 0, result.stderr
+    tools = json.loads((tmp_path / "time.json").read_text())["tools"]
+    assert {t["name"] for t in tools} == {"get_current_time", "convert_time"}
+    assert all(t.get("outputSchema") for t in tools)  # fields a hand-made fixture would not think of survive
+    lint = cli("lint", "--output-format", "json", "time.json")
+    assert lint.exit_code in (0, 1)
+    assert json.loads(lint.stdout)["summary"]["tools"] == 2
