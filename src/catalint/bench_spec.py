@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalint.loader import LoadError, build_catalog, decode_bytes, load_path, looks_like_yaml, parse_json, parse_yaml
+from catalint.loader import LoadError, build_catalog, load_path, parse_document
 from catalint.model import Catalog, Span
 
 KINDS = ("blank", "genericize", "truncate", "drop_keyword")
@@ -88,16 +88,7 @@ class _Prefixed:
 def load_spec(path: str) -> Spec:
     """Parse, validate and resolve a spec; LoadError (exit 2) on any problem."""
     display = path
-    try:
-        data_bytes = Path(path).read_bytes()
-    except IsADirectoryError:
-        raise LoadError(path, "is a directory") from None
-    except OSError as exc:
-        raise LoadError(path, exc.strerror or str(exc)) from None
-    text = decode_bytes(data_bytes, display)
-    if not text.strip():
-        raise LoadError(display, "empty file")
-    data, source = parse_yaml(text, display) if looks_like_yaml(path, text) else parse_json(text, display)
+    data, source = parse_document(path)
 
     def fail(message: str, pointer: str) -> LoadError:
         span = source.span(pointer)

@@ -279,15 +279,28 @@ def load_text(text: str, path: str, display: str) -> Catalog:
     return build_catalog(data, source, path, display)
 
 
-def load_path(path: str, stdin_name: str = "-") -> Catalog:
-    """Load a catalog file, or standard input when path is '-'."""
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        return load_text(decode_bytes(data, stdin_name), stdin_name, stdin_name)
+def read_text(path: str) -> str:
+    """A file's text, decoded as catalogs are; LoadError when it cannot be read."""
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:
         raise LoadError(path, "is a directory") from None
     except OSError as exc:
         raise LoadError(path, exc.strerror or str(exc)) from None
-    return load_text(decode_bytes(data, path), path, path)
+    return decode_bytes(data, path)
+
+
+def parse_document(path: str) -> tuple[Any, Any]:
+    """Any JSON or YAML document catalint reads (a bench spec, a suite): its data and source map."""
+    text = read_text(path)
+    if not text.strip():
+        raise LoadError(path, "empty file")
+    return parse_yaml(text, path) if looks_like_yaml(path, text) else parse_json(text, path)
+
+
+def load_path(path: str, stdin_name: str = "-") -> Catalog:
+    """Load a catalog file, or standard input when path is '-'."""
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        return load_text(decode_bytes(data, stdin_name), stdin_name, stdin_name)
+    return load_text(read_text(path), path, path)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from catalint.gate import DEFAULT_GATE, Check, GateError, Row, check_target, parse_expect, parse_matcher
-from catalint.loader import LoadError, decode_bytes, load_path, load_text, looks_like_yaml, parse_json, parse_yaml
+from catalint.loader import LoadError, load_path, load_text, parse_document
 from catalint.model import Catalog
 
 KNOWN = ("servers", "tool_quality")
@@ -42,14 +42,7 @@ def _schema() -> dict[str, Any]:
 
 def load_suite(path: str) -> tuple[dict[str, Any], list[Block], list[str]]:
     """The suite's servers, its blocks and notices; LoadError (exit 2) on an invalid suite."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise LoadError(path, exc.strerror or str(exc)) from None
-    text = decode_bytes(raw, path)
-    if not text.strip():
-        raise LoadError(path, "empty file")
-    data, source = parse_yaml(text, path) if looks_like_yaml(path, text) else parse_json(text, path)
+    data, source = parse_document(path)
 
     def fail(message: str, pointer: str) -> LoadError:
         span = source.span(pointer)
