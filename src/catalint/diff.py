@@ -19,7 +19,7 @@ from typing import Any
 
 from catalint.config import Settings
 from catalint.engine import FileResult, ToolResult, lint_catalog
-from catalint.loader import LoadError, decode_bytes, load_path, load_text
+from catalint.loader import LoadError, decode_bytes, load_path, load_text, read_text
 from catalint.model import Catalog, Finding, Tool
 from catalint.sourcemap import join_pointer
 from catalint.tdqs import score as tdqs_score
@@ -55,13 +55,7 @@ def load_side(spec: str, cwd: Path) -> Catalog:
 
 def _load_file(spec: str, cwd: Path) -> Catalog:
     target = cwd / spec
-    try:
-        data = target.read_bytes()
-    except IsADirectoryError:
-        raise LoadError(spec, "is a directory") from None
-    except OSError as exc:
-        raise LoadError(spec, exc.strerror or str(exc)) from None
-    return load_text(decode_bytes(data, spec), str(target), spec)
+    return load_text(read_text(str(target), spec), str(target), spec)
 
 
 def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:

@@ -253,7 +253,7 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
     for i, raw in enumerate(items):
         pointer = join_pointer(base, i)
         if not isinstance(raw, dict):
-            raise fail(f"tool is {_kind(raw)}, not an object", pointer)
+            raise fail(f"tool is {json_kind(raw)}, not an object", pointer)
         if not isinstance(raw.get("name"), str):
             where = join_pointer(pointer, "name") if "name" in raw else pointer
             raise fail('tool has no string "name"', where)
@@ -261,7 +261,7 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
     return Catalog(path=path, display=display, tools=tools, source=source)
 
 
-def _kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
     """JSON type of a value with its article: 'an array', 'null'."""
     if value is None:
         return "null"
@@ -279,15 +279,16 @@ def load_text(text: str, path: str, display: str) -> Catalog:
     return build_catalog(data, source, path, display)
 
 
-def read_text(path: str) -> str:
-    """A file's text, decoded as catalogs are; LoadError when it cannot be read."""
+def read_text(path: str, display: str | None = None) -> str:
+    """A file's text, decoded as catalogs are; LoadError (naming display, else path) when it cannot be read."""
+    label = display or path
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:
-        raise LoadError(path, "is a directory") from None
+        raise LoadError(label, "is a directory") from None
     except OSError as exc:
-        raise LoadError(path, exc.strerror or str(exc)) from None
-    return decode_bytes(data, path)
+        raise LoadError(label, exc.strerror or str(exc)) from None
+    return decode_bytes(data, label)
 
 
 def parse_document(path: str) -> tuple[Any, Any]:

@@ -19,15 +19,10 @@ from typing import Any
 from catalint.metaschema import schema_errors
 from catalint.model import Severity, Tool
 from catalint.registry import CatalogHit, Hit, rule
-from catalint.rules.schema import KEYWORDS, PROPERTY_NAME, nodes
+from catalint.rules.schema import KEYWORDS, PROPERTY_NAME, input_schema_of, nodes
 from catalint.schema_walk import Node, types_of
 from catalint.sourcemap import join_pointer
 from catalint.text import LazyRegex
-
-
-def _input(tool: Tool) -> tuple[dict[str, Any], str] | None:
-    schema = tool.input_schema
-    return (schema, join_pointer(tool.pointer, "inputSchema")) if isinstance(schema, dict) else None
 
 
 def _reachable(tool: Tool, through: frozenset[str]) -> list[Node]:
@@ -150,7 +145,7 @@ def openai_root_not_object(tool: Tool) -> Iterator[Hit]:
     **Fix.** Declare `"type": "object"` at the root; move alternatives into a
     property or merge them into one object.
     """
-    found = _input(tool)
+    found = input_schema_of(tool)
     if found is None:
         return
     schema, base = found
@@ -464,7 +459,7 @@ def strict_root_anyof(tool: Tool) -> Iterator[Hit]:
     **Fix.** Remove the root `anyOf`: nullable properties for "at least one of",
     or a property holding the alternatives.
     """
-    found = _input(tool)
+    found = input_schema_of(tool)
     if found is not None and "anyOf" in found[0]:
         yield Hit(
             found[1] + "/anyOf",
@@ -567,7 +562,7 @@ def strict_too_large(tool: Tool) -> Iterator[Hit]:
     **Fix.** Replace huge enums with a lookup tool and a described string; split
     very large tools.
     """
-    found = _input(tool)
+    found = input_schema_of(tool)
     if found is None:
         return
     base = found[1]
@@ -757,7 +752,7 @@ def anthropic_invalid_schema(tool: Tool) -> Iterator[Hit]:
     **Fix.** Write the schema as 2020-12 (or in the subset where draft-07 and
     2020-12 agree).
     """
-    found = _input(tool)
+    found = input_schema_of(tool)
     if found is None:
         return
     schema, base = found
@@ -842,7 +837,7 @@ def anthropic_root(tool: Tool) -> Iterator[Hit]:
     **Fix.** Declare `"type": "object"` at the root and move any alternatives into
     a property.
     """
-    found = _input(tool)
+    found = input_schema_of(tool)
     if found is None:
         return
     schema, base = found

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from catalint.loader import json_kind
 from catalint.metaschema import (
     DEFAULT_DIALECT,
     Dialect,
@@ -27,7 +28,7 @@ PROPERTY_NAME = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
 BOUNDED_FORMATS = frozenset({"date", "time", "date-time", "uuid", "ipv4", "ipv6", "duration"})
 
 
-def _input(tool: Tool) -> tuple[dict[str, Any], str] | None:
+def input_schema_of(tool: Tool) -> tuple[dict[str, Any], str] | None:
     schema = tool.input_schema
     return (schema, join_pointer(tool.pointer, "inputSchema")) if isinstance(schema, dict) else None
 
@@ -36,7 +37,7 @@ def nodes(tool: Tool) -> list[Node]:
     """Every subschema of the input schema, walked once per tool."""
     cached = tool.cache.get("schema_nodes")
     if cached is None:
-        found = _input(tool)
+        found = input_schema_of(tool)
         cached = tool.cache["schema_nodes"] = walk(*found) if found else []
     return cached
 
@@ -44,7 +45,7 @@ def nodes(tool: Tool) -> list[Node]:
 def dialect(tool: Tool) -> Dialect:
     cached = tool.cache.get("dialect")
     if cached is None:
-        found = _input(tool)
+        found = input_schema_of(tool)
         cached = tool.cache["dialect"] = dialect_of(found[0]) if found else Dialect(DEFAULT_DIALECT)
     return cached
 
@@ -358,7 +359,7 @@ def input_schema_not_object(tool: Tool) -> Iterator[Hit]:
     if "inputSchema" not in tool.raw:
         yield Hit(pointer, "tool has no inputSchema", 'add "inputSchema": {"type": "object"}')
     elif not isinstance(schema, dict):
-        yield Hit(pointer, f"inputSchema is {_kind(schema)}, not an object")
+        yield Hit(pointer, f"inputSchema is {json_kind(schema)}, not an object")
     elif schema.get("type") != "object":
         what = "has no type" if "type" not in schema else f"has type {json.dumps(schema['type'])}"
         yield Hit(
@@ -366,20 +367,6 @@ def input_schema_not_object(tool: Tool) -> Iterator[Hit]:
             f'inputSchema {what}; the root type must be "object"',
             'set "type": "object" at the root',
         )
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return "an object"
 
 
 def _path_pointer(base: str, path: tuple[str | int, ...]) -> str:
@@ -417,7 +404,7 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
     **Fix.** Correct the keyword the finding points at, or declare the dialect
     the schema was written for.
     """
-    found = _input(tool)
+    found = input_schema_of(tool)
     if found is None:
         return
     schema, base = found
@@ -885,7 +872,7 @@ def invalid_output_schema(tool: Tool) -> Iterator[Hit]:
     schema = tool.raw["outputSchema"]
     base = join_pointer(tool.pointer, "outputSchema")
     if not isinstance(schema, dict):
-        yield Hit(base, f"outputSchema is {_kind(schema)}, not a JSON Schema object")
+        yield Hit(base, f"outputSchema is {json_kind(schema)}, not a JSON Schema object")
         return
     d = dialect_of(schema)
     if d.name is None:
