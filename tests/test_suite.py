@@ -56,10 +56,23 @@ def test_a_server_block_with_expect_in_both_forms(cli, tmp_path: Path) -> None:
 
 def test_unknown_blocks_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "good.json", [GOOD])
-    name = suite(tmp_path, "agents: {a: {}}\ntests: []\ntool_quality:\n  - {name: g, catalog: good.json}\n")
-    result = cli("check", name)
+    text = "judges: {a: {}}\nrecord: []\nagents: [{name: plain, model: m}]\n"
+    text += "tool_quality:\n  - {name: g, catalog: good.json}\n"
+    result = cli("check", suite(tmp_path, text))
     assert result.exit_code == 0
-    assert "skipping 'agents'" in result.stderr and "skipping 'tests'" in result.stderr
+    assert "skipping 'judges'" in result.stderr and "skipping 'record'" in result.stderr
+    assert "skipping 'agents'" not in result.stderr  # an agent entry without trace blocks is the runner's, not a skip
+
+
+def test_trace_scenarios_without_traces_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "good.json", [GOOD])
+    text = (
+        "agents:\n  - name: picks time\n    tool_selection: {expected_tool: get_time, min_selection_rate: 1}\n"
+        "tool_quality:\n  - {name: g, catalog: good.json}\n"
+    )
+    result = cli("check", suite(tmp_path, text))
+    assert result.exit_code == 0
+    assert "skipping the trace-scored scenarios 'picks time': give --traces DIR" in result.stderr
 
 
 @pytest.mark.parametrize(

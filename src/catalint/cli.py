@@ -12,6 +12,7 @@ import click
 
 from catalint import __version__
 from catalint.diff_cli import diff_command
+from catalint.trace_cli import trace_group
 
 OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit"]
 EXIT_ERROR = 2  # usage, config or input error (0 clean and 1 findings come from Run.exit_code)
@@ -43,10 +44,22 @@ def write_output(text: str, output_file: str | None) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        _default_mode(tmp, target)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _default_mode(tmp: str, target: Path) -> None:
+    """mkstemp makes the file 0600: give it the mode the file had, or what the umask allows a new file."""
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(tmp, mode)
 
 
 def fail(message: str) -> None:
@@ -482,12 +495,29 @@ def snapshot_cmd(
 
 @main.command("check")
 @click.argument("suite", type=click.Path(dir_okay=False))
-def check_cmd(suite: str) -> None:
-    """Run the tool_quality: blocks of an mcptest-style SUITE (YAML or JSON).
+@click.option("--traces", "traces_dir", type=click.Path(file_okay=False), help="Score the agent scenarios' runs here.")
+@click.option("--catalog", "catalogs", multiple=True, metavar="SERVER=PATH", help="A server's saved catalog.")
+@click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@click.option("--compare", "baseline", type=click.Path(dir_okay=False), help="A saved JSON report to diff against.")
+def check_cmd(
+    suite: str,
+    traces_dir: str | None,
+    catalogs: tuple[str, ...],
+    output_format: str,
+    output_file: str | None,
+    baseline: str | None,
+) -> None:
+    """Run an mcptest-style SUITE (YAML or JSON): tool_quality blocks, and agent scenarios with --traces.
 
-    Each block lints a server's live catalog (servers: NAME: command or url) or a
-    catalog file, and gates it (expect:, or the default gate). One row per check;
-    exit 1 when any fails, 2 for an invalid suite.
+    Each tool_quality block lints a server's live catalog (servers: NAME: command
+    or url), a saved one (servers: NAME: catalog: FILE) or a catalog file, and
+    gates it (expect:, or the default gate). With --traces DIR, each agents:/tests:
+    entry with trace blocks (equal_function_sets, tool_selection, distractors,
+    orchestration, token_efficiency) is scored against its recorded runs:
+    DIR/NAME.json, .jsonl or .yaml, or the folder DIR/NAME/ (NAME as written, or
+    lower-cased with dashes). One row per check; exit 1 when any fails, 2 for an
+    invalid suite or unreadable traces.
     """
     from catalint.config import ConfigError, Settings
     from catalint.engine import lint_catalog
@@ -495,32 +525,42 @@ def check_cmd(suite: str) -> None:
     from catalint.quality import assess
     from catalint.snapshot import SnapshotError
     from catalint.suite import catalog_for, load_suite
+    from catalint.trace_cli import check_traces, parse_catalogs, suite_catalogs
 
     try:
-        servers, blocks, notices = load_suite(suite)
+        loaded = load_suite(suite)
     except LoadError as exc:
         fail(str(exc))
         return
-    for notice in notices:
+    for notice in loaded.notices:
         click.echo(notice, err=True)
-    failed = False
-    for block in blocks:
+    if loaded.scenarios and not traces_dir:
+        names = ", ".join(repr(s.name) for s in loaded.scenarios)
+        click.echo(f"{suite}: notice: skipping the trace-scored scenarios {names}: give --traces DIR", err=True)
+    quality: list[dict[str, Any]] = []
+    for block in loaded.blocks:
+        entry: dict[str, Any] = {"name": block.name, "kind": block.kind, "source": block.source}
         try:
-            catalog = catalog_for(block, servers, suite)
-            result = lint_catalog(catalog, Settings())
-            rows = assess(result, block.checks, False).gate
+            catalog = catalog_for(block, loaded.servers, suite)
+            rows = assess(lint_catalog(catalog, Settings()), block.checks, False).gate
         except (LoadError, SnapshotError) as exc:
-            click.echo(f"tool_quality [FAIL] {block.name}: {exc}")
-            failed = True
+            quality.append({**entry, "error": str(exc), "passed": False, "gates": []})
             continue
         except ConfigError as exc:
             fail(f"{suite}: error: {exc}")
             return
-        passed = all(r.passed for r in rows)
-        failed |= not passed
-        click.echo(f"tool_quality [{'PASS' if passed else 'FAIL'}] {block.name} ({block.kind} {block.source})")
-        for row in rows:
-            click.echo(f"  {row.line()}")
+        quality.append({**entry, "passed": all(r.passed for r in rows), "gates": [r.as_dict() for r in rows]})
+    results = []
+    if traces_dir and loaded.scenarios:
+        given = parse_catalogs(catalogs)
+        found = {**suite_catalogs(loaded.servers, suite, given), **given}
+        results = check_traces(loaded.scenarios, traces_dir, found)
+    elif traces_dir:
+        click.echo(f"{suite}: notice: --traces given, but no agents:/tests: entry has trace blocks", err=True)
+    from catalint.trace_cli import report_check
+
+    report_check(quality, results, output_format, output_file, baseline)
+    failed = not all(q["passed"] for q in quality) or not all(r.passed for r in results)
     sys.exit(1 if failed else 0)
 
 
@@ -593,10 +633,15 @@ def _topic(code: str) -> str | None:
         from catalint.gate import EXPLANATION as GATE
 
         return GATE
+    if wanted == "TRACE":
+        from catalint.trace_scenario import EXPLANATION as TRACE
+
+        return TRACE
     return None
 
 
 main.add_command(diff_command)
+main.add_command(trace_group)
 
 
 def entry() -> None:

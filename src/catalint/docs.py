@@ -56,11 +56,13 @@ def rules_reference() -> str:
     from catalint.gate import EXPLANATION as GATE
     from catalint.selector import EXPLANATION as SELECTOR
     from catalint.tdqs import EXPLANATION as TDQS
+    from catalint.trace_scenario import EXPLANATION as TRACE
 
     topics = (
         ("tdqs", "TDQS, the score", TDQS, "catalint rule TDQS"),
         ("gate", "The quality gate", GATE, "catalint rule GATE"),
         ("bench", "The bench selector", SELECTOR, "catalint bench explain"),
+        ("trace", "Scoring recorded runs", TRACE, "catalint rule TRACE"),
     )
     for anchor, title, text, command in topics:
         body = text.split("\n", 2)[2].strip("\n")  # without the underlined title

@@ -190,11 +190,11 @@ def evaluate(checks: list[Check], figures: dict[str, Any], tool_scores: dict[str
             actual = tool_scores[name]
         else:
             actual = figures.get(check.target)
-        rows.append(_row(check, actual))
+        rows.append(row_for(check, actual))
     return rows
 
 
-def _row(check: Check, actual: float | int | None) -> Row:
+def row_for(check: Check, actual: float | int | None) -> Row:
     shown = _number(check.target, actual) if actual is not None else "n/a"
     if actual is None:  # nothing to measure (no tools): nothing to fail
         return Row(check, None, True, f"{check.target} n/a ({check.expected()})")

@@ -1,9 +1,11 @@
-"""`catalint check SUITE.yml`: the `tool_quality:` blocks of an mcptest-style suite.
+"""`catalint check SUITE.yml`: the `tool_quality:` blocks and agent scenarios of an mcptest-style suite.
 
-Each block names a server (by a `servers:` entry: a command, or a URL) or a
-catalog file, and the gate checks its catalog must pass (the default gate when
-`expect:` is absent). Other top-level blocks of a full suite (agents, tests,
-...) are not catalint's: they are skipped with a one-line notice.
+Each tool_quality block names a server (by a `servers:` entry: a command, a
+URL or a saved catalog) or a catalog file, and the gate checks its catalog must
+pass (the default gate when `expect:` is absent). The `agents:` and `tests:`
+entries are scenarios: with `--traces DIR`, their trace blocks are scored
+against the recorded runs (see trace_scenario). Other top-level blocks of a full
+suite are not catalint's: they are skipped with a one-line notice.
 """
 
 from __future__ import annotations
@@ -16,8 +18,19 @@ from typing import Any
 from catalint.gate import DEFAULT_GATE, Check, GateError, Row, check_target, parse_expect, parse_matcher
 from catalint.loader import LoadError, load_path, load_text, parse_document
 from catalint.model import Catalog
+from catalint.sourcemap import resolve_pointer
+from catalint.trace_scenario import Scenario, parse_scenario
 
-KNOWN = ("servers", "tool_quality")
+TRACE_BLOCKS = (
+    "equal_function_sets",
+    "token_efficiency",
+    "tool_selection",
+    "distractors",
+    "discovery",
+    "orchestration",
+)
+
+KNOWN = ("servers", "tool_quality", "agents", "tests")
 
 
 @dataclass
@@ -40,29 +53,78 @@ def _schema() -> dict[str, Any]:
     return json.loads(resources.files("catalint").joinpath("schemas").joinpath("suite.schema.json").read_text("utf-8"))
 
 
-def load_suite(path: str) -> tuple[dict[str, Any], list[Block], list[str]]:
-    """The suite's servers, its blocks and notices; LoadError (exit 2) on an invalid suite."""
+@dataclass
+class Suite:
+    servers: dict[str, Any]
+    blocks: list[Block]
+    scenarios: list[Scenario]
+    notices: list[str]
+
+
+def _validated(path: str, what: str, pointer: str) -> tuple[Any, Any]:
+    """The document at path, valid against the shipped schema's node at pointer; else a positioned LoadError."""
     data, source = parse_document(path)
+    from catalint.metaschema import value_validator
+
+    schema = _schema()
+    validator = value_validator(resolve_pointer(schema, pointer), "2020-12", schema, pointer)
+    errors = list(validator.iter_errors(data))
+    if errors:
+        error = max(errors, key=lambda e: len(list(e.instance_path)))
+        parts = [str(p) for p in error.instance_path]
+        unexpected = getattr(error.kind, "unexpected", None)
+        if type(error.kind).__name__ == "AdditionalProperties" and unexpected:
+            parts.append(str(unexpected[0]))  # point at the unknown key itself
+        where = "/".join(parts) or "the root"
+        inner = "".join(f"/{p.replace('~', '~0').replace('/', '~1')}" for p in parts)
+        span = source.span(inner)
+        raise LoadError(path, f"invalid {what} at {where}: {error.message}", span.line, span.col, inner)
+    return data, source
+
+
+def load_spec(path: str) -> Scenario:
+    """A `trace score --spec FILE`: one scenario, the shape of a suite's agent entry."""
+    data, source = _validated(path, "trace spec", "/$defs/scenario")
 
     def fail(message: str, pointer: str) -> LoadError:
         span = source.span(pointer)
         return LoadError(path, message, span.line, span.col, pointer)
 
-    from catalint.metaschema import value_validator
+    _check_typos(data, "", fail)
+    if not any(block in data for block in TRACE_BLOCKS):
+        raise fail(f"the spec has no trace block ({', '.join(TRACE_BLOCKS)})", "")
+    return parse_scenario({"name": Path(path).stem, **data}, path, fail)
 
-    schema = _schema()
-    errors = list(value_validator(schema, "2020-12", schema, "").iter_errors(data))
-    if errors:
-        error = max(errors, key=lambda e: len(list(e.instance_path)))
-        parts = [str(p) for p in error.instance_path]
-        where = "/".join(parts) or "the root"
-        raise fail(f"invalid suite at {where}: {error.message}", "".join(f"/{p}" for p in parts))
+
+def _check_typos(entry: dict[str, Any], pointer: str, fail: Any) -> None:
+    """A scenario's other keys belong to the agent runner; one that looks like a misspelt trace block is an error."""
+    import difflib
+
+    for key in entry:
+        if key in TRACE_BLOCKS or not isinstance(key, str):
+            continue
+        close = difflib.get_close_matches(key, TRACE_BLOCKS, n=1, cutoff=0.8)
+        if close:
+            raise fail(f"unknown key {key!r}: did you mean {close[0]!r}?", f"{pointer}/{key}")
+
+
+def load_suite(path: str) -> Suite:
+    """The suite's servers, blocks, scenarios and notices; LoadError (exit 2) on an invalid suite."""
+    data, source = _validated(path, "suite", "")
+
+    def fail(message: str, pointer: str) -> LoadError:
+        span = source.span(pointer)
+        return LoadError(path, message, span.line, span.col, pointer)
+
     servers = data.get("servers", {})
     notices = [
-        f"{path}: notice: skipping {key!r}: catalint checks only tool_quality" for key in data if key not in KNOWN
+        f"{path}: notice: skipping {key!r}: catalint checks tool_quality, agents and tests"
+        for key in data
+        if key not in KNOWN
     ]
+    scenarios = _scenarios(data, path, fail)
     blocks = []
-    for i, entry in enumerate(data["tool_quality"]):
+    for i, entry in enumerate(data.get("tool_quality", [])):
         if "server" in entry and entry["server"] not in servers:
             message = f"tool_quality {entry['name']!r} names server {entry['server']!r}, which servers: does not define"
             raise fail(message, f"/tool_quality/{i}/server")
@@ -82,7 +144,46 @@ def load_suite(path: str) -> tuple[dict[str, Any], list[Block], list[str]]:
                 raise LoadError(path, str(exc).split(": ", 2)[-1], span.line, span.col) from None
         kind = "server" if "server" in entry else "catalog"
         blocks.append(Block(entry["name"], kind, entry[kind], checks or list(DEFAULT_GATE)))
-    return servers, blocks, notices
+    return Suite(servers, blocks, scenarios, notices)
+
+
+def _scenarios(data: dict[str, Any], path: str, fail: Any) -> list[Scenario]:
+    """agents: entries, and tests: entries (which take servers and prompt from the agent they name)."""
+    agents = {a["name"]: a for a in data.get("agents", [])}
+    found: list[Scenario] = []
+    names: dict[str, str] = {}
+    for key in ("agents", "tests"):
+        for i, entry in enumerate(data.get(key, [])):
+            pointer = f"/{key}/{i}"
+            if key == "tests" and "agent" in entry:
+                if entry["agent"] not in agents:
+                    raise fail(
+                        f"test {entry['name']!r} names agent {entry['agent']!r}, which agents: does not define",
+                        pointer + "/agent",
+                    )
+                base = agents[entry["agent"]]
+                entry = {**{k: base[k] for k in ("servers", "prompt") if k in base}, **entry}
+            _check_typos(entry, pointer, fail)
+            if not any(block in entry for block in TRACE_BLOCKS):
+                continue
+            if entry["name"] in names:
+                raise fail(
+                    f"two scenarios are named {entry['name']!r} ({names[entry['name']]} and {pointer})",
+                    pointer + "/name",
+                )
+            names[entry["name"]] = pointer
+            for j, server in enumerate(entry.get("servers", [])):
+                if server not in data.get("servers", {}):
+                    raise fail(
+                        f"scenario {entry['name']!r} names server {server!r}, which servers: does not define",
+                        f"{pointer}/servers/{j}",
+                    )
+
+            def at(message: str, inner: str, base: str = pointer) -> LoadError:
+                return fail(message, base + inner)
+
+            found.append(parse_scenario(entry, f"{path}: {key}[{i}]", at))
+    return found
 
 
 def catalog_for(block: Block, servers: dict[str, Any], suite_path: str) -> Catalog:
@@ -91,6 +192,8 @@ def catalog_for(block: Block, servers: dict[str, Any], suite_path: str) -> Catal
     from catalint.snapshot import Server, render, take
 
     spec = servers[block.source]
+    if "catalog" in spec:
+        return load_path(str(Path(suite_path).parent / spec["catalog"]))
     headers, env = dict(spec.get("headers", {})), dict(spec.get("env", {}))
     server = Server(list(spec.get("command", [])), spec.get("url"), headers, env)
     return load_text(render(take(server), False), "-", f"<{block.source}>")

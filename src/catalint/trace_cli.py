@@ -1,0 +1,315 @@
+"""`catalint trace score|distract`, and the trace half of `catalint check SUITE --traces DIR`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from catalint.model import Catalog
+    from catalint.trace_scenario import Result, Scenario
+
+FORMATS = ["text", "json", "markdown"]
+
+
+@click.group("trace")
+def trace_group() -> None:
+    """Score recorded agent runs against the catalog: selection F1, call checks, pass^k, distractors, tokens."""
+
+
+@trace_group.command("score")
+@click.argument("traces", nargs=-1, required=True)
+@click.option(
+    "--catalog", "catalogs", multiple=True, metavar="SERVER=PATH", help="A server's saved catalog (repeatable)."
+)
+@click.option("--spec", type=click.Path(dir_okay=False), help="A scenario file: the blocks of a suite's agent entry.")
+@click.option("--class", "classes", multiple=True, metavar="NAME=ID,ID", help="An equal-function class (repeatable).")
+@click.option("--expected-tool", help="pass^k: the tool every run should select.")
+@click.option("--min-selection-rate", type=click.FloatRange(0, 1), help="pass^k: the floor (default 1.0).")
+@click.option("--max-total-tokens", type=click.IntRange(min=0), help="pass^k: each run's token budget.")
+@click.option("--gate", "gates", multiple=True, metavar="'TARGET OP N'", help="A gate such as 'tool_selection.f1>=80'.")
+@click.option("--output-format", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@click.option("--compare", "baseline", type=click.Path(dir_okay=False), help="A saved JSON report to diff against.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when a gate fails.")
+def score_cmd(
+    traces: tuple[str, ...],
+    catalogs: tuple[str, ...],
+    spec: str | None,
+    classes: tuple[str, ...],
+    expected_tool: str | None,
+    min_selection_rate: float | None,
+    max_total_tokens: int | None,
+    gates: tuple[str, ...],
+    output_format: str,
+    output_file: str | None,
+    baseline: str | None,
+    exit_zero: bool,
+) -> None:
+    """Score TRACE files (JSON, YAML, JSON Lines, or folders of them) and print every metric.
+
+    Each trace is one run: {"tool_calls": [{name, server?, args?, error?|is_error?}],
+    "conversation": {"tokens": {"total": N}}, "cost": X}. A JSON array holds several
+    runs, a JSON Lines file one per line. Calls resolve to SERVER.TOOL ids through
+    the catalogs. What the runs are scored against comes from --spec (the blocks
+    of a suite's agent entry) or from --class/--expected-tool; --gate adds checks.
+
+    Exit codes: 0 every gate passed, 1 a gate or floor failed, 2 input error.
+    """
+    from catalint.cli import fail
+    from catalint.gate import GateError
+    from catalint.trace_scenario import EqClass, Scenario, parse_gate_option
+
+    scenario: Scenario
+    try:
+        if spec:
+            from catalint.loader import LoadError
+            from catalint.suite import load_spec
+
+            try:
+                scenario = load_spec(spec)
+            except LoadError as exc:
+                fail(str(exc))
+                return
+        else:
+            scenario = Scenario("traces")
+        if classes:
+            parsed = []
+            for value in classes:
+                name, found, members = value.partition("=")
+                ids = [m.strip() for m in members.split(",") if m.strip()]
+                if not found or not name.strip() or not ids:
+                    raise GateError(
+                        f"--class: expected NAME=ID,ID such as search=brave.web_search,google.search, got {value!r}"
+                    )
+                parsed.append(EqClass(name.strip(), tuple(ids)))
+            scenario.classes = (scenario.classes or []) + parsed
+            if not any(block == "equal_function_sets" for block, _ in scenario.checks):
+                from catalint.trace_scenario import BLOCKS
+
+                scenario.checks += [("equal_function_sets", c) for c in BLOCKS["equal_function_sets"][1]]
+        if expected_tool:
+            scenario.floor = {
+                "expected_tool": expected_tool,
+                "min_selection_rate": 1.0 if min_selection_rate is None else min_selection_rate,
+                "max_total_tokens": max_total_tokens,
+            }
+        elif min_selection_rate is not None or max_total_tokens is not None:
+            raise GateError("--min-selection-rate and --max-total-tokens set the pass^k floor: give --expected-tool")
+        extra = [parse_gate_option(g) for g in gates]
+        replaced = {c.target for c in extra}  # --gate replaces a check on the same target, as lint's does
+        scenario.checks = [(b, c) for b, c in scenario.checks if c.target not in replaced]
+    except GateError as exc:
+        fail(f"error: {exc}")
+        return
+    loaded = _catalogs(catalogs)
+    runs = _runs(list(traces))
+    result = _evaluate(scenario, runs, loaded, extra)
+    _report([result], output_format, output_file, baseline)
+    sys.exit(0 if exit_zero or result.passed else 1)
+
+
+@trace_group.command("distract")
+@click.argument("catalog")
+@click.option("--count", type=click.IntRange(min=0), required=True, help="How many distractors to add.")
+@click.option(
+    "--from", "source", type=click.Choice(["catalog", "near_duplicate"]), default="catalog", show_default=True
+)
+@click.option("--of", "of", multiple=True, metavar="TOOL", help="near_duplicate: the real tools to imitate.")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the padded catalog here.")
+def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], output_file: str | None) -> None:
+    """Write CATALOG padded with COUNT distractors, to present to an agent.
+
+    --from catalog draws plausible but irrelevant tools from a bundled catalog;
+    --from near_duplicate makes look-alikes of the --of tools (_v2 and _internal
+    variants, casing, plural). The same arguments always give the same catalog,
+    so `check --traces` knows which tools were distractors.
+    """
+    from catalint.cli import fail, write_output
+    from catalint.distractors import DistractorError, from_catalog, near_duplicates, pad
+    from catalint.loader import LoadError, load_path
+
+    try:
+        loaded = load_path(catalog)
+    except LoadError as exc:
+        fail(str(exc))
+        return
+    tools = [t.raw for t in loaded.tools]
+    try:
+        if source == "catalog":
+            if of:
+                raise DistractorError("--of is for --from near_duplicate")
+            extra = from_catalog([t["name"] for t in tools], count)
+        else:
+            extra = near_duplicates(tools, list(of), count)
+    except DistractorError as exc:
+        fail(f"error: {exc}")
+        return
+    text = json.dumps({"tools": pad(tools, extra)}, indent=2, ensure_ascii=False) + "\n"
+    try:
+        write_output(text, output_file)
+    except OSError as exc:
+        fail(f"{output_file}: error: cannot write: {exc.strerror or exc}")
+    names = ", ".join(t["name"] for t in extra) or "none"
+    click.echo(f"{output_file or '-'}: {len(tools)} tools and {len(extra)} distractors ({names})", err=True)
+
+
+def check_traces(scenarios: list[Scenario], traces_dir: str, catalogs: dict[str, Catalog]) -> list[Result]:
+    """Each scenario scored against its recorded runs in traces_dir (see scenario_traces)."""
+    from catalint.cli import fail
+
+    results = []
+    for scenario in scenarios:
+        found = scenario_traces(traces_dir, scenario.name)
+        if not found:
+            slug = _slug(scenario.name)
+            fail(
+                f"{traces_dir}: error: no recorded runs for scenario {scenario.name!r} "
+                f"(looked for {', '.join(slug + x for x in ('.json', '.jsonl', '.ndjson', '.yaml', '.yml'))}"
+                f" or a folder {slug}/)"
+            )
+        results.append(_evaluate(scenario, _runs(found), catalogs, []))
+    return results
+
+
+def scenario_traces(traces_dir: str, name: str) -> list[str]:
+    """The runs of scenario NAME: DIR/SLUG.json|.jsonl|.ndjson|.yaml|.yml, or the folder DIR/SLUG/."""
+    root = Path(traces_dir)
+    slug = _slug(name)
+    found = []
+    for stem in dict.fromkeys((name, slug)):
+        for suffix in ("", ".json", ".jsonl", ".ndjson", ".yaml", ".yml"):
+            candidate = root / f"{stem}{suffix}"
+            if candidate.exists() and str(candidate) not in found:
+                found.append(str(candidate))
+    return found
+
+
+def _slug(name: str) -> str:
+    import re
+
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "scenario"
+
+
+def parse_catalogs(values: tuple[str, ...], base: Path | None = None) -> dict[str, Catalog]:
+    """--catalog SERVER=PATH (or PATH: the server is the file name up to its first dot)."""
+    from catalint.cli import fail
+    from catalint.loader import LoadError, load_path
+
+    out: dict[str, Catalog] = {}
+    for value in values:
+        server, found, path = value.partition("=")
+        if not found:
+            server, path = Path(value).name.split(".", 1)[0], value
+        if not server or not path:
+            fail(f"error: --catalog: expected SERVER=PATH, got {value!r}")
+        if server in out:
+            fail(f"error: --catalog: server {server!r} given twice")
+        try:
+            out[server] = load_path(str(base / path) if base else path)
+        except LoadError as exc:
+            fail(str(exc))
+    return out
+
+
+_catalogs = parse_catalogs
+
+
+def _runs(paths: list[str]) -> list[Any]:
+    from catalint.cli import fail
+    from catalint.loader import LoadError
+    from catalint.traces import load_runs
+
+    try:
+        runs = load_runs(paths)
+    except LoadError as exc:
+        fail(str(exc))
+        return []
+    if not runs:
+        fail(f"{paths[0]}: error: no recorded runs")
+    return runs
+
+
+def _evaluate(scenario: Scenario, runs: list[Any], catalogs: dict[str, Catalog], extra: list[Any]) -> Result:
+    from catalint.cli import fail
+    from catalint.tokens import TokenError
+    from catalint.trace_scenario import ScenarioError, evaluate
+
+    try:
+        return evaluate(scenario, runs, catalogs, extra)
+    except (ScenarioError, TokenError) as exc:
+        fail(f"error: scenario {scenario.name!r}: {exc}")
+        raise AssertionError from None  # fail exits
+
+
+def _report(results: list[Result], output_format: str, output_file: str | None, baseline: str | None) -> None:
+    from catalint.cli import fail, write_output
+    from catalint.trace_report import CompareError, compare, load_baseline, to_json, to_markdown, to_text
+
+    comparison = None
+    if baseline:
+        try:
+            comparison = compare(results, load_baseline(baseline))
+        except CompareError as exc:
+            fail(str(exc))
+    render = {"text": to_text, "json": to_json, "markdown": to_markdown}[output_format]
+    try:
+        write_output(render(results, comparison), output_file)
+    except OSError as exc:
+        fail(f"{output_file}: error: cannot write the report: {exc.strerror or exc}")
+
+
+def suite_catalogs(servers: dict[str, Any], suite: str, given: dict[str, Catalog]) -> dict[str, Catalog]:
+    """The saved catalogs a suite's servers: entries name (servers: NAME: catalog: FILE, beside the suite)."""
+    files = tuple(
+        f"{name}={spec['catalog']}" for name, spec in servers.items() if "catalog" in spec and name not in given
+    )
+    return parse_catalogs(files, Path(suite).parent)
+
+
+def report_check(
+    quality: list[dict[str, Any]],
+    results: list[Result],
+    output_format: str,
+    output_file: str | None,
+    baseline: str | None,
+) -> None:
+    """check's report: the tool_quality rows, then the scored scenarios."""
+    from catalint.cli import fail, write_output
+    from catalint.trace_report import CompareError, compare, load_baseline, to_json, to_markdown, to_text
+
+    comparison = None
+    if baseline:
+        try:
+            comparison = compare(results, load_baseline(baseline))
+        except CompareError as exc:
+            fail(str(exc))
+    if output_format == "json":
+        doc = json.loads(to_json(results, comparison))
+        doc["passed"] = doc["passed"] and all(q["passed"] for q in quality)
+        text = json.dumps({"version": doc.pop("version"), "tool_quality": quality, **doc}, indent=2) + "\n"
+    else:
+        lines = []
+        for q in quality:
+            if "error" in q:
+                lines.append(f"tool_quality [FAIL] {q['name']}: {q['error']}")
+                continue
+            lines.append(f"tool_quality [{'PASS' if q['passed'] else 'FAIL'}] {q['name']} ({q['kind']} {q['source']})")
+            for gate in q["gates"]:
+                lines.append(f"  gate [{'PASS' if gate['passed'] else 'FAIL'}] {gate['message']}")
+        head = "\n".join(lines) + "\n" if lines else ""
+        if output_format == "markdown":
+            head = "".join(f"    {line}\n" for line in lines)
+            head = f"# catalint check\n\n{head}\n" if lines else ""
+            body = to_markdown(results, comparison) if results else ""
+        else:
+            body = to_text(results, comparison) if results or comparison else ""
+        text = head + body
+    try:
+        write_output(text, output_file)
+    except OSError as exc:
+        fail(f"{output_file}: error: cannot write the report: {exc.strerror or exc}")

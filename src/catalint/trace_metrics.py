@@ -1,0 +1,442 @@
+"""Deterministic metrics over recorded runs: no model, the same numbers every time.
+
+Percents are integers 0..100, rounded half up from exact fractions, so the
+output is byte-stable across platforms. Several runs are micro-averaged: the
+counts are summed over the runs, then the percent is taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalint.traces import Call, Resolver, Run
+
+
+def pct(part: int, whole: int) -> int:
+    """round(100 * part / whole), halves up, in integers; 0 when whole is 0."""
+    if whole <= 0:
+        return 0
+    return (200 * part + whole) // (2 * whole)
+
+
+@dataclass(frozen=True)
+class EqClass:
+    name: str
+    members: tuple[str, ...]
+
+    def matches(self, call: Call) -> bool:
+        return any(member_matches(m, call) for m in self.members)
+
+
+def member_matches(member: str, call: Call) -> bool:
+    """`server.tool` matches that qualified id only; a bare `tool` matches it on any server."""
+    return bool(call.name) and (member == call.id or member == call.name)
+
+
+# ---- 1. selection F1 over equal-function sets -------------------------------------------
+
+
+@dataclass
+class Selection:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    missed: dict[str, int] = field(default_factory=dict)  # class -> runs that missed it
+    unexpected: dict[str, int] = field(default_factory=dict)  # tool id -> calls in no class
+
+    @property
+    def vacuous(self) -> bool:
+        return self.tp == self.fp == self.fn == 0
+
+    @property
+    def precision(self) -> int:
+        return 100 if self.vacuous else pct(self.tp, self.tp + self.fp)
+
+    @property
+    def recall(self) -> int:
+        return 100 if self.vacuous else pct(self.tp, self.tp + self.fn)
+
+    @property
+    def f1(self) -> int:
+        return 100 if self.vacuous else pct(2 * self.tp, 2 * self.tp + self.fp + self.fn)
+
+    def add(self, other: Selection) -> None:
+        self.tp += other.tp
+        self.fp += other.fp
+        self.fn += other.fn
+        for name, n in other.missed.items():
+            self.missed[name] = self.missed.get(name, 0) + n
+        for name, n in other.unexpected.items():
+            self.unexpected[name] = self.unexpected.get(name, 0) + n
+
+
+def select_run(classes: list[EqClass], calls: list[Call]) -> Selection:
+    """The counting rule: each class is consumed at most once.
+
+    A call consumes the first class (in declared order) that it is a member of
+    and that no earlier call consumed: a true positive. A call whose classes are
+    all consumed already is a repeat and counts for nothing. A call in no class
+    is a false positive. A class no call consumed is a false negative.
+    """
+    consumed: set[int] = set()
+    result = Selection()
+    for call in calls:
+        hits = [i for i, c in enumerate(classes) if c.matches(call)]
+        if not hits:
+            result.fp += 1
+            result.unexpected[call.shown] = result.unexpected.get(call.shown, 0) + 1
+            continue
+        fresh = [i for i in hits if i not in consumed]
+        if fresh:
+            consumed.add(fresh[0])
+            result.tp += 1
+    for i, c in enumerate(classes):
+        if i not in consumed:
+            result.fn += 1
+            result.missed[c.name] = 1
+    return result
+
+
+def selection(classes: list[EqClass], runs: list[Run]) -> Selection:
+    total = Selection()
+    for run in runs:
+        total.add(select_run(classes, run.calls))
+    return total
+
+
+# ---- 2. rule-based call checks (MCP-Bench) -----------------------------------------------
+
+
+@dataclass
+class CallChecks:
+    calls: int
+    valid_names: int | None  # None without a catalog
+    compliant: int | None
+    checked: int | None  # calls with a valid name whose schema could be used
+    succeeded: int
+    problems: list[str]  # "run 2 call 1: shell.exec: not in any catalog"
+
+    @property
+    def name_validity(self) -> int | None:
+        return None if self.valid_names is None else (100 if not self.calls else pct(self.valid_names, self.calls))
+
+    @property
+    def schema_compliance(self) -> int | None:
+        if self.compliant is None or self.checked is None:
+            return None
+        return 100 if not self.checked else pct(self.compliant, self.checked)
+
+    @property
+    def execution_success(self) -> int:
+        return 100 if not self.calls else pct(self.succeeded, self.calls)
+
+
+def call_checks(runs: list[Run], resolver: Resolver) -> CallChecks:
+    """Name validity, schema compliance (of calls with a valid name) and execution success."""
+    from catalint.metaschema import dialect_of, problem, value_validator
+
+    have_catalog = bool(resolver.catalogs)
+    calls = valid = compliant = checked = succeeded = 0
+    problems: list[str] = []
+    for run in runs:
+        for call in run.calls:
+            calls += 1
+            succeeded += not call.errored
+            if not have_catalog:
+                continue
+            where = f"run {run.number} call {call.index}: {call.shown}"
+            tool = resolver.tool(call) if call.name else None
+            if tool is None:
+                problems.append(f"{where}: no such tool in the catalog")
+                continue
+            valid += 1
+            schema = tool.get("inputSchema")
+            if not isinstance(schema, dict):
+                continue
+            validator = value_validator(schema, dialect_of(schema).name, schema, "")
+            if validator is None:
+                problems.append(f"{where}: the tool's inputSchema cannot be used to check arguments")
+                continue
+            checked += 1
+            if not isinstance(call.args, dict):
+                why = "arguments are not an object"
+            else:
+                why = problem(validator, call.args).replace("fails", "arguments fail", 1)
+            if why:
+                problems.append(f"{where}: {why}")
+            else:
+                compliant += 1
+    if not have_catalog:
+        return CallChecks(calls, None, None, None, succeeded, problems)
+    return CallChecks(calls, valid, compliant, checked, succeeded, problems)
+
+
+# ---- 3. orchestration diagnostics ----------------------------------------------------------
+
+
+def orchestration(classes: list[EqClass], runs: list[Run]) -> dict[str, int]:
+    calls = [call for run in runs for call in run.calls]
+    n = len(calls)
+    parameterized = sum(isinstance(c.args, dict) and bool(c.args) for c in calls)
+    well_formed = sum(bool(c.name) and isinstance(c.args, dict) for c in calls)
+    errored = recovered = 0
+    for run in runs:
+        for i, call in enumerate(run.calls):
+            if call.errored:
+                errored += 1
+                later = run.calls[i + 1 :]
+                recovered += any(not c.errored and _equivalent(call, c, classes) for c in later)
+    return {
+        "discovery": selection(classes, runs).recall,
+        "parameterization": 100 if not n else pct(parameterized, n),
+        "syntax": 100 if not n else pct(well_formed, n),
+        "error_recovery": 100 if not errored else pct(recovered, errored),
+        "efficiency": 0 if not classes else min(100, pct(len(classes) * len(runs), n)),
+    }
+
+
+def _equivalent(a: Call, b: Call, classes: list[EqClass]) -> bool:
+    if not a.name or not b.name:
+        return False
+    if a.id == b.id:
+        return True
+    return any(c.matches(a) and c.matches(b) for c in classes)
+
+
+def named_in_prompt(prompt: str, names: list[str]) -> list[str]:
+    """The tool or server names a prompt spells out (as whole words, ignoring case)."""
+    import re
+
+    found = []
+    lowered = prompt.lower()
+    for name in sorted(set(names)):
+        pattern = r"(?<![A-Za-z0-9_])" + re.escape(name.lower()) + r"(?![A-Za-z0-9_])"
+        if name and re.search(pattern, lowered):
+            found.append(name)
+    return found
+
+
+# ---- 4. distractor accuracy and the Clopper-Pearson floor ------------------------------------
+
+
+@dataclass
+class Distraction:
+    chose_correct: int
+    chose_distractor: int
+    clean_runs: int  # runs that chose a correct tool and no distractor
+    runs: int
+    declared_correct: int
+    failures: list[str]  # "run 3: chose get_weather_v2"
+
+    @property
+    def accuracy(self) -> int:
+        in_scope = self.chose_correct + self.chose_distractor
+        if not in_scope:
+            return 100 if not self.declared_correct else 0
+        return pct(self.chose_correct, in_scope)
+
+    @property
+    def certified_lower(self) -> float:
+        return clopper_pearson_lower(self.clean_runs, self.runs)
+
+
+def distraction(correct: list[str], distractors: set[str], runs: list[Run]) -> Distraction:
+    """Per run, each distinct chosen tool counts once: correct, distractor, or out of scope."""
+    good = bad = clean = 0
+    failures = []
+    for run in runs:
+        seen: set[str] = set()
+        run_good = run_bad = 0
+        chose_bad = []
+        for call in run.calls:
+            if not call.name or call.id in seen:
+                continue
+            seen.add(call.id)
+            if any(member_matches(m, call) for m in correct):
+                run_good += 1
+            elif call.name in distractors:
+                run_bad += 1
+                chose_bad.append(call.shown)
+        good += run_good
+        bad += run_bad
+        if run_good and not run_bad:
+            clean += 1
+        elif run_bad:
+            failures.append(f"run {run.number}: chose distractor {', '.join(chose_bad)}")
+        else:
+            failures.append(f"run {run.number}: chose no correct tool")
+    return Distraction(good, bad, clean, len(runs), len(correct), failures)
+
+
+def clopper_pearson_lower(successes: int, trials: int, alpha: tuple[int, int] = (1, 20)) -> float:
+    """The one-sided exact (Clopper-Pearson) lower confidence bound, in percent, floored to 0.01.
+
+    The bound is the p at which P(X >= successes | trials, p) = alpha (0.05 by
+    default); the tail grows with p, so the answer is the largest grid point
+    j/10000 whose tail is still <= alpha. Each comparison is exact integer
+    arithmetic: sum C(n,i) j^i (10000-j)^(n-i) * den <= num * 10000^n.
+    """
+    if trials <= 0 or successes <= 0:
+        return 0.0
+    if successes > trials:
+        raise ValueError("more successes than trials")
+    from math import comb
+
+    grid = 10_000
+    num, den = alpha
+    scale = grid**trials
+
+    def tail_within(j: int) -> bool:
+        q = grid - j
+        total = sum(comb(trials, i) * j**i * q ** (trials - i) for i in range(successes, trials + 1))
+        return total * den <= num * scale
+
+    lo, hi = 0, grid  # tail(0) = 0 <= alpha; find the largest j with tail(j) <= alpha
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if tail_within(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo / 100
+
+
+# ---- 5. pass^k ---------------------------------------------------------------------------------
+
+
+@dataclass
+class PassK:
+    name: str
+    expected_tool: str
+    min_rate: float
+    max_tokens: int | None
+    runs: list[Run]
+    selected: list[bool] = field(default_factory=list)
+    within: list[bool] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.selected = [any(member_matches(self.expected_tool, c) for c in r.calls) for r in self.runs]
+        cap = self.max_tokens
+        self.within = [cap is None or (r.tokens is not None and r.tokens <= cap) for r in self.runs]
+
+    @property
+    def n(self) -> int:
+        return len(self.runs)
+
+    @property
+    def rate(self) -> int:
+        return pct(sum(self.selected), self.n)
+
+    @property
+    def pass_k(self) -> int:
+        return pct(sum(s and w for s, w in zip(self.selected, self.within, strict=True)), self.n)
+
+    @property
+    def tokens(self) -> list[int]:
+        return [r.tokens for r in self.runs if r.tokens is not None]
+
+    @property
+    def rate_ok(self) -> bool:
+        from fractions import Fraction
+
+        return sum(self.selected) >= Fraction(str(self.min_rate)) * self.n  # exact, no float division
+
+    @property
+    def passed(self) -> bool:
+        return self.n > 0 and self.rate_ok and all(self.within)
+
+    def lines(self) -> list[str]:
+        tokens = self.tokens
+        if tokens:
+            spend = f"tokens {_num(_median(tokens))} median / {max(tokens)} max"
+        else:
+            spend = "tokens n/a"
+        chosen = sum(self.selected)
+        head = (
+            f"tool-selection floor [{'PASS' if self.passed else 'FAIL'}] {self.name}: "
+            f"selection {chosen}/{self.n} ({self.rate}%), pass^k {self.pass_k}%, {spend}"
+        )
+        out = [head]
+        if self.passed:
+            return out
+        tool = f"`{self.expected_tool}`"
+        if not self.rate_ok:
+            floor = _num(self.min_rate * 100)
+            out.append(
+                f"FLOOR {self.name}: selection rate {self.rate}% is below the {floor}% floor "
+                f"({chosen} of {self.n} runs selected {tool})"
+            )
+        over = [r for r, w in zip(self.runs, self.within, strict=True) if not w]
+        if over:
+            worst = max((r.tokens for r in over if r.tokens is not None), default=None)
+            tail = f" (worst run {worst} tokens)" if worst is not None else ""
+            budget = f"the {self.max_tokens}-token budget{tail}"
+            out.append(f"FLOOR {self.name}: {len(over)} of {self.n} runs exceeded {budget}")
+        for run, s, w in zip(self.runs, self.selected, self.within, strict=True):
+            if not w:
+                spent = f"{run.tokens} tokens, over budget" if run.tokens is not None else "no token count recorded"
+                out.append(f"run {run.number}: {spent}")
+            if not s:
+                called = ", ".join(dict.fromkeys(c.shown for c in run.calls)) or "nothing"
+                out.append(f"run {run.number}: did not select {tool}, called {called}")
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        tokens = self.tokens
+        return {
+            "name": self.name,
+            "expected_tool": self.expected_tool,
+            "min_selection_rate": self.min_rate,
+            "max_total_tokens": self.max_tokens,
+            "runs": self.n,
+            "selected": sum(self.selected),
+            "selection_rate": self.rate,
+            "pass_k": self.pass_k,
+            "tokens_median": _median(tokens) if tokens else None,
+            "tokens_max": max(tokens) if tokens else None,
+            "passed": self.passed,
+            "per_run": [
+                {"run": r.number, "source": r.label, "selected": s, "within_budget": w, "tokens": r.tokens}
+                for r, s, w in zip(self.runs, self.selected, self.within, strict=True)
+            ],
+        }
+
+
+def _median(values: list[int]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return float(ordered[mid]) if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+# ---- 6. token efficiency ---------------------------------------------------------------------
+
+
+def grade(f1: int) -> str:
+    for letter, floor in (("A", 90), ("B", 80), ("C", 70), ("D", 60)):
+        if f1 >= floor:
+            return letter
+    return "F"
+
+
+def token_efficiency(sel: Selection, surface_tokens: int | None, runs: list[Run]) -> dict[str, Any]:
+    costs = [r.cost for r in runs if r.cost is not None]
+    cost = round(sum(costs), 6) if costs else None
+    correct = sel.tp
+    per_token = round(surface_tokens / correct, 2) if surface_tokens is not None and correct else None
+    per_cost = round(cost / correct, 6) if cost and correct else None
+    return {
+        "f1": sel.f1,
+        "precision": sel.precision,
+        "recall": sel.recall,
+        "grade": grade(sel.f1),
+        "tool_surface_tokens": surface_tokens,
+        "correct_selections": correct,
+        "cost": cost,
+        "tokens_per_correct": per_token,
+        "cost_per_correct": per_cost,
+    }

@@ -1,0 +1,244 @@
+"""Reports of scored traces: text, JSON and markdown, and deltas against a saved JSON report."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from catalint.trace_scenario import ALL_TARGETS, Result
+
+REPORT_VERSION = 1
+
+
+def as_dict(result: Result) -> dict[str, Any]:
+    s = result.scenario
+    return {
+        "scenario": s.name,
+        "runs": len(result.runs),
+        "sources": result.sources,
+        "blocks": s.blocks,
+        "figures": result.figures,
+        **result.sections,
+        "gates": [{"block": block, **row.as_dict()} for block, row in result.rows],
+        "floor": result.floor.as_dict() if result.floor else None,
+        "notices": result.notices,
+        "passed": result.passed,
+    }
+
+
+def to_json(results: list[Result], comparison: list[dict[str, Any]] | None = None) -> str:
+    doc: dict[str, Any] = {
+        "version": REPORT_VERSION,
+        "passed": all(r.passed for r in results),
+        "scenarios": [as_dict(r) for r in results],
+    }
+    if comparison is not None:
+        doc["comparison"] = comparison
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _p(value: Any) -> str:
+    return "n/a" if value is None else str(value)
+
+
+def to_text(results: list[Result], comparison: list[dict[str, Any]] | None = None) -> str:
+    out: list[str] = []
+    for result in results:
+        sec = result.sections
+        runs = len(result.runs)
+        status = "PASS" if result.passed else "FAIL"
+        head = f"scenario [{status}] {result.scenario.name}: {runs} run{'s' * (runs != 1)}"
+        out.append(f"{head} from {', '.join(result.sources)}")
+        sel = sec.get("tool_selection")
+        if sel is None:
+            out.append("  selection F1 n/a: no equal-function classes (equal_function_sets:, or --class)")
+        else:
+            out.append(
+                f"  selection F1 {sel['f1']}, precision {sel['precision']}, recall {sel['recall']}"
+                f" (true positives {sel['tp']}, false positives {sel['fp']}, false negatives {sel['fn']})"
+            )
+            if sel["missed"]:
+                missed = ", ".join(_times(n, k, runs, "run") for k, n in sel["missed"].items())
+                out.append(f"    missed classes: {missed}")
+            if sel["unexpected"]:
+                extra = ", ".join(_times(n, k, None, "call") for k, n in sel["unexpected"].items())
+                out.append(f"    unexpected tools: {extra}")
+        calls = sec["calls"]
+        out.append(
+            f"  calls {calls['calls']}: name validity {_p(calls['name_validity'])}, schema compliance "
+            f"{_p(calls['schema_compliance'])}, execution success {calls['execution_success']}"
+        )
+        shown = calls["problems"][:10]
+        out += [f"    {p}" for p in shown]
+        if len(calls["problems"]) > len(shown):
+            out.append(f"    ... and {len(calls['problems']) - len(shown)} more (see --output-format json)")
+        orch = dict(sec["orchestration"])
+        if "tool_selection" not in sec:  # no classes: discovery and efficiency are 0 by definition
+            del orch["discovery"], orch["efficiency"]
+        tail = "" if "tool_selection" in sec else " (discovery and efficiency need classes)"
+        out.append("  orchestration " + ", ".join(f"{k} {v}" for k, v in orch.items()) + tail)
+        if "distractors" in sec:
+            d = sec["distractors"]
+            tag = f", complexity {d['complexity']}" if d["complexity"] else ""
+            out.append(
+                f"  distractors ({d['count']} from {d['from']}{tag}): accuracy {d['accuracy']}"
+                f" ({d['chose_correct']} correct, {d['chose_distractor']} distractor),"
+                f" certified lower {d['certified_lower']:.2f}% ({d['clean_runs']} of {d['runs']} runs clean)"
+            )
+            out += [f"    {f}" for f in d["failures"][:10]]
+        if "token_efficiency" in sec:
+            te = sec["token_efficiency"]
+            cost = "" if te["cost"] is None else f", cost ${te['cost']:g}"
+            each = te["cost_per_correct"]
+            cost += "" if each is None else f", ${each:g} per correct"
+            out.append(
+                f"  token efficiency grade {te['grade']}: F1 {te['f1']}, tool surface "
+                f"{_p(te['tool_surface_tokens'])} tokens, {te['correct_selections']} correct selections, "
+                f"{_p(te['tokens_per_correct'])} tokens per correct{cost}"
+            )
+        if result.floor:
+            out += ["  " + line for line in result.floor.lines()]
+        for notice in result.notices:
+            out.append(f"  notice: {notice}")
+        for _, row in result.rows:
+            out.append(f"  {row.line()}")
+    if comparison is not None:
+        out += compare_lines(comparison)
+    return "\n".join(out) + "\n"
+
+
+def _times(n: int, name: str, of: int | None, unit: str) -> str:
+    if of is not None and of > 1:
+        return f"{name} ({n} of {of} {unit}s)"
+    return f"{name} ({n} {unit}{'s' * (n != 1)})" if unit == "call" else name
+
+
+def to_markdown(results: list[Result], comparison: list[dict[str, Any]] | None = None) -> str:
+    out = ["# catalint trace report", ""]
+    for result in results:
+        status = "PASS" if result.passed else "FAIL"
+        out += [
+            f"## {result.scenario.name}: {status}",
+            "",
+            f"{len(result.runs)} runs from {', '.join(result.sources)}.",
+        ]
+        out += ["", "| metric | value |", "|---|---|"]
+        out += [f"| `{k}` | {_p(v)} |" for k, v in result.figures.items()]
+        sel = result.sections.get("tool_selection")
+        if sel and (sel["missed"] or sel["unexpected"]):
+            out.append("")
+            if sel["missed"]:
+                out.append("Missed classes: " + ", ".join(f"`{k}`" for k in sel["missed"]) + ".")
+            if sel["unexpected"]:
+                out.append("Unexpected tools: " + ", ".join(f"`{k}`" for k in sel["unexpected"]) + ".")
+        if result.floor:
+            out += ["", *(f"    {line}" for line in result.floor.lines())]
+        if result.rows:
+            out += ["", "| gate | result |", "|---|---|"]
+            out += [f"| {r.text} | {'PASS' if r.passed else 'FAIL'} |" for _, r in result.rows]
+        if result.notices:
+            out += ["", *(f"- {n}" for n in result.notices)]
+        out.append("")
+    if comparison is not None:
+        out += ["## Compared with the baseline", "", "```", *compare_lines(comparison), "```", ""]
+    return "\n".join(out)
+
+
+# ---- --compare BASELINE.json ----------------------------------------------------------------
+
+
+class CompareError(Exception):
+    pass
+
+
+def load_baseline(path: str) -> dict[str, Any]:
+    from catalint.loader import LoadError, read_text
+
+    try:
+        data = json.loads(read_text(path))
+    except LoadError as exc:
+        raise CompareError(str(exc)) from None
+    except ValueError as exc:
+        raise CompareError(f"{path}: error: not a JSON report: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("scenarios"), list):
+        raise CompareError(f"{path}: error: not a catalint trace JSON report (no scenarios array)")
+    for i, entry in enumerate(data["scenarios"]):
+        ok = isinstance(entry, dict) and isinstance(entry.get("scenario"), str)
+        ok = ok and isinstance(entry.get("figures", {}), dict) and isinstance(entry.get("gates", []), list)
+        ok = ok and all(isinstance(g, dict) for g in entry.get("gates", []))
+        if not ok:
+            raise CompareError(f"{path}: error: not a catalint trace JSON report (scenarios[{i}] is malformed)")
+    return data
+
+
+def compare(results: list[Result], baseline: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per scenario: each figure's baseline, current value and delta; gates whose result flipped.
+
+    The baseline is read defensively: parts of it that are not what a report holds count as absent.
+    """
+    old: dict[str, dict[str, Any]] = {}
+    for entry in baseline["scenarios"]:
+        if isinstance(entry, dict) and isinstance(entry.get("scenario"), str):
+            old.setdefault(entry["scenario"], entry)
+    out = []
+    for result in results:
+        before = old.get(result.scenario.name)
+        if before is None:
+            out.append({"scenario": result.scenario.name, "new": True, "deltas": [], "flipped": []})
+            continue
+        figures = before.get("figures")
+        figures = figures if isinstance(figures, dict) else {}
+        deltas = []
+        for key in ALL_TARGETS:
+            if key not in figures and key not in result.figures:
+                continue
+            a, b = figures.get(key), result.figures.get(key)
+            a = a if a is None or _num(a) else None
+            delta = round(b - a, 6) if _num(a) and _num(b) else None
+            deltas.append({"metric": key, "baseline": a, "current": b, "delta": delta})
+        gates = {}
+        for g in before.get("gates") if isinstance(before.get("gates"), list) else []:
+            if isinstance(g, dict) and isinstance(g.get("passed"), bool):
+                gates[(str(g.get("target")), str(g.get("expected")))] = g["passed"]
+        flipped = []
+        for _, row in result.rows:
+            key = (row.check.target, row.check.expected())
+            if key in gates and gates[key] is not row.passed:
+                flipped.append({"target": key[0], "expected": key[1], "baseline": gates[key], "current": row.passed})
+        floor = before.get("floor")
+        floor_before = floor.get("passed") if isinstance(floor, dict) else None
+        if result.floor and isinstance(floor_before, bool) and floor_before is not result.floor.passed:
+            flipped.append(
+                {
+                    "target": "tool_selection floor",
+                    "expected": "",
+                    "baseline": floor_before,
+                    "current": result.floor.passed,
+                }
+            )
+        out.append({"scenario": result.scenario.name, "new": False, "deltas": deltas, "flipped": flipped})
+    return out
+
+
+def _num(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def compare_lines(comparison: list[dict[str, Any]]) -> list[str]:
+    out = ["compared with the baseline:"]
+    for entry in comparison:
+        name = entry["scenario"]
+        if entry["new"]:
+            out.append(f"  {name}: not in the baseline")
+            continue
+        changed = [d for d in entry["deltas"] if d["baseline"] != d["current"]]
+        if not changed and not entry["flipped"]:
+            out.append(f"  {name}: no change")
+        for d in changed:
+            delta = "" if d["delta"] is None else f" ({d['delta']:+g})"
+            out.append(f"  {name}: {d['metric']} {_p(d['baseline'])} -> {_p(d['current'])}{delta}")
+        for f in entry["flipped"]:
+            was, now = ("PASS" if f["baseline"] else "FAIL"), ("PASS" if f["current"] else "FAIL")
+            gate = f"{f['target']} {f['expected']}".strip()
+            out.append(f"  {name}: gate flipped {was} -> {now}: {gate}")
+    return out

@@ -1,0 +1,458 @@
+"""Scenarios: what a set of recorded runs is scored against, and the gates on the result.
+
+A scenario is an agent entry of an mcptest-style suite (or a `--spec` file of
+the same shape): `equal_function_sets:`, `token_efficiency:`, `tool_selection:`,
+`distractors:`, `discovery:` and `orchestration:` blocks. Each block with
+`expect:` gates its own targets (and the `calls.*` checks); an empty `expect:`
+applies the block's default gate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalint.gate import Check, GateError, Row, parse_matcher, row_for
+from catalint.model import Catalog, Tool
+from catalint.trace_metrics import (
+    EqClass,
+    PassK,
+    call_checks,
+    distraction,
+    named_in_prompt,
+    orchestration,
+    selection,
+    token_efficiency,
+)
+from catalint.traces import Resolver, Run, resolved
+
+TARGETS: dict[str, tuple[str, ...]] = {
+    "tool_selection": ("f1", "precision", "recall", "selection_rate", "pass_k"),
+    "calls": ("name_validity", "schema_compliance", "execution_success"),
+    "orchestration": ("discovery", "parameterization", "syntax", "error_recovery", "efficiency"),
+    "distractors": ("accuracy", "chose_correct", "chose_distractor", "certified_lower"),
+    "token_efficiency": (
+        "f1",
+        "precision",
+        "recall",
+        "tool_surface_tokens",
+        "correct_selections",
+        "cost",
+        "tokens_per_correct",
+        "cost_per_correct",
+    ),
+}
+ALL_TARGETS = tuple(f"{ns}.{name}" for ns, names in TARGETS.items() for name in names)
+# The namespace each block gates, and its default gate when expect: is empty.
+BLOCKS = {
+    "equal_function_sets": ("tool_selection", (Check("tool_selection.f1", ((">=", 50.0),)),)),
+    "orchestration": ("orchestration", ()),
+    "distractors": ("distractors", (Check("distractors.accuracy", ((">=", 50.0),)),)),
+    "token_efficiency": ("token_efficiency", (Check("token_efficiency.f1", ((">=", 50.0),)),)),
+}
+# Why a figure can be absent, for the gate row that asked for it.
+ABSENT = {
+    "calls.name_validity": "no catalog: give --catalog SERVER=PATH",
+    "calls.schema_compliance": "no catalog: give --catalog SERVER=PATH",
+    "token_efficiency.tool_surface_tokens": "no catalog: give --catalog SERVER=PATH",
+    "token_efficiency.tokens_per_correct": "undefined: no catalog, or no correct selection",
+    "token_efficiency.cost": "no run recorded a cost",
+    "token_efficiency.cost_per_correct": "undefined: a free run, or no correct selection",
+}
+
+
+@dataclass
+class Distractors:
+    count: int
+    source: str  # "catalog" or "near_duplicate"
+    of: list[str]
+    correct: list[str]
+    complexity: str | None
+
+
+@dataclass
+class Scenario:
+    name: str
+    prompt: str | None = None
+    servers: list[str] | None = None
+    classes: list[EqClass] | None = None  # equal_function_sets
+    te_classes: list[EqClass] | None = None  # token_efficiency
+    floor: dict[str, Any] | None = None  # tool_selection
+    distractors: Distractors | None = None
+    name_free: bool = False
+    orchestration: bool = False
+    checks: list[tuple[str, Check]] = field(default_factory=list)  # (block, check)
+
+    @property
+    def blocks(self) -> list[str]:
+        found = [b for b in BLOCKS if getattr(self, _ATTR[b])]
+        return found + (["tool_selection"] if self.floor else [])
+
+
+_ATTR = {
+    "equal_function_sets": "classes",
+    "orchestration": "orchestration",  # a flag: the block has only expect:
+    "distractors": "distractors",
+    "token_efficiency": "te_classes",
+}
+
+
+def trace_target(text: str, block: str | None, where: str) -> str:
+    target = text.strip()
+    if target not in ALL_TARGETS:
+        raise GateError(f"{where}: unknown trace target {target!r} (known: {', '.join(ALL_TARGETS)})")
+    if block is not None:
+        own = BLOCKS[block][0]
+        if not (target.startswith(own + ".") or target.startswith("calls.")):
+            home = next((b for b, (ns, _) in BLOCKS.items() if target.startswith(ns + ".")), None)
+            where_to = f"; it belongs under {home}:" if home else ""
+            raise GateError(f"{where}: {target} is not a {block}: target{where_to}")
+    return target
+
+
+def parse_item(item: Any, block: str | None, where: str) -> Check:
+    """`- tool_selection.f1: {">=": 80}` or `- target: ... matcher: {...}`."""
+    if isinstance(item, dict) and "target" in item:
+        if set(item) != {"target", "matcher"} or not isinstance(item["target"], str):
+            raise GateError(f"{where}: give exactly a string target and a matcher")
+        return parse_matcher(trace_target(item["target"], block, where), item["matcher"], where)
+    if not isinstance(item, dict) or len(item) != 1:
+        raise GateError(f"{where}: give one TARGET: {{OP: N}} or target/matcher")
+    ((target, matcher),) = item.items()
+    return parse_matcher(trace_target(str(target), block, where), matcher, where)
+
+
+def parse_gate_option(text: str) -> Check:
+    """--gate 'tool_selection.f1>=80'."""
+    import re
+
+    found = re.match(r"^\s*(.+?)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$", text)
+    if not found or found.group(1)[-1:] in "=<>!":
+        raise GateError(f"--gate: expected TARGET OP NUMBER such as 'tool_selection.f1>=80', got {text!r}")
+    target, op, number = found.groups()
+    try:
+        value = float(number)
+    except ValueError:
+        raise GateError(f"--gate: {number!r} is not a number") from None
+    return parse_matcher(trace_target(target, None, "--gate"), {op: value}, "--gate")
+
+
+def parse_scenario(entry: dict[str, Any], where: str, fail: Any) -> Scenario:
+    """A scenario from a schema-valid entry; fail(message, pointer) raises a positioned error."""
+    s = Scenario(str(entry.get("name", "traces")), entry.get("prompt"), entry.get("servers"))
+    if "equal_function_sets" in entry:
+        s.classes = _classes(entry["equal_function_sets"]["classes"])
+    if "token_efficiency" in entry:
+        s.te_classes = _classes(entry["token_efficiency"]["classes"])
+    if "tool_selection" in entry:
+        s.floor = dict(entry["tool_selection"])
+    if "distractors" in entry:
+        d = entry["distractors"]
+        s.distractors = Distractors(
+            d["count"], d["source"]["from"], list(d["source"].get("of", [])), list(d["correct"]), d.get("complexity")
+        )
+    s.name_free = bool(entry.get("discovery", {}).get("name_free", False))
+    s.orchestration = "orchestration" in entry
+    for block, (_, default) in BLOCKS.items():
+        if block not in entry:
+            continue
+        items = entry[block].get("expect") or []
+        if not items:
+            s.checks += [(block, c) for c in default]
+        for j, item in enumerate(items):
+            try:
+                s.checks.append((block, parse_item(item, block, f"{where}.{block}.expect[{j}]")))
+            except GateError as exc:
+                raise fail(str(exc).split(": ", 1)[-1], f"/{block}/expect/{j}") from None
+    return s
+
+
+def _classes(items: list[dict[str, Any]]) -> list[EqClass]:
+    return [EqClass(c["name"], tuple(c["members"])) for c in items]
+
+
+# ---- evaluation -----------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    scenario: Scenario
+    runs: list[Run]
+    sources: list[str]
+    figures: dict[str, Any]
+    sections: dict[str, Any]
+    floor: PassK | None
+    rows: list[tuple[str, Row]]
+    notices: list[str]
+
+    @property
+    def passed(self) -> bool:
+        return all(r.passed for _, r in self.rows) and (self.floor is None or self.floor.passed)
+
+
+class ScenarioError(Exception):
+    """A scenario that cannot be scored as written (exit 2)."""
+
+
+def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: list[Check] | None = None) -> Result:
+    notices: list[str] = []
+    scope = _scope(s, catalogs, notices)
+    padding = distractor_tools(s.distractors, scope) if s.distractors else []
+    resolver = Resolver(scope, padding)
+    runs = resolved(runs, resolver)  # calls name servers as the scenario's catalogs say
+    figures: dict[str, Any] = {}
+    sections: dict[str, Any] = {}
+
+    classes = s.classes or []
+    sel = selection(classes, runs)
+    if s.classes is not None:
+        sections["tool_selection"] = {
+            "classes": [c.name for c in classes],
+            "tp": sel.tp,
+            "fp": sel.fp,
+            "fn": sel.fn,
+            "precision": sel.precision,
+            "recall": sel.recall,
+            "f1": sel.f1,
+            "missed": sel.missed,
+            "unexpected": sel.unexpected,
+        }
+        figures.update({"tool_selection.f1": sel.f1, "tool_selection.precision": sel.precision})
+        figures["tool_selection.recall"] = sel.recall
+
+    checks = call_checks(runs, resolver)
+    sections["calls"] = {
+        "calls": checks.calls,
+        "name_validity": checks.name_validity,
+        "schema_compliance": checks.schema_compliance,
+        "execution_success": checks.execution_success,
+        "problems": checks.problems,
+    }
+    for name in TARGETS["calls"]:
+        figures[f"calls.{name}"] = sections["calls"][name]
+    if not scope:
+        notices.append("no catalog given: name validity and schema compliance need --catalog SERVER=PATH")
+    else:
+        notices += _unknown_members(s, scope, padding)
+
+    orch = orchestration(classes or s.te_classes or [], runs)
+    sections["orchestration"] = orch
+    figures.update({f"orchestration.{k}": v for k, v in orch.items()})
+    if s.name_free and s.prompt is None and not any(r.prompt for r in runs):
+        notices.append("discovery.name_free is set, but there is no prompt to check (give prompt: or record it)")
+    if s.name_free:
+        names = _names(classes, s.te_classes or [], scope)
+        prompts = ([("the scenario prompt", s.prompt)] if s.prompt else []) + [
+            (f"run {r.number}'s prompt", r.prompt) for r in runs if r.prompt
+        ]
+        flagged = []
+        for label, prompt in prompts:
+            for name in named_in_prompt(prompt, names):
+                flagged.append(f"{label} names {name!r}")
+        sections["discovery"] = {"name_free": True, "prompt_names": flagged}
+        notices += [f"discovery.name_free: {f}, so the scenario is not name-free" for f in flagged]
+
+    floor = None
+    if s.floor:
+        f = s.floor
+        floor = PassK(s.name, f["expected_tool"], f["min_selection_rate"], f.get("max_total_tokens"), runs)
+        sections["pass_k"] = floor.as_dict()
+        figures["tool_selection.selection_rate"] = floor.rate
+        figures["tool_selection.pass_k"] = floor.pass_k
+
+    if s.distractors:
+        dist = distraction(s.distractors.correct, {t["name"] for t in padding}, runs)
+        sections["distractors"] = {
+            "count": s.distractors.count,
+            "from": s.distractors.source,
+            "complexity": s.distractors.complexity,
+            "distractor_tools": [t["name"] for t in padding],
+            "correct": s.distractors.correct,
+            "chose_correct": dist.chose_correct,
+            "chose_distractor": dist.chose_distractor,
+            "accuracy": dist.accuracy,
+            "clean_runs": dist.clean_runs,
+            "runs": dist.runs,
+            "certified_lower": dist.certified_lower,
+            "failures": dist.failures,
+        }
+        for name in TARGETS["distractors"]:
+            figures[f"distractors.{name}"] = sections["distractors"][name]
+
+    if s.te_classes is not None:
+        surface = _surface_tokens(scope, padding) if scope else None
+        te = token_efficiency(selection(s.te_classes, runs), surface, runs)
+        sections["token_efficiency"] = te
+        figures.update({f"token_efficiency.{k}": v for k, v in te.items() if k != "grade"})
+
+    rows = [(block, _row(check, figures, s)) for block, check in s.checks]
+    rows += [("gate", _row(check, figures, s)) for check in extra or []]
+    sources = list(dict.fromkeys(r.label.rsplit(":", 1)[0].split("[", 1)[0] for r in runs))
+    return Result(s, runs, sources, figures, sections, floor, rows, notices)
+
+
+def _row(check: Check, figures: dict[str, Any], s: Scenario) -> Row:
+    target = check.target
+    if target not in figures:
+        block = next((b for b, (ns, _) in BLOCKS.items() if target.startswith(ns + ".")), "tool_selection")
+        if target in ("tool_selection.selection_rate", "tool_selection.pass_k"):
+            block = "tool_selection"
+        why = f"the scenario has no {block}: block"
+        return Row(check, None, False, f"{target} n/a ({why})")
+    actual = figures[target]
+    if actual is None:
+        return Row(check, None, False, f"{target} n/a ({ABSENT.get(target, 'not measured')})")
+    return row_for(check, actual)
+
+
+def _scope(s: Scenario, catalogs: dict[str, Catalog], notices: list[str]) -> dict[str, Catalog]:
+    if not s.servers:
+        return catalogs
+    missing = [name for name in s.servers if name not in catalogs]
+    if missing and catalogs:
+        notices.append(f"no catalog for server{'s' * (len(missing) > 1)} {', '.join(missing)}")
+    return {name: catalogs[name] for name in s.servers if name in catalogs}
+
+
+def _unknown_members(s: Scenario, scope: dict[str, Catalog], padding: list[dict[str, Any]]) -> list[str]:
+    """Class members, correct ids and expected tools that name no tool the agent saw: likely typos."""
+    known = {t["name"] for t in padding}
+    for server, catalog in scope.items():
+        for tool in catalog.tools:
+            known.update((tool.name, f"{server}.{tool.name}"))
+    ids: list[tuple[str, str]] = []
+    for label, classes in (("equal_function_sets", s.classes), ("token_efficiency", s.te_classes)):
+        ids += [(f"{label} class {c.name!r}", m) for c in classes or [] for m in c.members]
+    if s.distractors:
+        ids += [("distractors correct", m) for m in s.distractors.correct]
+    if s.floor:
+        ids.append(("tool_selection expected_tool", s.floor["expected_tool"]))
+    return [f"{where} names {member!r}, which no catalog has" for where, member in ids if member not in known]
+
+
+def _names(classes: list[EqClass], more: list[EqClass], scope: dict[str, Catalog]) -> list[str]:
+    names = set(scope)
+    for tool_catalog in scope.values():
+        names.update(t.name for t in tool_catalog.tools)
+    for c in [*classes, *more]:
+        for member in c.members:
+            names.add(member)
+            if "." in member:
+                server, tool = member.split(".", 1)
+                names.update((server, tool))
+    return sorted(names)
+
+
+def distractor_tools(d: Distractors, scope: dict[str, Catalog]) -> list[dict[str, Any]]:
+    from catalint.distractors import DistractorError, from_catalog, near_duplicates
+
+    real = [t.raw for c in scope.values() for t in c.tools]
+    try:
+        if d.source == "catalog":
+            return from_catalog([t["name"] for t in real], d.count)
+        of = [_bare(name, scope) for name in d.of]
+        if not real:  # no catalog: look-alikes of the names alone
+            real = [{"name": name} for name in of]
+        return near_duplicates(real, of, d.count)
+    except DistractorError as exc:
+        raise ScenarioError(f"distractors: {exc}") from None
+
+
+def _bare(name: str, scope: dict[str, Catalog]) -> str:
+    """`server.tool` -> `tool` (when server is a known one, or no catalog says otherwise)."""
+    server, _, tool = name.partition(".")
+    return tool if tool and (server in scope or not scope) else name
+
+
+def _surface_tokens(scope: dict[str, Catalog], padding: list[dict[str, Any]]) -> int:
+    from catalint.tokens import count
+
+    tools = [t for c in scope.values() for t in c.tools]
+    tools += [Tool(i, "", raw) for i, raw in enumerate(padding)]
+    return sum(count(t).total for t in tools)
+
+
+def _targets_block() -> str:
+    return "\n".join(f"  {ns}.{{{', '.join(names)}}}" for ns, names in TARGETS.items())
+
+
+EXPLANATION = f"""TRACE (scoring recorded runs)
+=============================
+`catalint trace score TRACE... --catalog SERVER=PATH` and `catalint check SUITE
+--traces DIR` read recorded agent runs and score them against the catalog. No
+model runs: the same traces always give the same numbers. Percents are integers
+0..100 (rounded half up from exact fractions). Several runs are micro-averaged:
+counts are summed over the runs before any percent is taken.
+
+A run: {{"tool_calls": [{{"name", "server"?, "args"?, "error"? | "is_error"?,
+"result"?}}], "conversation": {{"tokens": {{"total": N}}}}, "cost": X, "prompt"?}}.
+A call without a server takes it from the one catalog that has the tool (or
+from an mcp__SERVER__TOOL name). Missing args count as {{}}. A call errored when
+error is set, is_error is true, or result.isError is true.
+
+Selection F1 (equal_function_sets:; MSC-Bench, arXiv:2510.19423). Classes of
+interchangeable tools; a member `server.tool` matches that qualified id, a bare
+`tool` matches it on any server. Walking the calls in order, a call consumes the
+first class it belongs to that no earlier call consumed (a true positive); a
+call whose classes are all consumed is a repeat and counts for nothing; a call in
+no class is a false positive; a class nothing consumed is a false negative.
+precision = TP/(TP+FP), recall = TP/(TP+FN), F1 = 2TP/(2TP+FP+FN). No classes and
+no calls scores 100; any other zero denominator scores 0. Default gate:
+tool_selection.f1 >= 50.
+
+Call checks (the rule-based checks of MCP-Bench, arXiv:2508.20453), with a
+catalog: name_validity = calls naming a tool in the catalog; schema_compliance =
+of those, calls whose args validate against the tool's inputSchema (the
+dialect it declares, 2020-12 by default); execution_success = calls without an
+error. An empty trace scores 100 on each.
+
+Orchestration (orchestration:; MCP-Atlas, arXiv:2602.00933): discovery = the
+class recall; parameterization = calls with a non-empty object as args;
+syntax = calls with a non-empty name and object args; error_recovery = errored
+calls followed later in the run by a successful call to the same tool or to a
+tool in a class with it (no errors: 100); efficiency = classes x runs / calls,
+capped at 100 (no classes: 0). Empty traces score 100 on parameterization and
+syntax. discovery: name_free: true records the promise that the prompt names
+no tool or server; catalint flags a scenario or recorded prompt that does.
+
+Distractors (distractors:; MCPAgentBench, arXiv:2512.24565). count tools from
+a bundled catalog of plausible but irrelevant tools (source: {{from: catalog}})
+or look-alikes of the `of` tools (_v2, _internal, casing, plural; source:
+{{from: near_duplicate, of: [...]}}), generated deterministically: `catalint
+trace distract` writes the same padded catalog to present to the agent. Each
+distinct tool a run chose is correct (in correct:), a distractor, or out of
+scope. accuracy = correct x 100 / (correct + distractor); nothing in scope
+scores 0, or 100 when correct: is empty. A run is clean when it chose a correct
+tool and no distractor; certified_lower is the one-sided Clopper-Pearson exact
+95% lower bound on the clean-run rate, in percent, floored to 0.01 (exact
+integer arithmetic; one clean run of one certifies 5.00; see LLMCert-T,
+arXiv:2510.03992). Default gate: distractors.accuracy >= 50.
+
+pass^k (tool_selection: expected_tool, min_selection_rate, max_total_tokens).
+A run selects the tool when any call names it. selection rate = selecting runs
+/ runs; pass^k = runs that selected it and stayed within the token budget (a
+run without a recorded token count is not within a budget). The floor passes
+when the rate reaches min_selection_rate and every run is within budget:
+  tool-selection floor [PASS] NAME: selection 9/10 (90%), pass^k 90%, tokens 1520 median / 1840 max
+On a breach, FLOOR lines name the condition and each run that missed.
+
+Token efficiency (token_efficiency:): the selection F1 over its own classes,
+tool_surface_tokens (cl100k_base tokens of the name, description and compact
+inputSchema of every tool the agent saw, distractors included),
+correct_selections (true positives over all runs), cost (sum of the runs'
+cost), tokens_per_correct and cost_per_correct (absent when nothing was
+selected correctly, and cost_per_correct on a free run). A grade rides along:
+A >= 90, B >= 80, C >= 70, D >= 60, else F. Default gate: token_efficiency.f1 >= 50.
+
+Targets, for expect: (each block takes its own and calls.*) and --gate:
+{_targets_block()}
+Both forms work in expect:
+  - tool_selection.f1: {{">=": 80}}
+  - target: orchestration.efficiency
+    matcher: {{schema: {{minimum: 50}}}}
+A gate on a figure that is absent (no catalog, undefined per-correct figures)
+fails, saying why.
+
+Reports: --output-format text, json or markdown; --compare BASELINE.json (a
+saved JSON report) prints each figure's change and every gate that flipped.
+"""

@@ -1,0 +1,245 @@
+"""Recorded agent runs: read trace files into runs of tool calls.
+
+A trace is one run: `{"tool_calls": [{name, server?, args?, error?|is_error?,
+result?}], "conversation": {"tokens": {"total": N}}, "cost": X, "prompt": ...}`.
+A file holds one run (a JSON/YAML object), several (a JSON array of them), or
+one run per line (JSON Lines: `.jsonl`, `.ndjson`); a folder holds such files.
+What a trace records about a call is data to score, not an error: a call with
+no name or with non-object args counts against `orchestration.syntax`. What
+cannot be read as runs at all is a LoadError (exit 2) with file:line:col.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from catalint.loader import LoadError, decode_bytes, looks_like_yaml, parse_json, parse_yaml, read_text
+from catalint.model import Catalog
+
+TRACE_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+_CLAUDE_NAME = re.compile(r"^mcp__(.+?)__(.+)$")  # mcp__SERVER__TOOL, as some agents record calls
+
+
+@dataclass(frozen=True)
+class Call:
+    index: int  # 1-based within its run
+    name: str  # "" when the trace gives no usable name
+    server: str | None
+    args: Any  # {} when the call records none
+    errored: bool
+    raw_name: Any = None  # the recorded name when it is not a non-empty string
+
+    @property
+    def id(self) -> str:
+        return f"{self.server}.{self.name}" if self.server else self.name
+
+    @property
+    def shown(self) -> str:
+        return self.id if self.name else f"<no name: {self.raw_name!r}>"
+
+
+@dataclass
+class Run:
+    number: int  # 1-based over all inputs, in the order given
+    label: str  # where it came from: "runs.jsonl:3", "run.json", "runs.json[2]"
+    calls: list[Call]
+    tokens: int | None = None  # conversation.tokens.total
+    cost: float | None = None
+    prompt: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Resolver:
+    """Gives each call its server: the recorded one, else the one catalog that has the tool."""
+
+    def __init__(self, catalogs: dict[str, Catalog], padding: list[dict[str, Any]] | None = None) -> None:
+        self.catalogs = catalogs
+        self.padding = {t["name"]: t for t in padding or []}  # distractors the agent saw, on any server
+        self.owners: dict[str, list[str]] = {}
+        for server, catalog in catalogs.items():
+            for tool in catalog.tools:
+                self.owners.setdefault(tool.name, []).append(server)
+
+    def resolve(self, name: str, server: str | None) -> tuple[str, str | None]:
+        if server:
+            return name, server
+        found = _CLAUDE_NAME.match(name)
+        if found and found.group(1) in self.catalogs:
+            return found.group(2), found.group(1)
+        owners = self.owners.get(name, [])
+        if len(owners) == 1:
+            return name, owners[0]
+        if not owners and len(self.catalogs) == 1:
+            return name, next(iter(self.catalogs))
+        return name, None
+
+    def tool(self, call: Call) -> dict[str, Any] | None:
+        """The catalog entry the call names, or None when no catalog has it."""
+        servers = [call.server] if call.server else self.owners.get(call.name, [])
+        for server in servers:
+            catalog = self.catalogs.get(server or "")
+            if catalog is None:
+                continue
+            for tool in catalog.tools:
+                if tool.name == call.name:
+                    return tool.raw
+        return self.padding.get(call.name)
+
+
+def resolved(runs: list[Run], resolver: Resolver) -> list[Run]:
+    """The runs with each call's server filled in from the catalogs where the trace left it out."""
+    from dataclasses import replace
+
+    out = []
+    for run in runs:
+        calls = []
+        for call in run.calls:
+            name, server = resolver.resolve(call.name, call.server) if call.name else (call.name, call.server)
+            calls.append(replace(call, name=name, server=server))
+        out.append(replace(run, calls=calls))
+    return out
+
+
+def trace_files(path: str) -> list[str]:
+    """A file as given, or the trace files below a folder (sorted, so run numbers are stable)."""
+    p = Path(path)
+    if path == "-" or not p.is_dir():
+        return [path]
+    seen: set[Path] = set()
+    found = []
+    for child in sorted(p.rglob("*")):
+        if child.suffix.lower() in TRACE_SUFFIXES and child.is_file():
+            real = child.resolve()
+            if real not in seen:  # a symlink loop or alias yields a file once
+                seen.add(real)
+                found.append(str(child))
+    if not found:
+        raise LoadError(path, f"no trace files ({', '.join('*' + s for s in TRACE_SUFFIXES)}) in this folder")
+    return found
+
+
+def load_runs(paths: list[str]) -> list[Run]:
+    """The runs recorded in paths, as recorded: resolved() gives calls their servers."""
+    runs: list[Run] = []
+    for path in paths:
+        for file in trace_files(path):
+            for label, data, span in _documents(file):
+                for sub_label, sub_pointer, value in _runs_of(label, data):
+                    runs.append(_run(len(runs) + 1, sub_label, value, file, span, sub_pointer))
+    return runs
+
+
+def _documents(file: str) -> list[tuple[str, Any, Any]]:
+    """(label, data, span(pointer) -> (line, col)) for each document in the file."""
+    import sys
+
+    if file == "-":
+        text = decode_bytes(sys.stdin.buffer.read(), "-")
+    else:
+        text = read_text(file)
+    if not text.strip():
+        raise LoadError(file, "empty file")
+    if file.lower().endswith(JSONL_SUFFIXES):
+        docs = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                data, source = parse_json(line, file)
+            except LoadError as exc:
+                raise LoadError(file, exc.message, number, exc.col) from None
+            docs.append((f"{file}:{number}", data, _line_span(source, number)))
+        if not docs:
+            raise LoadError(file, "empty file")
+        return docs
+    data, source = parse_yaml(text, file) if looks_like_yaml(file, text) else parse_json(text, file)
+    return [(file, data, _doc_span(source))]
+
+
+def _doc_span(source: Any) -> Any:
+    def span(pointer: str) -> tuple[int, int]:
+        where = source.span(pointer)
+        return where.line, where.col
+
+    return span
+
+
+def _line_span(source: Any, number: int) -> Any:
+    def span(pointer: str) -> tuple[int, int]:
+        return number, source.span(pointer).col
+
+    return span
+
+
+def _runs_of(label: str, data: Any) -> list[tuple[str, str, Any]]:
+    if isinstance(data, list):
+        return [(f"{label}[{i}]", f"/{i}", item) for i, item in enumerate(data)]
+    return [(label, "", data)]
+
+
+def _run(number: int, label: str, data: Any, file: str, span: Any, base: str) -> Run:
+    def fail(message: str, pointer: str) -> LoadError:
+        line, col = span(base + pointer)
+        return LoadError(file, message, line, col, base + pointer or None)
+
+    if not isinstance(data, dict):
+        raise fail(f"a trace must be an object with a tool_calls array, got {_kind(data)}", "")
+    calls_data = data.get("tool_calls")
+    if not isinstance(calls_data, list):
+        what = "no tool_calls array" if calls_data is None else f"tool_calls is {_kind(calls_data)}, not an array"
+        raise fail(f"a trace needs a tool_calls array: {what}", "/tool_calls" if "tool_calls" in data else "")
+    calls = []
+    for i, item in enumerate(calls_data):
+        pointer = f"/tool_calls/{i}"
+        if not isinstance(item, dict):
+            raise fail(f"a tool call must be an object, got {_kind(item)}", pointer)
+        server = item.get("server")
+        if server is not None and not isinstance(server, str):
+            raise fail(f"a call's server must be a string, got {_kind(server)}", pointer + "/server")
+        raw_name = item.get("name")
+        name = raw_name if isinstance(raw_name, str) else ""
+        key = "args" if "args" in item else "arguments"
+        args = item.get(key, {})
+        calls.append(Call(i + 1, name, server or None, args, _errored(item), None if name else raw_name))
+    tokens = _number(data, ("conversation", "tokens", "total"), fail, integer=True)
+    cost = _number(data, ("cost",), fail, integer=False)
+    prompt = data.get("prompt")
+    if prompt is not None and not isinstance(prompt, str):
+        raise fail(f"prompt must be a string, got {_kind(prompt)}", "/prompt")
+    return Run(number, label, calls, tokens, cost, prompt)
+
+
+def _errored(call: dict[str, Any]) -> bool:
+    if call.get("is_error") is True or call.get("isError") is True:
+        return True
+    error = call.get("error")
+    if error not in (None, False, "", {}, []):
+        return True
+    result = call.get("result")
+    return isinstance(result, dict) and result.get("isError") is True
+
+
+def _number(data: dict[str, Any], path: tuple[str, ...], fail: Any, integer: bool) -> Any:
+    value: Any = data
+    for key in path:
+        if not isinstance(value, dict) or key not in value:
+            return None
+        value = value[key]
+    if value is None:
+        return None
+    pointer = "/" + "/".join(path)
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+    if not ok or (integer and not float(value).is_integer()):
+        want = "a non-negative integer" if integer else "a non-negative number"
+        raise fail(f"{'.'.join(path)} must be {want}, got {value!r}", pointer)
+    return int(value) if integer else float(value)
+
+
+def _kind(value: Any) -> str:
+    from catalint.loader import json_kind
+
+    return json_kind(value)
