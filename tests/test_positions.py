@@ -11,10 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from catalint.loader import LoadError, load_text
 from catalint.model import Span
-from catalint.sourcemap import JsonSourceMap
+from catalint.sourcemap import JsonSourceMap, LineIndex
 
 HERE = Path(__file__).resolve().parent / "fixtures" / "loader"
 
@@ -463,3 +465,14 @@ def test_yaml_duplicate_key_is_an_input_error_at_the_repeat() -> None:
     with pytest.raises(LoadError) as caught:
         load_text(text, "t.yaml", "t.yaml")
     assert str(caught.value) == "t.yaml:4:5: error: duplicate key 'name' in /tools/0: YAML would keep only the last one"
+
+
+@given(st.text(alphabet="ab\n", max_size=300), st.lists(st.integers(0, 300), max_size=40))
+def test_line_index_counts_lines_on_demand_like_a_full_table(text: str, offsets: list[int]) -> None:
+    """Lookups in any order give what a table of every line start gives."""
+    index = LineIndex(text)
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    for offset in offsets:
+        offset = min(offset, len(text))
+        line = max(i for i, s in enumerate(starts) if s <= offset)
+        assert index.position(offset) == (line + 1, offset - starts[line] + 1)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
 from catalint.model import Catalog, Tool
 from catalint.sourcemap import JsonSourceMap, LineIndex, YamlSourceMap, join_pointer
 
 YAML_SUFFIXES = (".yaml", ".yml")
+# Limits on untrusted input (see the README's "Limits"): each is one clear error, exit 2.
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a catalog of 10,000 rich tools is about 17 MB
+MAX_TOOLS = 25_000  # per catalog; the largest public servers advertise a few hundred
 
 
 class LoadError(Exception):
@@ -249,6 +251,8 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
             "",
         )
     items, base = found
+    if len(items) > MAX_TOOLS:
+        raise fail(f"{len(items):,} tools: catalint reads at most {MAX_TOOLS:,} tools per catalog", base)
     tools: list[Tool] = []
     for i, raw in enumerate(items):
         pointer = join_pointer(base, i)
@@ -283,12 +287,19 @@ def read_text(path: str, display: str | None = None) -> str:
     """A file's text, decoded as catalogs are; LoadError (naming display, else path) when it cannot be read."""
     label = display or path
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
     except IsADirectoryError:
         raise LoadError(label, "is a directory") from None
     except OSError as exc:
         raise LoadError(label, exc.strerror or str(exc)) from None
-    return decode_bytes(data, label)
+    return decode_bytes(within_limit(data, label), label)
+
+
+def within_limit(data: bytes, label: str) -> bytes:
+    if len(data) > MAX_FILE_BYTES:
+        raise LoadError(label, f"file is over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
+    return data
 
 
 def parse_document(path: str) -> tuple[Any, Any]:
@@ -302,6 +313,6 @@ def parse_document(path: str) -> tuple[Any, Any]:
 def load_path(path: str, stdin_name: str = "-") -> Catalog:
     """Load a catalog file, or standard input when path is '-'."""
     if path == "-":
-        data = sys.stdin.buffer.read()
+        data = within_limit(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), stdin_name)
         return load_text(decode_bytes(data, stdin_name), stdin_name, stdin_name)
     return load_text(read_text(path), path, path)

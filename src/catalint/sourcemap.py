@@ -17,7 +17,6 @@ import json
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from itertools import accumulate
 from typing import Any
 
 from catalint.model import Span
@@ -78,14 +77,29 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.starts: list[int] | None = None  # every line's start: only for text with \r line ends
         if "\r" in text:
             self.starts = [0] + [m.end() for m in _EOL.finditer(text)]
-        else:  # the common case, at C speed
-            self.starts = [0, *accumulate(len(line) + 1 for line in text.split("\n")[:-1])]
+        # Otherwise lines are counted on demand from the nearest known point (str.count runs at C
+        # speed), so a large catalog does not pay for a table of all its lines before the first lookup.
+        self._offsets = [0]
+        self._marks = [(1, 0)]  # (line, start of that line) at each known offset
 
     def position(self, offset: int) -> tuple[int, int]:
-        line = bisect_right(self.starts, offset) - 1
-        return line + 1, offset - self.starts[line] + 1
+        if self.starts is not None:
+            line = bisect_right(self.starts, offset) - 1
+            return line + 1, offset - self.starts[line] + 1
+        i = bisect_right(self._offsets, offset) - 1
+        base = self._offsets[i]
+        line, start = self._marks[i]
+        newlines = self.text.count("\n", base, offset)
+        if newlines:
+            line += newlines
+            start = self.text.rfind("\n", base, offset) + 1
+        if offset - base > 64:
+            self._offsets.insert(i + 1, offset)
+            self._marks.insert(i + 1, (line, start))
+        return line, offset - start + 1
 
     def span(self, start: int, end: int) -> Span:
         line, col = self.position(start)

@@ -16,7 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalint.loader import LoadError, decode_bytes, looks_like_yaml, parse_json, parse_yaml, read_text
+from catalint.loader import (
+    MAX_FILE_BYTES,
+    LoadError,
+    decode_bytes,
+    looks_like_yaml,
+    parse_json,
+    parse_yaml,
+    read_text,
+    within_limit,
+)
 from catalint.model import Catalog
 
 TRACE_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
@@ -138,7 +147,7 @@ def _documents(file: str) -> list[tuple[str, Any, Any]]:
     import sys
 
     if file == "-":
-        text = decode_bytes(sys.stdin.buffer.read(), "-")
+        text = decode_bytes(within_limit(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "-"), "-")
     else:
         text = read_text(file)
     if not text.strip():
