@@ -71,7 +71,29 @@ class Selection:
             self.unexpected[name] = self.unexpected.get(name, 0) + n
 
 
-def select_run(classes: list[EqClass], calls: list[Call]) -> Selection:
+class ClassIndex:
+    """Which classes a call belongs to, by a lookup of its qualified id and its bare name."""
+
+    def __init__(self, classes: list[EqClass]) -> None:
+        self.classes = classes
+        self.by_member: dict[str, list[int]] = {}
+        for i, c in enumerate(classes):
+            for member in dict.fromkeys(c.members):
+                self.by_member.setdefault(member, []).append(i)
+
+    def of(self, call: Call) -> list[int]:
+        """Indexes of the classes the call is a member of, in declared order."""
+        if not call.name:
+            return []
+        found = self.by_member.get(call.id, [])
+        if call.id != call.name:
+            bare = self.by_member.get(call.name, [])
+            if bare:
+                found = sorted({*found, *bare})
+        return found
+
+
+def select_run(classes: list[EqClass], calls: list[Call], index: ClassIndex | None = None) -> Selection:
     """The counting rule: each class is consumed at most once.
 
     A call consumes the first class (in declared order) that it is a member of
@@ -79,10 +101,11 @@ def select_run(classes: list[EqClass], calls: list[Call]) -> Selection:
     all consumed already is a repeat and counts for nothing. A call in no class
     is a false positive. A class no call consumed is a false negative.
     """
+    index = index or ClassIndex(classes)
     consumed: set[int] = set()
     result = Selection()
     for call in calls:
-        hits = [i for i, c in enumerate(classes) if c.matches(call)]
+        hits = index.of(call)
         if not hits:
             result.fp += 1
             result.unexpected[call.shown] = result.unexpected.get(call.shown, 0) + 1
@@ -100,8 +123,9 @@ def select_run(classes: list[EqClass], calls: list[Call]) -> Selection:
 
 def selection(classes: list[EqClass], runs: list[Run]) -> Selection:
     total = Selection()
+    index = ClassIndex(classes)
     for run in runs:
-        total.add(select_run(classes, run.calls))
+        total.add(select_run(classes, run.calls, index))
     return total
 
 
@@ -139,6 +163,7 @@ def call_checks(runs: list[Run], resolver: Resolver) -> CallChecks:
     have_catalog = bool(resolver.catalogs)
     calls = valid = compliant = checked = succeeded = 0
     problems: list[str] = []
+    validators: dict[int, Any] = {}
     for run in runs:
         for call in run.calls:
             calls += 1
@@ -154,7 +179,10 @@ def call_checks(runs: list[Run], resolver: Resolver) -> CallChecks:
             schema = tool.get("inputSchema")
             if not isinstance(schema, dict):
                 continue
-            validator = value_validator(schema, dialect_of(schema).name, schema, "")
+            key = id(schema)
+            if key not in validators:  # one validator per tool, however many calls it gets
+                validators[key] = value_validator(schema, dialect_of(schema).name, schema, "")
+            validator = validators[key]
             if validator is None:
                 problems.append(f"{where}: the tool's inputSchema cannot be used to check arguments")
                 continue
@@ -181,12 +209,19 @@ def orchestration(classes: list[EqClass], runs: list[Run]) -> dict[str, int]:
     parameterized = sum(isinstance(c.args, dict) and bool(c.args) for c in calls)
     well_formed = sum(bool(c.name) and isinstance(c.args, dict) for c in calls)
     errored = recovered = 0
+    index = ClassIndex(classes)
     for run in runs:
-        for i, call in enumerate(run.calls):
+        # walking back, the ids and classes some later call reached without an error
+        ok_ids: set[str] = set()
+        ok_classes: set[int] = set()
+        for call in reversed(run.calls):
             if call.errored:
                 errored += 1
-                later = run.calls[i + 1 :]
-                recovered += any(not c.errored and _equivalent(call, c, classes) for c in later)
+                if call.name and (call.id in ok_ids or ok_classes.intersection(index.of(call))):
+                    recovered += 1
+            elif call.name:
+                ok_ids.add(call.id)
+                ok_classes.update(index.of(call))
     return {
         "discovery": selection(classes, runs).recall,
         "parameterization": 100 if not n else pct(parameterized, n),
@@ -194,14 +229,6 @@ def orchestration(classes: list[EqClass], runs: list[Run]) -> dict[str, int]:
         "error_recovery": 100 if not errored else pct(recovered, errored),
         "efficiency": 0 if not classes else min(100, pct(len(classes) * len(runs), n)),
     }
-
-
-def _equivalent(a: Call, b: Call, classes: list[EqClass]) -> bool:
-    if not a.name or not b.name:
-        return False
-    if a.id == b.id:
-        return True
-    return any(c.matches(a) and c.matches(b) for c in classes)
 
 
 def named_in_prompt(prompt: str, names: list[str]) -> list[str]:
@@ -245,6 +272,7 @@ def distraction(correct: list[str], distractors: set[str], runs: list[Run]) -> D
     """Per run, each distinct chosen tool counts once: correct, distractor, or out of scope."""
     good = bad = clean = 0
     failures = []
+    wanted = set(correct)
     for run in runs:
         seen: set[str] = set()
         run_good = run_bad = 0
@@ -253,7 +281,7 @@ def distraction(correct: list[str], distractors: set[str], runs: list[Run]) -> D
             if not call.name or call.id in seen:
                 continue
             seen.add(call.id)
-            if any(member_matches(m, call) for m in correct):
+            if call.id in wanted or call.name in wanted:  # as member_matches, by lookup
                 run_good += 1
             elif call.name in distractors:
                 run_bad += 1
@@ -274,32 +302,60 @@ def clopper_pearson_lower(successes: int, trials: int, alpha: tuple[int, int] = 
 
     The bound is the p at which P(X >= successes | trials, p) = alpha (0.05 by
     default); the tail grows with p, so the answer is the largest grid point
-    j/10000 whose tail is still <= alpha. Each comparison is exact integer
-    arithmetic: sum C(n,i) j^i (10000-j)^(n-i) * den <= num * 10000^n.
+    j/10000 whose tail is still <= alpha. A floating-point bisection finds the
+    neighbourhood; the grid point is then settled by exact integer arithmetic:
+    sum C(n,i) j^i (10000-j)^(n-i) * den <= num * 10000^n.
     """
     if trials <= 0 or successes <= 0:
         return 0.0
     if successes > trials:
         raise ValueError("more successes than trials")
+    grid = 10_000
+    j = min(grid, max(0, int(_float_lower(successes, trials, alpha[0] / alpha[1]) * grid)))
+    while j > 0 and not _tail_within(successes, trials, j, grid, alpha):
+        j -= 1
+    while j < grid and _tail_within(successes, trials, j + 1, grid, alpha):
+        j += 1
+    return j / 100
+
+
+def _tail_within(k: int, n: int, j: int, grid: int, alpha: tuple[int, int]) -> bool:
+    """Exactly: P(X >= k | n, j/grid) <= alpha."""
     from math import comb
 
-    grid = 10_000
+    q = grid - j
+    total, jp = 0, j**k
+    qs = [1] * (n - k + 1)  # q^0 .. q^(n-k), built by small multiplications
+    for e in range(1, n - k + 1):
+        qs[e] = qs[e - 1] * q
+    for i in range(k, n + 1):
+        total += comb(n, i) * jp * qs[n - i]
+        jp *= j
     num, den = alpha
-    scale = grid**trials
+    return total * den <= num * grid**n
 
-    def tail_within(j: int) -> bool:
-        q = grid - j
-        total = sum(comb(trials, i) * j**i * q ** (trials - i) for i in range(successes, trials + 1))
-        return total * den <= num * scale
 
-    lo, hi = 0, grid  # tail(0) = 0 <= alpha; find the largest j with tail(j) <= alpha
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if tail_within(mid):
+def _float_lower(k: int, n: int, alpha: float) -> float:
+    """The bound by bisection on a log-space binomial tail: close, not exact."""
+    from math import exp, lgamma, log
+
+    def tail(p: float) -> float:
+        if p <= 0.0:
+            return 0.0
+        if p >= 1.0:
+            return 1.0
+        lp, lq = log(p), log(1.0 - p)
+        base = lgamma(n + 1)
+        return sum(exp(base - lgamma(i + 1) - lgamma(n - i + 1) + i * lp + (n - i) * lq) for i in range(k, n + 1))
+
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if tail(mid) <= alpha:
             lo = mid
         else:
-            hi = mid - 1
-    return lo / 100
+            hi = mid
+    return lo
 
 
 # ---- 5. pass^k ---------------------------------------------------------------------------------

@@ -69,9 +69,12 @@ class Resolver:
         self.catalogs = catalogs
         self.padding = {t["name"]: t for t in padding or []}  # distractors the agent saw, on any server
         self.owners: dict[str, list[str]] = {}
+        self.by_id: dict[tuple[str, str], dict[str, Any]] = {}
         for server, catalog in catalogs.items():
             for tool in catalog.tools:
-                self.owners.setdefault(tool.name, []).append(server)
+                if (server, tool.name) not in self.by_id:
+                    self.owners.setdefault(tool.name, []).append(server)
+                    self.by_id[(server, tool.name)] = tool.raw
 
     def resolve(self, name: str, server: str | None) -> tuple[str, str | None]:
         if server:
@@ -90,12 +93,9 @@ class Resolver:
         """The catalog entry the call names, or None when no catalog has it."""
         servers = [call.server] if call.server else self.owners.get(call.name, [])
         for server in servers:
-            catalog = self.catalogs.get(server or "")
-            if catalog is None:
-                continue
-            for tool in catalog.tools:
-                if tool.name == call.name:
-                    return tool.raw
+            found = self.by_id.get((server or "", call.name))
+            if found is not None:
+                return found
         return self.padding.get(call.name)
 
 
