@@ -7,6 +7,7 @@ prints EXPLANATION, which is generated from the same constants.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -187,6 +188,9 @@ def _repetition(text: str) -> str | None:
             return sentence.strip()[:60]
         seen.add(key)
     words = _WORD.findall(text.lower())
+    grams = Counter(zip(words, words[1:], words[2:], words[3:], strict=False))
+    if len(words) < 6 or max(grams.values()) < 3:
+        return None  # the common case, counted at C speed; the loop below names the first to reach 3
     counts: dict[tuple[str, ...], int] = {}
     for i in range(len(words) - 3):
         gram = tuple(words[i : i + 4])
