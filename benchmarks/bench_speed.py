@@ -2,6 +2,9 @@
 
     python benchmarks/bench_speed.py [--tools N] [--intents N] [--mutations N]
 
+One run, for trying other sizes; `python benchmarks/run.py --only bench` times
+the standard size with repetitions and peak memory, for results.md.
+
 The catalog is benchmarks/generate.py's; each intent asks for one tool in words
 taken from its name and description, and mutations cycle through the four kinds
 over the tools. The spec goes to benchmarks/out/ and the whole `catalint`
@@ -25,9 +28,9 @@ HERE = Path(__file__).resolve().parent
 KINDS = ("blank", "genericize", "truncate", "drop_keyword")
 
 
-def make_spec(tools: int, intents: int, mutations: int, seed: int = 7) -> dict:
+def make_spec(tools: int, intents: int, mutations: int, seed: int = 7, catalog_seed: int = 20260101) -> dict:
     rng = random.Random(seed)
-    catalog = generate_catalog(tools)
+    catalog = generate_catalog(tools, catalog_seed)
     names = [t["name"] for t in catalog["tools"]]
     words = {
         t["name"]: re.findall(r"[a-z]{4,}", (t.get("description") or "").lower()) or t["name"].split("_")
