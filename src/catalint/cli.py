@@ -32,10 +32,12 @@ def _pairs(values: tuple[str, ...], sep: str, option: str) -> list[tuple[str, st
     return pairs
 
 
-def write_output(text: str, output_file: str | None) -> None:
-    """Print, or replace output_file atomically (never half-written)."""
+def write_output(text: str | list[str], output_file: str | None) -> None:
+    """Print, or replace output_file atomically (never half-written); text may come in chunks."""
+    chunks = [text] if isinstance(text, str) else text
     if output_file is None:
-        sys.stdout.write(text)  # not click.echo: it would scan a large report for colour codes
+        for chunk in chunks:  # not click.echo: it would scan a large report for colour codes
+            sys.stdout.write(chunk)
         return
     import tempfile
 
@@ -43,7 +45,7 @@ def write_output(text: str, output_file: str | None) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            fh.writelines(chunks)
         _default_mode(tmp, target)
         os.replace(tmp, target)
     except BaseException:

@@ -110,6 +110,9 @@ def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = Non
         results, suppressed = _lint_tools(catalog, catalog.tools, plan)
     if plan.catalog_rules:
         suppressed += _lint_catalog_rules(catalog, plan, results)
+    release = getattr(catalog.source, "release", None)
+    if release is not None:
+        release()
     return FileResult(catalog, results, suppressed, settings.fail_severity)
 
 
@@ -138,7 +141,18 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
             if hits:
                 suppressed += _emit(catalog, plan, active, tool, hits, found)
         results.append(ToolResult(tool, found, catalog.start(tool.pointer), tdqs_score(tool)))
+        _release(tool)
     return results, suppressed
+
+
+_KEEP = frozenset({"tdqs", "tokens"})  # small, and read again by the reports
+
+
+def _release(tool: Tool) -> None:
+    """Drop the derived views the rules built (joined texts, schema walks): they would otherwise
+    live as long as the run, several times the tool's own size. Anything read later is rebuilt."""
+    for key in [k for k in tool.cache if k not in _KEEP]:
+        del tool.cache[key]
 
 
 def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list[Hit], found: list[Finding]) -> int:

@@ -227,6 +227,13 @@ class JsonSourceMap:
         start = self._start(pointer)
         return self.lines.span(start, self._end(start))
 
+    def release(self) -> None:
+        """Forget what lookups have read (they read it again if asked): a large catalog's
+        member tables outweigh its text once every finding has its position."""
+        self._scans.clear()
+        self._memo.clear()
+        self._ends = {self._root: self._ends[self._root]}
+
     def start(self, pointer: str) -> tuple[int, int]:
         return self.lines.position(self._start(pointer))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from catalint import __version__
@@ -32,7 +33,7 @@ def finding_dict(f: Finding, file: str) -> dict[str, Any]:
     }
 
 
-def format_json(run: Run, statistics: bool = False) -> str:
+def format_json_chunks(run: Run, statistics: bool = False) -> list[str]:
     """Indented JSON in which each finding and each tool sits on one line.
 
     Each such line is one call to the C encoder; json.dumps(indent=...) would
@@ -83,16 +84,29 @@ def format_json(run: Run, statistics: bool = False) -> str:
         **_quality_summary(run),
         "failed": run.failing(),
     }
-    findings = [finding_dict(f, fr.catalog.display) for fr, f in run.findings]
-    parts = [
-        f'  "catalint": {_ENCODE(__version__)}',
-        _array("findings", findings, "  "),
+    findings = [f"    {_ENCODE(finding_dict(f, fr.catalog.display))}" for fr, f in run.findings]
+    chunks = [f'{{\n  "catalint": {_ENCODE(__version__)},\n']
+    if findings:  # the largest part: written line by line, never joined into one string
+        chunks += ['  "findings": [\n', *_joined(findings, ",\n"), "\n  ],\n"]
+    else:
+        chunks.append('  "findings": [],\n')
+    rest = [
         '  "files": [\n' + ",\n".join(files) + "\n  ]" if files else '  "files": []',
         _array("errors", errors, "  "),
         f'  "notices": {_ENCODE(run.notices)}',
         '  "summary": {\n' + _members(summary, "    ") + "\n  }",
     ]
-    return "{\n" + ",\n".join(parts) + "\n}\n"
+    chunks.append(",\n".join(rest) + "\n}\n")
+    return chunks
+
+
+def format_json(run: Run, statistics: bool = False) -> str:
+    return "".join(format_json_chunks(run, statistics))
+
+
+def _joined(lines: list[str], sep: str) -> Iterator[str]:
+    for i, line in enumerate(lines):
+        yield line if i == len(lines) - 1 else line + sep
 
 
 def _quality_summary(run: Run) -> dict[str, Any]:
@@ -150,8 +164,10 @@ def _members(obj: dict[str, Any], indent: str) -> str:
     return ",\n".join(f"{indent}{_ENCODE(k)}: {_ENCODE(v)}" for k, v in obj.items())
 
 
-def _array(key: str, items: list[dict[str, Any]], indent: str) -> str:
-    if not items:
-        return f"{indent}{_ENCODE(key)}: []"
+def _array(key: str, items: Iterable[dict[str, Any]], indent: str) -> str:
+    """One item a line; items may be a generator, so that no list of all the dicts is ever held."""
     inner = indent + "  "
-    return f"{indent}{_ENCODE(key)}: [\n" + ",\n".join(inner + _ENCODE(i) for i in items) + f"\n{indent}]"
+    lines = [inner + _ENCODE(i) for i in items]
+    if not lines:
+        return f"{indent}{_ENCODE(key)}: []"
+    return f"{indent}{_ENCODE(key)}: [\n" + ",\n".join(lines) + f"\n{indent}]"
