@@ -578,7 +578,7 @@ def test_compare_with_a_file_that_is_not_a_report_is_exit_2(cli, tmp_path: Path,
     if text is not None:
         (tmp_path / name).write_text(text)
     line = one_error_line(cli("trace", "score", "run.json", *CLASSES, "--compare", name))
-    assert line.startswith(f"{name}: error:")
+    assert re.match(rf"{re.escape(name)}(:\d+:\d+)?: error:", line), line  # with line:col when the JSON breaks
 
 
 def test_compare_with_a_malformed_report_is_exit_2(cli, tmp_path: Path) -> None:

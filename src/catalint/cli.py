@@ -44,7 +44,7 @@ def write_output(text: str | list[str], output_file: str | None) -> None:
     target = Path(output_file)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
             fh.writelines(chunks)
         _default_mode(tmp, target)
         os.replace(tmp, target)
@@ -304,7 +304,12 @@ def lint(
                 click.echo(str(exc), err=True)
                 run.errors.append(exc)
                 continue
-            result = lint_catalog(catalog, settings)
+            try:
+                result = lint_catalog(catalog, settings)
+            except RuleCrash as exc:  # this file cannot be checked; the others still are
+                click.echo(str(exc), err=True)
+                run.errors.append(exc)
+                continue
             base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, file)
             if base is not None:
                 from catalint.diff import filter_baseline
@@ -318,8 +323,6 @@ def lint(
             fail(f"error: --explain: no tool named {missing[0]!r} in the linted files")
     except ConfigError as exc:
         fail(f"error: {exc}")
-    except RuleCrash as exc:
-        fail(str(exc))
     except TokenError as exc:
         fail(f"error: {exc}")
     for settings in resolver.all():
@@ -657,6 +660,10 @@ def entry() -> None:
     import gc
 
     gc.disable()
+    for stream in (sys.stdout, sys.stderr):  # a lone surrogate from a JSON escape is shown as \udXXX
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         main.main(prog_name="catalint")
         code = 0

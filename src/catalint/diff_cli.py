@@ -43,6 +43,9 @@ def diff_command(base: str, head: str, output_format: str, output_file: str | No
     except (LoadError, RuleCrash) as exc:
         fail(str(exc))
         return
+    except RecursionError:
+        fail(f"{head}: error: nested too deeply to compare")
+        return
     except TokenError as exc:
         fail(f"error: {exc}")
         return

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from catalint.config import FileIgnore, Settings, ToolIgnore
+from catalint.loader import LoadError
 from catalint.model import Catalog, Finding, Severity, Span, Tool
 from catalint.registry import CatalogHit, Hit, Rule, all_rules, set_options
 from catalint.tdqs import HEURISTICS, Part, Score
@@ -23,8 +24,11 @@ from catalint.tdqs import score as tdqs_score
 PARALLEL_MIN_TOOLS = 500  # below this, forking saves less than it costs (measured: 1,000 tools -25%)
 
 
-class RuleCrash(Exception):
-    """A rule raised: a catalint bug, reported in one line with exit code 2."""
+class RuleCrash(LoadError):
+    """A rule could not finish on a file: reported in one line, exit code 2; the other files go on."""
+
+    def fields(self) -> tuple[str, str, int | None, int | None, str | None]:
+        return self.path, self.message, self.line, self.col, self.pointer
 
 
 @dataclass
@@ -133,14 +137,24 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
         for active in plan.rules:
             try:
                 hits = list(active.rule.check(tool))  # type: ignore[arg-type]
+            except RecursionError:  # nesting the parser accepted but a rule's walk cannot follow
+                line, col = catalog.start(tool.pointer)
+                message = f"tool {tool.name!r} is nested too deeply for {active.rule.code} to check"
+                raise RuleCrash(catalog.display, message, line, col, tool.pointer) from None
             except Exception as exc:
                 raise RuleCrash(
-                    f"{catalog.display}: error: internal error in {active.rule.code} on tool {tool.name!r}: "
-                    f"{type(exc).__name__}: {exc} (please report this)"
+                    catalog.display,
+                    f"internal error in {active.rule.code} on tool {tool.name!r}: "
+                    f"{type(exc).__name__}: {exc} (please report this)",
                 ) from exc
             if hits:
                 suppressed += _emit(catalog, plan, active, tool, hits, found)
-        results.append(ToolResult(tool, found, catalog.start(tool.pointer), tdqs_score(tool)))
+        try:
+            score = tdqs_score(tool)
+        except RecursionError:
+            line, col = catalog.start(tool.pointer)
+            raise RuleCrash(catalog.display, f"tool {tool.name!r} is nested too deeply to score", line, col) from None
+        results.append(ToolResult(tool, found, catalog.start(tool.pointer), score))
         _release(tool)
     return results, suppressed
 
@@ -188,10 +202,14 @@ def _lint_catalog_rules(catalog: Catalog, plan: _Plan, results: list[ToolResult]
     for active in plan.catalog_rules:
         try:
             pairs: list[CatalogHit] = list(active.rule.check(catalog.tools))  # type: ignore[arg-type]
+        except RecursionError:
+            raise RuleCrash(
+                catalog.display, f"the catalog is nested too deeply for {active.rule.code} to check"
+            ) from None
         except Exception as exc:
             raise RuleCrash(
-                f"{catalog.display}: error: internal error in {active.rule.code}: "
-                f"{type(exc).__name__}: {exc} (please report this)"
+                catalog.display,
+                f"internal error in {active.rule.code}: {type(exc).__name__}: {exc} (please report this)",
             ) from exc
         for tool, hit in pairs:
             tr = by_index[tool.index]
@@ -238,9 +256,9 @@ def _child(catalog: Catalog, tools: list[Tool], plan: _Plan, write_fd: int) -> N
         rows = [(tr.tool.index, [_flat(f) for f in tr.findings], tr.start, _flat_score(tr.score)) for tr in results]
         payload: Any = ("ok", rows, suppressed, used)
     except RuleCrash as exc:
-        payload = ("crash", str(exc))
+        payload = ("crash", exc.fields())
     except BaseException as exc:  # sent to the parent, which reports it
-        payload = ("crash", f"{catalog.display}: error: internal error: {type(exc).__name__}: {exc}")
+        payload = ("crash", (catalog.display, f"internal error: {type(exc).__name__}: {exc}", None, None, None))
     try:
         with os.fdopen(write_fd, "wb") as out:
             out.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
@@ -256,9 +274,9 @@ def _collect(catalog: Catalog, plan: _Plan, pid: int, read_fd: int) -> tuple[lis
     try:
         payload = pickle.loads(data)
     except Exception:
-        raise RuleCrash(f"{catalog.display}: error: a lint worker process died") from None
+        raise RuleCrash(catalog.display, "a lint worker process died") from None
     if payload[0] != "ok":
-        raise RuleCrash(payload[1])
+        raise RuleCrash(*payload[1])
     _, rows, suppressed, used = payload
     for entry, extra in zip(plan.ignores, used, strict=True):
         entry.used += extra

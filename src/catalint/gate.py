@@ -254,7 +254,13 @@ def _parse_number(text: str, where: str) -> float:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite number a float can hold (an integer such as 10**400 cannot)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 EXPLANATION = f"""GATE (the quality gate)

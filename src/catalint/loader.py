@@ -134,7 +134,14 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
         source = YamlSourceMap(text, node)
         if source.duplicate is not None:
             raise _duplicate_error(display, source, *source.duplicate, "YAML")
-        data = loader.construct_document(node)
+        try:
+            data = loader.construct_document(node)
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
+            # an explicit tag the value does not fit (`!!int abc`, `!!set x`): PyYAML does not say where
+            bad = _failing_node(loader, node)
+            where = (bad.start_mark.line + 1, bad.start_mark.column + 1) if bad is not None else (None, None)
+            tag = bad.tag.rsplit(":", 1)[-1] if bad is not None else "tagged"
+            raise LoadError(display, f"cannot read this value as {tag}: {exc}", *where) from None
         if source.aliases and expanded_size(data, MAX_EXPANDED) > MAX_EXPANDED:
             raise LoadError(display, f"YAML aliases expand to more than {MAX_EXPANDED:,} values (an alias bomb?)")
         return data, source
@@ -154,6 +161,28 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+def _failing_node(loader: Any, root: Any) -> Any:
+    """The first node, in document order, that the loader cannot build (a leaf before its parents)."""
+    import yaml
+
+    order, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in reversed(node.value) for part in reversed(pair))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+    leaves = [n for n in order if isinstance(n, yaml.ScalarNode)]
+    for node in [*leaves, *(n for n in reversed(order) if not isinstance(n, yaml.ScalarNode))]:
+        loader.constructed_objects, loader.recursive_objects, loader.state_generators = {}, {}, []
+        try:
+            loader.construct_object(node, deep=True)
+        except Exception:
+            return node
+    return None
 
 
 MAX_EXPANDED = 1_000_000  # values in a YAML document once its aliases are expanded, as JSON would have them

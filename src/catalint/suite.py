@@ -68,7 +68,10 @@ def _validated(path: str, what: str, pointer: str) -> tuple[Any, Any]:
 
     schema = _schema()
     validator = value_validator(resolve_pointer(schema, pointer), "2020-12", schema, pointer)
-    errors = list(validator.iter_errors(data))
+    try:
+        errors = list(validator.iter_errors(data))
+    except ValueError:  # jsonschema-rs refuses to follow nesting this deep
+        raise LoadError(path, f"the {what} is nested too deeply to check") from None
     if errors:
         error = max(errors, key=lambda e: len(list(e.instance_path)))
         parts = [str(p) for p in error.instance_path]

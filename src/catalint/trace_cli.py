@@ -149,7 +149,14 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     except DistractorError as exc:
         fail(f"error: {exc}")
         return
-    text = json.dumps({"tools": pad(tools, extra)}, indent=2, ensure_ascii=False) + "\n"
+    except RecursionError:
+        fail(f"{catalog}: error: a tool is nested too deeply to copy")
+        return
+    try:
+        text = json.dumps({"tools": pad(tools, extra)}, indent=2, ensure_ascii=False) + "\n"
+    except RecursionError:
+        fail(f"{catalog}: error: a tool is nested too deeply to write")
+        return
     try:
         write_output(text, output_file)
     except OSError as exc:

@@ -152,14 +152,12 @@ class CompareError(Exception):
 
 
 def load_baseline(path: str) -> dict[str, Any]:
-    from catalint.loader import LoadError, read_text
+    from catalint.loader import LoadError, parse_json, read_text
 
     try:
-        data = json.loads(read_text(path))
+        data, _ = parse_json(read_text(path), path)
     except LoadError as exc:
         raise CompareError(str(exc)) from None
-    except ValueError as exc:
-        raise CompareError(f"{path}: error: not a JSON report: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("scenarios"), list):
         raise CompareError(f"{path}: error: not a catalint trace JSON report (no scenarios array)")
     for i, entry in enumerate(data["scenarios"]):

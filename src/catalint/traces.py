@@ -241,9 +241,10 @@ def _number(data: dict[str, Any], path: tuple[str, ...], fail: Any, integer: boo
     if value is None:
         return None
     pointer = "/" + "/".join(path)
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 10**18
     if not ok or (integer and not float(value).is_integer()):
         want = "a non-negative integer" if integer else "a non-negative number"
+        want += " below 10**18"
         raise fail(f"{'.'.join(path)} must be {want}, got {value!r}", pointer)
     return int(value) if integer else float(value)
 
