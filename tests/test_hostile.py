@@ -6,7 +6,7 @@ other files of the same run are still linted and reported.
 
 Where a hang or a crash of the interpreter is the risk, the real console script runs in a
 subprocess under a time limit (its process group is killed when the limit passes). Cases that
-show a bug are written as catalint should behave and marked xfail(strict=True).
+showed a bug were written as catalint should behave; the bugs are fixed.
 """
 
 from __future__ import annotations
@@ -436,9 +436,6 @@ def test_70mb_file_is_refused(cli, tmp_path: Path, over_limit: Path, command: st
     assert one_error(result, huge).endswith(LIMIT_MESSAGE)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="diff.load_side reads REV:path with git cat-file and never applies MAX_FILE_BYTES"
-)
 def test_70mb_file_at_a_git_revision_is_refused(tmp_path: Path) -> None:
     git = shutil.which("git")
     if git is None:
@@ -661,9 +658,6 @@ def test_huge_integers_in_a_schema_lint(cli, tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="1e309 loads as inf; jsonschema-rs sees null: a false SCH-006 'null is not a number'"
-)
 def test_number_beyond_float_range_is_not_called_null(cli, tmp_path: Path) -> None:
     write(tmp_path / "t.json", tool_with_schema('{"type": "object", "properties": {"n": {"maximum": 1e309}}}'))
     result = cli("lint", "--select", "SCH-006", "t.json")
@@ -733,7 +727,6 @@ def test_huge_integers_in_other_inputs(cli, tmp_path: Path, name: str, text: str
         assert name in result.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="distract writes float('inf')/nan from 1e400 or YAML .inf/.nan as Infinity/NaN")
 @pytest.mark.parametrize(
     ("name", "text"),
     [
@@ -771,9 +764,7 @@ def test_trace_report_is_strict_json(cli, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "figure",
     [
-        pytest.param(
-            BIG_INT, marks=pytest.mark.xfail(strict=True, reason="trace_report.compare_lines: f'{delta:+g}' overflows")
-        ),
+        pytest.param(BIG_INT),
         "Infinity",
         '"text"',
         "[1]",
@@ -948,7 +939,6 @@ def test_yaml_non_string_keys_in_every_input(cli, tmp_path: Path, args: list[str
         assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("keys.yaml")
 
 
-@pytest.mark.xfail(strict=True, reason="the YAML loader builds a Python set for !!set: token counting raises TypeError")
 @pytest.mark.parametrize(
     "args",
     [
@@ -1118,7 +1108,6 @@ def test_catastrophic_patterns_in_trace_argument_validation(tmp_path: Path) -> N
     assert "schema compliance 0" in done.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="SCH-009 checks each enum value against its own enum: quadratic, a hang")
 def test_a_large_enum_is_linted_in_bounded_time(tmp_path: Path) -> None:
     # 10,000 values (about 100 KB) take ~35 s today; 20,000 take ~2 minutes; 1,000,000 (10 MB) would take days.
     enum = [f"v{i}" for i in range(10_000)]
@@ -1207,9 +1196,6 @@ def test_symlink_loop_directory_trace_score(tmp_path: Path) -> None:
 
 
 @needs_symlinks
-@pytest.mark.xfail(
-    strict=True, reason="lint's walk dedupes by path string: a linked alias of a catalog is linted twice"
-)
 def test_a_linked_alias_is_linted_once(cli, tmp_path: Path) -> None:
     write(tmp_path / "d" / "tools.json", catalog(GOOD_TOOL))
     os.symlink("tools.json", tmp_path / "d" / "alias.tools.json")
@@ -1285,9 +1271,6 @@ def test_a_full_disk_leaves_the_old_report(tmp_path: Path, option: str) -> None:
     assert listing(tmp_path) == ["good.json", "out.sarif"]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="lint catches the BrokenPipeError as a write failure: 'None: error: cannot write'"
-)
 def test_a_reader_that_went_away_is_not_an_error(tmp_path: Path) -> None:
     """`catalint lint ... | true`: entry() treats a broken pipe as the end of the run, not an error."""
     write(tmp_path / "good.json", catalog(GOOD_TOOL))
@@ -1398,7 +1381,6 @@ for line in sys.stdin:
 """
 
 
-@pytest.mark.xfail(strict=True, reason="snapshot writes the server's NaN/Infinity as is: a file catalint cannot read")
 def test_snapshot_of_a_server_sending_nan_is_readable(cli, tmp_path: Path) -> None:
     pytest.importorskip("mcp")
     write(tmp_path / "server.py", HOSTILE_SERVER)
@@ -1727,7 +1709,6 @@ def _has_two_key_expect_item(text: str) -> bool:
     return False
 
 
-@pytest.mark.xfail(strict=True, reason="suite.load_suite: ((target, matcher),) = (None, None) raises ValueError")
 def test_suite_expect_item_with_two_keys(cli, tmp_path: Path) -> None:
     write(tmp_path / "good.json", catalog(GOOD_TOOL))
     write(

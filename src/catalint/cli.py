@@ -330,10 +330,14 @@ def lint(
     for fmt, target in extra_reports:
         try:
             write_output(render(run, fmt, statistics=statistics), target)
+        except BrokenPipeError:  # the reader went away (| head): not an error
+            raise
         except OSError as exc:
             fail(f"{target}: error: cannot write report: {exc.strerror or exc}")
     try:
         write_output(render(run, output_format, statistics=statistics), output_file)
+    except BrokenPipeError:  # the reader went away (| head): not an error
+        raise
     except OSError as exc:
         fail(f"{output_file}: error: cannot write report: {exc.strerror or exc}")
     sys.exit(run.exit_code(exit_zero))
@@ -422,6 +426,8 @@ def bench_run(spec: str, min_drop: float | None, auto: bool, output_format: str,
         return
     try:
         write_output(FORMATS[output_format](report, min_drop), output_file)
+    except BrokenPipeError:  # the reader went away (| head): not an error
+        raise
     except OSError as exc:
         fail(f"{output_file}: error: cannot write report: {exc.strerror or exc}")
     sys.exit(1 if min_drop is not None and not passed(report, min_drop) else 0)
@@ -493,6 +499,8 @@ def snapshot_cmd(
         sys.exit(_check_snapshot(output, text))
     try:
         write_output(text, output)
+    except BrokenPipeError:  # the reader went away (| head): not an error
+        raise
     except OSError as exc:
         fail(f"{output}: error: cannot write the snapshot: {exc.strerror or exc}")
     click.echo(f"{output}: {len(tools)} tool{'s' * (len(tools) != 1)} from {server.label()}", err=True)

@@ -19,7 +19,7 @@ from typing import Any
 
 from catalint.config import Settings
 from catalint.engine import FileResult, ToolResult, lint_catalog
-from catalint.loader import LoadError, decode_bytes, load_path, load_text, read_text
+from catalint.loader import MAX_FILE_BYTES, LoadError, decode_bytes, load_path, load_text, read_text
 from catalint.model import Catalog, Finding, Tool
 from catalint.sourcemap import join_pointer
 from catalint.tdqs import score as tdqs_score
@@ -74,6 +74,9 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
     if kind != "blob":
         raise LoadError(spec, f"{path} is a {kind} at {rev}, not a file")
     display = f"{path}@{rev}"
+    size = int(_git(["cat-file", "-s", obj], cwd, spec).decode().strip() or 0)
+    if size > MAX_FILE_BYTES:
+        raise LoadError(display, f"file is over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
     data = _git(["cat-file", "blob", obj], cwd, spec)
     return load_text(decode_bytes(data, display), str(cwd / path), display)
 

@@ -51,6 +51,8 @@ def diff_command(base: str, head: str, output_format: str, output_file: str | No
         return
     try:
         write_output(FORMATS[output_format](result), output_file)
+    except BrokenPipeError:  # the reader went away (| head): not an error
+        raise
     except OSError as exc:
         fail(f"{output_file}: error: cannot write report: {exc.strerror or exc}")
     sys.exit(1 if exit_code and result.introduced else 0)

@@ -38,6 +38,7 @@ def expand(paths: list[str], settings_for_dir: Callable[[Path], Settings]) -> It
         else:
             found = iter([path])
         for file in found:
-            if file not in seen:
-                seen.add(file)
+            key = file if file == "-" else os.path.realpath(file)  # a link to a file already listed: once
+            if key not in seen:
+                seen.add(key)
                 yield file

@@ -48,6 +48,19 @@ class LoadError(Exception):
 _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
 
 
+class _OutOfRange(ValueError):
+    def __init__(self, literal: str) -> None:
+        super().__init__(f"{literal} is beyond the range of numbers catalint can hold")
+        self.literal = literal
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if value in (float("inf"), float("-inf")):
+        raise _OutOfRange(literal)
+    return value
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
@@ -94,10 +107,17 @@ def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
         return obj
 
     try:
-        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=pairs)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=pairs, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         line, col = LineIndex(text).position(exc.pos)
         raise LoadError(display, exc.msg, line, col) from None
+    except _OutOfRange as exc:  # 1e309: Python would read it as infinity
+        pattern = re.compile(r'"(?:[^"\\]|\\.)*"|(' + re.escape(exc.literal) + r")(?![0-9eE.+-])")
+        found = pattern.search(text)
+        while found and not found.group(1):
+            found = pattern.search(text, found.end())
+        where = LineIndex(text).position(found.start(1)) if found else (None, None)
+        raise LoadError(display, str(exc), *where) from None
     except ValueError as exc:  # NaN / Infinity
         found = _CONSTANT.search(text)
         while found and not found.group(1):
@@ -246,6 +266,20 @@ def _json_loader() -> Any:
             JsonCompatibleLoader.add_constructor(
                 f"tag:yaml.org,2002:{tag}", yaml.constructor.SafeConstructor.construct_yaml_str
             )
+
+        def no_set(loader: Any, node: Any) -> Any:
+            raise yaml.constructor.ConstructorError(None, None, "a YAML !!set has no JSON form", node.start_mark)
+
+        def finite_float(loader: Any, node: Any) -> float:
+            value = yaml.constructor.SafeConstructor.construct_yaml_float(loader, node)
+            if value != value or value in (float("inf"), float("-inf")):
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"{node.value} is not a number JSON can hold", node.start_mark
+                )
+            return value
+
+        JsonCompatibleLoader.add_constructor("tag:yaml.org,2002:set", no_set)
+        JsonCompatibleLoader.add_constructor("tag:yaml.org,2002:float", finite_float)
         _LOADER = JsonCompatibleLoader
     return _LOADER
 

@@ -194,7 +194,7 @@ def quick_problem(schema: dict[str, Any], value: Any) -> str | None:
             return f"is not of type {json.dumps(declared)}"
     if "enum" in schema:
         enum = schema["enum"]
-        if not isinstance(enum, list) or not any(json_equal(value, v) for v in enum):
+        if not isinstance(enum, list) or not in_enum(value, enum):
             return "is not one of the enum values"
     if "const" in schema and not json_equal(value, schema["const"]):
         return "is not the const value"
@@ -236,6 +236,36 @@ def is_type(value: Any, kind: str) -> bool:
     if kind == "integer":
         return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
     return False
+
+
+def json_key(value: Any) -> Any:
+    """A key under which JSON-equal values collide (1 and 1.0 do; 1 and true do not)."""
+    if isinstance(value, bool) or value is None:
+        return (type(value), value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ("array", tuple(json_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", tuple(sorted((k, json_key(v)) for k, v in value.items())))
+    return ("other", repr(value))
+
+
+_ENUM_KEYS: dict[int, tuple[list[Any], frozenset[Any]]] = {}
+
+
+def in_enum(value: Any, enum: list[Any]) -> bool:
+    """JSON-equal membership; a long enum is hashed once, so checking each of its values stays linear."""
+    if len(enum) <= 16:
+        return any(json_equal(value, v) for v in enum)
+    cached = _ENUM_KEYS.get(id(enum))
+    if cached is None or cached[0] is not enum:
+        if len(_ENUM_KEYS) > 256:
+            _ENUM_KEYS.clear()
+        cached = _ENUM_KEYS[id(enum)] = (enum, frozenset(json_key(v) for v in enum))
+    return json_key(value) in cached[1]
 
 
 def json_equal(a: Any, b: Any) -> bool:

@@ -76,13 +76,20 @@ def take(server: Server) -> list[dict[str, Any]]:
     errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
     try:
         try:
-            return anyio.run(_take, server, errlog)
+            tools = anyio.run(_take, server, errlog)
         except (SnapshotError, KeyboardInterrupt):
             raise
         except BaseException as exc:  # the SDK and anyio raise many kinds; all end here as one line
             raise SnapshotError(_explain(exc, server, errlog)) from None
     finally:
         errlog.close()
+    try:  # what a snapshot holds must read back as JSON
+        json.dumps(tools, allow_nan=False)
+    except ValueError:
+        raise SnapshotError("the server sent NaN or Infinity, which JSON cannot hold") from None
+    except RecursionError:
+        raise SnapshotError("the server sent tools nested too deeply to save") from None
+    return tools
 
 
 async def _take(server: Server, errlog: Any) -> list[dict[str, Any]]:

@@ -138,9 +138,9 @@ def load_suite(path: str) -> Suite:
                 if "target" in item:
                     checks.append(parse_expect(item, where))
                 else:
-                    ((target, matcher),) = item.items() if len(item) == 1 else (None, None)
-                    if target is None:
+                    if len(item) != 1:
                         raise GateError(f"{where}: give one TARGET: {{OP: N}} or target/matcher")
+                    ((target, matcher),) = item.items()
                     checks.append(parse_matcher(check_target(target, where), matcher, where))
             except GateError as exc:
                 span = source.span(f"/tool_quality/{i}/expect/{j}")

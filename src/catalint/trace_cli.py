@@ -159,6 +159,8 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
         return
     try:
         write_output(text, output_file)
+    except BrokenPipeError:  # the reader went away (| head): not an error
+        raise
     except OSError as exc:
         fail(f"{output_file}: error: cannot write: {exc.strerror or exc}")
     names = ", ".join(t["name"] for t in extra) or "none"
@@ -266,6 +268,8 @@ def _report(results: list[Result], output_format: str, output_file: str | None, 
     render = {"text": to_text, "json": to_json, "markdown": to_markdown}[output_format]
     try:
         write_output(render(results, comparison), output_file)
+    except BrokenPipeError:  # the reader went away (| head): not an error
+        raise
     except OSError as exc:
         fail(f"{output_file}: error: cannot write the report: {exc.strerror or exc}")
 
@@ -318,5 +322,7 @@ def report_check(
         text = head + body
     try:
         write_output(text, output_file)
+    except BrokenPipeError:  # the reader went away (| head): not an error
+        raise
     except OSError as exc:
         fail(f"{output_file}: error: cannot write the report: {exc.strerror or exc}")

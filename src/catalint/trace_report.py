@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from catalint.trace_scenario import ALL_TARGETS, Result
@@ -219,7 +220,13 @@ def compare(results: list[Result], baseline: dict[str, Any]) -> list[dict[str, A
 
 
 def _num(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A number a report can hold (finite, within float range)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def compare_lines(comparison: list[dict[str, Any]]) -> list[str]:

@@ -12,6 +12,7 @@ from catalint.metaschema import (
     DEFAULT_DIALECT,
     Dialect,
     dialect_of,
+    json_key,
     pattern_matches,
     problem,
     quick_problem,
@@ -522,21 +523,6 @@ def draft3_required(tool: Tool) -> Iterator[Hit]:
 # --------------------------------------------------------------------------- SCH-009..012
 
 
-def _hashable(value: Any) -> Any:
-    """A key under which JSON-equal values collide (1 and 1.0 do; 1 and true do not)."""
-    if isinstance(value, bool) or value is None:
-        return (type(value), value)
-    if isinstance(value, (int, float)):
-        return ("number", value)
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return ("array", tuple(_hashable(v) for v in value))
-    if isinstance(value, dict):
-        return ("object", tuple(sorted((k, _hashable(v)) for k, v in value.items())))
-    return ("other", repr(value))
-
-
 @rule(
     "SCH-009",
     "invalid-value",
@@ -579,7 +565,7 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
             else:
                 seen: dict[Any, int] = {}
                 for i, value in enumerate(enum):
-                    key = _hashable(value)
+                    key = json_key(value)
                     if key in seen:
                         yield Hit(
                             join_pointer(node.pointer, "enum", i),
