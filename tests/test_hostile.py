@@ -1313,7 +1313,7 @@ def test_trace_distract_output_on_bad_input_and_unwritable_dir(cli, tmp_path: Pa
     one_error(cli("trace", "distract", "bad.json", "--count", "2", "-o", "padded.json"), "bad.json:1:1: error: ")
     one_error(cli("trace", "distract", "bad.json", "--count", "2", "-o", "new.json"), "bad.json:1:1: error: ")
     result = cli("trace", "distract", "good.json", "--count", "2", "-o", "nowhere/padded.json")
-    one_error(result, "nowhere/padded.json: error: cannot write: ")
+    one_error(result, "nowhere/padded.json: error: cannot write the catalog: ")
     assert (tmp_path / "padded.json").read_text() == OLD
     assert listing(tmp_path) == ["bad.json", "good.json", "padded.json"]
 
@@ -1325,7 +1325,7 @@ def test_trace_distract_full_disk(tmp_path: Path) -> None:
     done = catalint(
         "trace", "distract", "good.json", "--count", "20", "-o", "padded.json", cwd=tmp_path, max_file_size=2048
     )
-    one_error(done, "padded.json: error: cannot write: ")
+    one_error(done, "padded.json: error: cannot write the catalog: ")
     assert (tmp_path / "padded.json").read_text() == OLD
     assert listing(tmp_path) == ["good.json", "padded.json"]
 

@@ -53,6 +53,16 @@ def write_output(text: str | list[str], output_file: str | None) -> None:
         raise
 
 
+def save(text: str | list[str], output_file: str | None, what: str = "report") -> None:
+    """write_output, with a failure as one line and exit 2; a reader that went away is no failure."""
+    try:
+        write_output(text, output_file)
+    except BrokenPipeError:  # the reader went away (| head): entry() ends the run quietly
+        raise
+    except OSError as exc:
+        fail(f"{output_file}: error: cannot write {what}: {exc.strerror or exc}")
+
+
 def _default_mode(tmp: str, target: Path) -> None:
     """mkstemp makes the file 0600: give it the mode the file had, or what the umask allows a new file."""
     try:
@@ -328,18 +338,8 @@ def lint(
     for settings in resolver.all():
         run.notices += settings.unused_notices()
     for fmt, target in extra_reports:
-        try:
-            write_output(render(run, fmt, statistics=statistics), target)
-        except BrokenPipeError:  # the reader went away (| head): not an error
-            raise
-        except OSError as exc:
-            fail(f"{target}: error: cannot write report: {exc.strerror or exc}")
-    try:
-        write_output(render(run, output_format, statistics=statistics), output_file)
-    except BrokenPipeError:  # the reader went away (| head): not an error
-        raise
-    except OSError as exc:
-        fail(f"{output_file}: error: cannot write report: {exc.strerror or exc}")
+        save(render(run, fmt, statistics=statistics), target)
+    save(render(run, output_format, statistics=statistics), output_file)
     sys.exit(run.exit_code(exit_zero))
 
 
@@ -424,12 +424,7 @@ def bench_run(spec: str, min_drop: float | None, auto: bool, output_format: str,
     except TokenError as exc:
         fail(f"error: {exc}")
         return
-    try:
-        write_output(FORMATS[output_format](report, min_drop), output_file)
-    except BrokenPipeError:  # the reader went away (| head): not an error
-        raise
-    except OSError as exc:
-        fail(f"{output_file}: error: cannot write report: {exc.strerror or exc}")
+    save(FORMATS[output_format](report, min_drop), output_file)
     sys.exit(1 if min_drop is not None and not passed(report, min_drop) else 0)
 
 
@@ -497,12 +492,7 @@ def snapshot_cmd(
     text = render(tools, is_yaml_name(output))
     if check:
         sys.exit(_check_snapshot(output, text))
-    try:
-        write_output(text, output)
-    except BrokenPipeError:  # the reader went away (| head): not an error
-        raise
-    except OSError as exc:
-        fail(f"{output}: error: cannot write the snapshot: {exc.strerror or exc}")
+    save(text, output, "the snapshot")
     click.echo(f"{output}: {len(tools)} tool{'s' * (len(tools) != 1)} from {server.label()}", err=True)
 
 

@@ -31,7 +31,7 @@ def diff_command(base: str, head: str, output_format: str, output_file: str | No
 
     Exit codes: 0 done, 1 findings introduced (with --exit-code), 2 input error.
     """
-    from catalint.cli import fail, write_output  # here: cli imports this module to register the command
+    from catalint.cli import fail, save  # here: cli imports this module to register the command
     from catalint.diff import compare, load_side
     from catalint.engine import RuleCrash
     from catalint.loader import LoadError
@@ -49,12 +49,7 @@ def diff_command(base: str, head: str, output_format: str, output_file: str | No
     except TokenError as exc:
         fail(f"error: {exc}")
         return
-    try:
-        write_output(FORMATS[output_format](result), output_file)
-    except BrokenPipeError:  # the reader went away (| head): not an error
-        raise
-    except OSError as exc:
-        fail(f"{output_file}: error: cannot write report: {exc.strerror or exc}")
+    save(FORMATS[output_format](result), output_file)
     sys.exit(1 if exit_code and result.introduced else 0)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,15 +99,16 @@ def check_target(text: str, where: str) -> str:
     raise GateError(f"{where}: unknown gate target {target!r} (known: {', '.join(TARGETS)})")
 
 
-def parse_short(text: str, where: str) -> Check:
-    """`mean_score>=0.8`, as --gate takes it."""
+def parse_short(text: str, where: str, known: Callable[[str, str], str] | None = None, example: str = "") -> Check:
+    """`mean_score>=0.8`, as --gate takes it; known checks the target (the lint targets by default)."""
     found = _SHORT.match(text)
     if not found:
-        raise GateError(f"{where}: expected TARGET OP NUMBER such as 'mean_score>=0.8', got {text!r}")
+        example = example or "mean_score>=0.8"
+        raise GateError(f"{where}: expected TARGET OP NUMBER such as {example!r}, got {text!r}")
     target, op, number = found.groups()
     if target[-1:] in "=<>!":
         raise GateError(f"{where}: bad comparison in {text!r} (use {', '.join(OPS)})")
-    return Check(check_target(target, where), ((op, _parse_number(number, where)),))
+    return Check((known or check_target)(target, where), ((op, _parse_number(number, where)),))
 
 
 def parse_gate_table(value: Any, where: str) -> list[Check]:
@@ -152,14 +154,14 @@ def parse_matcher(target: str, matcher: Any, where: str) -> Check:
             raise GateError(f"{where}: a schema matcher is {{schema = {{...}}}} and nothing else")
         schema = matcher["schema"]
         _check_schema(schema, where)
-        if schema and set(schema) <= set(_SCHEMA_OPS) and all(_is_number(v) for v in schema.values()):
+        if schema and set(schema) <= set(_SCHEMA_OPS) and all(is_number(v) for v in schema.values()):
             return Check(target, tuple((_SCHEMA_OPS[k], float(v)) for k, v in schema.items()))
         return Check(target, schema=schema)
     ops = []
     for op, number in matcher.items():
         if op not in OPS:
             raise GateError(f"{where}: unknown comparison {op!r} (use {', '.join(OPS)} or schema)")
-        if not _is_number(number):
+        if not is_number(number):
             raise GateError(f"{where}: {op} needs a number, got {number!r}")
         ops.append((op, float(number)))
     return Check(target, tuple(ops))
@@ -253,7 +255,7 @@ def _parse_number(text: str, where: str) -> float:
     return value
 
 
-def _is_number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
     """A finite number a float can hold (an integer such as 10**400 cannot)."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return False

@@ -129,7 +129,7 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     variants, casing, plural). The same arguments always give the same catalog,
     so `check --traces` knows which tools were distractors.
     """
-    from catalint.cli import fail, write_output
+    from catalint.cli import fail, save
     from catalint.distractors import DistractorError, from_catalog, near_duplicates, pad
     from catalint.loader import LoadError, load_path
 
@@ -157,12 +157,7 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     except RecursionError:
         fail(f"{catalog}: error: a tool is nested too deeply to write")
         return
-    try:
-        write_output(text, output_file)
-    except BrokenPipeError:  # the reader went away (| head): not an error
-        raise
-    except OSError as exc:
-        fail(f"{output_file}: error: cannot write: {exc.strerror or exc}")
+    save(text, output_file, "the catalog")
     names = ", ".join(t["name"] for t in extra) or "none"
     click.echo(f"{output_file or '-'}: {len(tools)} tools and {len(extra)} distractors ({names})", err=True)
 
@@ -255,23 +250,27 @@ def _evaluate(scenario: Scenario, runs: list[Any], catalogs: dict[str, Catalog],
         raise AssertionError from None  # fail exits
 
 
-def _report(results: list[Result], output_format: str, output_file: str | None, baseline: str | None) -> None:
-    from catalint.cli import fail, write_output
-    from catalint.trace_report import CompareError, compare, load_baseline, to_json, to_markdown, to_text
+def _comparison(results: list[Result], baseline: str | None) -> list[dict[str, Any]] | None:
+    """--compare BASELINE.json: the deltas, or None without a baseline; an unreadable one exits 2."""
+    from catalint.cli import fail
+    from catalint.trace_report import CompareError, compare, load_baseline
 
-    comparison = None
-    if baseline:
-        try:
-            comparison = compare(results, load_baseline(baseline))
-        except CompareError as exc:
-            fail(str(exc))
-    render = {"text": to_text, "json": to_json, "markdown": to_markdown}[output_format]
+    if not baseline:
+        return None
     try:
-        write_output(render(results, comparison), output_file)
-    except BrokenPipeError:  # the reader went away (| head): not an error
-        raise
-    except OSError as exc:
-        fail(f"{output_file}: error: cannot write the report: {exc.strerror or exc}")
+        return compare(results, load_baseline(baseline))
+    except CompareError as exc:
+        fail(str(exc))
+        return None
+
+
+def _report(results: list[Result], output_format: str, output_file: str | None, baseline: str | None) -> None:
+    from catalint.cli import save
+    from catalint.trace_report import to_json, to_markdown, to_text
+
+    comparison = _comparison(results, baseline)
+    render = {"text": to_text, "json": to_json, "markdown": to_markdown}[output_format]
+    save(render(results, comparison), output_file)
 
 
 def suite_catalogs(servers: dict[str, Any], suite: str, given: dict[str, Catalog]) -> dict[str, Catalog]:
@@ -290,19 +289,15 @@ def report_check(
     baseline: str | None,
 ) -> None:
     """check's report: the tool_quality rows, then the scored scenarios."""
-    from catalint.cli import fail, write_output
-    from catalint.trace_report import CompareError, compare, load_baseline, to_json, to_markdown, to_text
+    from catalint.cli import save
+    from catalint.trace_report import report_dict, to_markdown, to_text
 
-    comparison = None
-    if baseline:
-        try:
-            comparison = compare(results, load_baseline(baseline))
-        except CompareError as exc:
-            fail(str(exc))
+    comparison = _comparison(results, baseline)
     if output_format == "json":
-        doc = json.loads(to_json(results, comparison))
+        doc = report_dict(results, comparison)
         doc["passed"] = doc["passed"] and all(q["passed"] for q in quality)
-        text = json.dumps({"version": doc.pop("version"), "tool_quality": quality, **doc}, indent=2) + "\n"
+        doc = {"version": doc.pop("version"), "tool_quality": quality, **doc}
+        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     else:
         lines = []
         for q in quality:
@@ -320,9 +315,4 @@ def report_check(
         else:
             body = to_text(results, comparison) if results or comparison else ""
         text = head + body
-    try:
-        write_output(text, output_file)
-    except BrokenPipeError:  # the reader went away (| head): not an error
-        raise
-    except OSError as exc:
-        fail(f"{output_file}: error: cannot write the report: {exc.strerror or exc}")
+    save(text, output_file)

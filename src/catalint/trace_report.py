@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
+from catalint.gate import is_number
 from catalint.trace_scenario import ALL_TARGETS, Result
 
 REPORT_VERSION = 1
@@ -27,7 +27,7 @@ def as_dict(result: Result) -> dict[str, Any]:
     }
 
 
-def to_json(results: list[Result], comparison: list[dict[str, Any]] | None = None) -> str:
+def report_dict(results: list[Result], comparison: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "version": REPORT_VERSION,
         "passed": all(r.passed for r in results),
@@ -35,7 +35,11 @@ def to_json(results: list[Result], comparison: list[dict[str, Any]] | None = Non
     }
     if comparison is not None:
         doc["comparison"] = comparison
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return doc
+
+
+def to_json(results: list[Result], comparison: list[dict[str, Any]] | None = None) -> str:
+    return json.dumps(report_dict(results, comparison), indent=2, ensure_ascii=False) + "\n"
 
 
 def _p(value: Any) -> str:
@@ -192,8 +196,8 @@ def compare(results: list[Result], baseline: dict[str, Any]) -> list[dict[str, A
             if key not in figures and key not in result.figures:
                 continue
             a, b = figures.get(key), result.figures.get(key)
-            a = a if a is None or _num(a) else None
-            delta = round(b - a, 6) if _num(a) and _num(b) else None
+            a = a if a is None or is_number(a) else None
+            delta = round(b - a, 6) if is_number(a) and is_number(b) else None
             deltas.append({"metric": key, "baseline": a, "current": b, "delta": delta})
         gates = {}
         for g in before.get("gates") if isinstance(before.get("gates"), list) else []:
@@ -217,16 +221,6 @@ def compare(results: list[Result], baseline: dict[str, Any]) -> list[dict[str, A
             )
         out.append({"scenario": result.scenario.name, "new": False, "deltas": deltas, "flipped": flipped})
     return out
-
-
-def _num(value: Any) -> bool:
-    """A number a report can hold (finite, within float range)."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
 
 
 def compare_lines(comparison: list[dict[str, Any]]) -> list[str]:

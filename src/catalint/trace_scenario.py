@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalint.gate import Check, GateError, Row, parse_matcher, row_for
+from catalint.gate import Check, GateError, Row, parse_matcher, parse_short, row_for
 from catalint.model import Catalog, Tool
 from catalint.trace_metrics import (
     EqClass,
@@ -124,17 +124,7 @@ def parse_item(item: Any, block: str | None, where: str) -> Check:
 
 def parse_gate_option(text: str) -> Check:
     """--gate 'tool_selection.f1>=80'."""
-    import re
-
-    found = re.match(r"^\s*(.+?)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$", text)
-    if not found or found.group(1)[-1:] in "=<>!":
-        raise GateError(f"--gate: expected TARGET OP NUMBER such as 'tool_selection.f1>=80', got {text!r}")
-    target, op, number = found.groups()
-    try:
-        value = float(number)
-    except ValueError:
-        raise GateError(f"--gate: {number!r} is not a number") from None
-    return parse_matcher(trace_target(target, None, "--gate"), {op: value}, "--gate")
+    return parse_short(text, "--gate", lambda target, where: trace_target(target, None, where), "tool_selection.f1>=80")
 
 
 def parse_scenario(entry: dict[str, Any], where: str, fail: Any) -> Scenario:
