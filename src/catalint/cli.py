@@ -364,7 +364,7 @@ def rules_cmd(output_format: str) -> None:
 @click.argument("code")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rule_cmd(code: str, output_format: str) -> None:
-    """Explain one rule (by code such as DESC-009, or by name); TDQS and GATE explain the score and the gate."""
+    """Explain one rule (by code such as DESC-009, or by name); TDQS, GATE and TRACE explain those topics."""
     from catalint.docs import explain, rule_dict
     from catalint.registry import get_rule
 
