@@ -18,16 +18,20 @@ CLASSES = ("--class", "search=brave.web_search,google.search", "--class", "fetch
 HIT = {"tool_calls": [{"name": "web_search", "server": "brave"}, {"name": "get", "server": "http"}]}
 MISS = {"tool_calls": [{"name": "search", "server": "google"}, {"name": "exec", "server": "shell"}]}
 
-WEATHER = {
-    "name": "get_weather",
-    "description": "Get the current weather for a city. Returns the temperature in Celsius.",
-    "inputSchema": {
-        "type": "object",
-        "properties": {"city": {"type": "string", "description": "The city name."}},
-        "required": ["city"],
-        "additionalProperties": False,
-    },
-}
+
+def one_arg_tool(name: str, description: str, arg: str, arg_description: str, **extra: Any) -> dict[str, Any]:
+    """A tool with a closed input schema of one required, described string argument."""
+    properties = {arg: {"type": "string", "description": arg_description}}
+    schema = {"type": "object", "properties": properties, "required": [arg], "additionalProperties": False}
+    return {"name": name, "description": description, "inputSchema": schema, **extra}
+
+
+WEATHER = one_arg_tool(
+    "get_weather",
+    "Get the current weather for a city. Returns the temperature in Celsius.",
+    "city",
+    "The city name.",
+)
 SEARCH = {
     "name": "search",
     "description": "Search the web for pages matching a query. Returns result URLs.",
@@ -715,28 +719,21 @@ def test_a_class_without_members_is_one_line(cli, tmp_path: Path) -> None:
 
 # ---- 9. check SUITE --traces DIR ---------------------------------------------------------------------------
 
-BRAVE = {
-    "name": "web_search",
-    "description": "Search the web with Brave. Returns a list of result URLs and snippets.",
-    "inputSchema": {
-        "type": "object",
-        "properties": {"query": {"type": "string", "description": "The search query."}},
-        "required": ["query"],
-        "additionalProperties": False,
-    },
-    "annotations": {"readOnlyHint": True},
-}
-HTTP = {
-    "name": "get",
-    "description": "Fetch a URL over HTTP GET. Returns the response body as text.",
-    "inputSchema": {
-        "type": "object",
-        "properties": {"url": {"type": "string", "description": "The URL to fetch."}},
-        "required": ["url"],
-        "additionalProperties": False,
-    },
-    "annotations": {"readOnlyHint": True},
-}
+READ_ONLY = {"readOnlyHint": True}
+BRAVE = one_arg_tool(
+    "web_search",
+    "Search the web with Brave. Returns a list of result URLs and snippets.",
+    "query",
+    "The search query.",
+    annotations=READ_ONLY,
+)
+HTTP = one_arg_tool(
+    "get",
+    "Fetch a URL over HTTP GET. Returns the response body as text.",
+    "url",
+    "The URL to fetch.",
+    annotations=READ_ONLY,
+)
 SUITE = """\
 servers:
   brave: {catalog: cats/brave.json}

@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -74,7 +74,7 @@ def _default_mode(tmp: str, target: Path) -> None:
     os.chmod(tmp, mode)
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     click.echo(message, err=True)
     sys.exit(EXIT_ERROR)
 

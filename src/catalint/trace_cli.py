@@ -74,7 +74,6 @@ def score_cmd(
                 scenario = load_spec(spec)
             except LoadError as exc:
                 fail(str(exc))
-                return
         else:
             scenario = Scenario("traces")
         if classes:
@@ -105,8 +104,7 @@ def score_cmd(
         scenario.checks = [(b, c) for b, c in scenario.checks if c.target not in replaced]
     except GateError as exc:
         fail(f"error: {exc}")
-        return
-    loaded = _catalogs(catalogs)
+    loaded = parse_catalogs(catalogs)
     runs = _runs(list(traces))
     result = _evaluate(scenario, runs, loaded, extra)
     _report([result], output_format, output_file, baseline)
@@ -137,7 +135,6 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
         loaded = load_path(catalog)
     except LoadError as exc:
         fail(str(exc))
-        return
     tools = [t.raw for t in loaded.tools]
     try:
         if source == "catalog":
@@ -148,15 +145,12 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
             extra = near_duplicates(tools, list(of), count)
     except DistractorError as exc:
         fail(f"error: {exc}")
-        return
     except RecursionError:
         fail(f"{catalog}: error: a tool is nested too deeply to copy")
-        return
     try:
         text = json.dumps({"tools": pad(tools, extra)}, indent=2, ensure_ascii=False) + "\n"
     except RecursionError:
         fail(f"{catalog}: error: a tool is nested too deeply to write")
-        return
     save(text, output_file, "the catalog")
     names = ", ".join(t["name"] for t in extra) or "none"
     click.echo(f"{output_file or '-'}: {len(tools)} tools and {len(extra)} distractors ({names})", err=True)
@@ -199,7 +193,7 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "scenario"
 
 
-def parse_catalogs(values: tuple[str, ...], base: Path | None = None) -> dict[str, Catalog]:
+def parse_catalogs(values: tuple[str, ...]) -> dict[str, Catalog]:
     """--catalog SERVER=PATH (or PATH: the server is the file name up to its first dot)."""
     from catalint.cli import fail
     from catalint.loader import LoadError, load_path
@@ -214,13 +208,10 @@ def parse_catalogs(values: tuple[str, ...], base: Path | None = None) -> dict[st
         if server in out:
             fail(f"error: --catalog: server {server!r} given twice")
         try:
-            out[server] = load_path(str(base / path) if base else path)
+            out[server] = load_path(path)
         except LoadError as exc:
             fail(str(exc))
     return out
-
-
-_catalogs = parse_catalogs
 
 
 def _runs(paths: list[str]) -> list[Any]:
@@ -232,7 +223,6 @@ def _runs(paths: list[str]) -> list[Any]:
         runs = load_runs(paths)
     except LoadError as exc:
         fail(str(exc))
-        return []
     if not runs:
         fail(f"{paths[0]}: error: no recorded runs")
     return runs
@@ -247,7 +237,6 @@ def _evaluate(scenario: Scenario, runs: list[Any], catalogs: dict[str, Catalog],
         return evaluate(scenario, runs, catalogs, extra)
     except (ScenarioError, TokenError) as exc:
         fail(f"error: scenario {scenario.name!r}: {exc}")
-        raise AssertionError from None  # fail exits
 
 
 def _comparison(results: list[Result], baseline: str | None) -> list[dict[str, Any]] | None:
@@ -261,7 +250,6 @@ def _comparison(results: list[Result], baseline: str | None) -> list[dict[str, A
         return compare(results, load_baseline(baseline))
     except CompareError as exc:
         fail(str(exc))
-        return None
 
 
 def _report(results: list[Result], output_format: str, output_file: str | None, baseline: str | None) -> None:
@@ -275,10 +263,17 @@ def _report(results: list[Result], output_format: str, output_file: str | None, 
 
 def suite_catalogs(servers: dict[str, Any], suite: str, given: dict[str, Catalog]) -> dict[str, Catalog]:
     """The saved catalogs a suite's servers: entries name (servers: NAME: catalog: FILE, beside the suite)."""
-    files = tuple(
-        f"{name}={spec['catalog']}" for name, spec in servers.items() if "catalog" in spec and name not in given
-    )
-    return parse_catalogs(files, Path(suite).parent)
+    from catalint.cli import fail
+    from catalint.loader import LoadError, load_path
+
+    out: dict[str, Catalog] = {}
+    for name, spec in servers.items():
+        if "catalog" in spec and name not in given:
+            try:
+                out[name] = load_path(str(Path(suite).parent / spec["catalog"]))
+            except LoadError as exc:
+                fail(str(exc))
+    return out
 
 
 def report_check(

@@ -25,9 +25,6 @@ class EqClass:
     name: str
     members: tuple[str, ...]
 
-    def matches(self, call: Call) -> bool:
-        return any(member_matches(m, call) for m in self.members)
-
 
 def member_matches(member: str, call: Call) -> bool:
     """`server.tool` matches that qualified id only; a bare `tool` matches it on any server."""

@@ -190,7 +190,6 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
     padding = distractor_tools(s.distractors, scope) if s.distractors else []
     resolver = Resolver(scope, padding)
     runs = resolved(runs, resolver)  # calls name servers as the scenario's catalogs say
-    figures: dict[str, Any] = {}
     sections: dict[str, Any] = {}
 
     classes = s.classes or []
@@ -207,8 +206,6 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
             "missed": sel.missed,
             "unexpected": sel.unexpected,
         }
-        figures.update({"tool_selection.f1": sel.f1, "tool_selection.precision": sel.precision})
-        figures["tool_selection.recall"] = sel.recall
 
     checks = call_checks(runs, resolver)
     sections["calls"] = {
@@ -218,8 +215,6 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
         "execution_success": checks.execution_success,
         "problems": checks.problems,
     }
-    for name in TARGETS["calls"]:
-        figures[f"calls.{name}"] = sections["calls"][name]
     if not scope:
         notices.append("no catalog given: name validity and schema compliance need --catalog SERVER=PATH")
     else:
@@ -227,7 +222,6 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
 
     orch = orchestration(classes or s.te_classes or [], runs)
     sections["orchestration"] = orch
-    figures.update({f"orchestration.{k}": v for k, v in orch.items()})
     if s.name_free and s.prompt is None and not any(r.prompt for r in runs):
         notices.append("discovery.name_free is set, but there is no prompt to check (give prompt: or record it)")
     if s.name_free:
@@ -247,8 +241,6 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
         f = s.floor
         floor = PassK(s.name, f["expected_tool"], f["min_selection_rate"], f.get("max_total_tokens"), runs)
         sections["pass_k"] = floor.as_dict()
-        figures["tool_selection.selection_rate"] = floor.rate
-        figures["tool_selection.pass_k"] = floor.pass_k
 
     if s.distractors:
         dist = distraction(s.distractors.correct, {t["name"] for t in padding}, runs)
@@ -266,19 +258,39 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
             "certified_lower": dist.certified_lower,
             "failures": dist.failures,
         }
-        for name in TARGETS["distractors"]:
-            figures[f"distractors.{name}"] = sections["distractors"][name]
 
     if s.te_classes is not None:
         surface = _surface_tokens(scope, padding) if scope else None
         te = token_efficiency(selection(s.te_classes, runs), surface, runs)
         sections["token_efficiency"] = te
-        figures.update({f"token_efficiency.{k}": v for k, v in te.items() if k != "grade"})
 
+    figures = _figures(sections)
     rows = [(block, _row(check, figures, s)) for block, check in s.checks]
     rows += [("gate", _row(check, figures, s)) for check in extra or []]
     sources = list(dict.fromkeys(r.label.rsplit(":", 1)[0].split("[", 1)[0] for r in runs))
     return Result(s, runs, sources, figures, sections, floor, rows, notices)
+
+
+# Which section holds each namespace's figures, in report order.
+_FIGURE_SOURCES = (
+    ("tool_selection", "tool_selection"),
+    ("calls", "calls"),
+    ("orchestration", "orchestration"),
+    ("tool_selection", "pass_k"),
+    ("distractors", "distractors"),
+    ("token_efficiency", "token_efficiency"),
+)
+
+
+def _figures(sections: dict[str, Any]) -> dict[str, Any]:
+    """The gateable figures ("calls.name_validity": 75, ...): the sections' values of the known targets."""
+    figures: dict[str, Any] = {}
+    for namespace, source in _FIGURE_SOURCES:
+        section = sections.get(source) or {}
+        for name in TARGETS[namespace]:
+            if name in section:
+                figures[f"{namespace}.{name}"] = section[name]
+    return figures
 
 
 def _row(check: Check, figures: dict[str, Any], s: Scenario) -> Row:

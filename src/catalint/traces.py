@@ -12,7 +12,7 @@ cannot be read as runs at all is a LoadError (exit 2) with file:line:col.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +59,6 @@ class Run:
     tokens: int | None = None  # conversation.tokens.total
     cost: float | None = None
     prompt: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Resolver:
