@@ -154,3 +154,30 @@ def test_report_writes_extra_formats_in_the_same_run(cli, catalog: Path, tmp_pat
     assert json.loads((tmp_path / "r.json").read_text())["summary"]["tools"] == 2
     bad = cli("lint", str(catalog), "--report", "yaml:x.yaml")
     assert bad.exit_code == 2 and "unknown format 'yaml'" in bad.stderr
+
+
+# ---------------------------------------------------------------- json
+
+
+def test_json_report_encodes_findings_as_the_writer_asks(catalog: Path, monkeypatch) -> None:
+    """The largest part of a big report is never held whole: each finding is encoded when written."""
+    from catalint.config import Settings
+    from catalint.engine import lint_catalog
+    from catalint.formatters import json_format
+    from catalint.loader import load_path
+    from catalint.quality import assess
+    from catalint.run import Run
+
+    result = lint_catalog(load_path(str(catalog)), Settings())
+    result.quality = assess(result, [], False)
+    run = Run(files=[result])
+    assert len(run.findings) >= 3
+    encoded: list[str] = []
+    real = json_format.finding_dict
+    monkeypatch.setattr(json_format, "finding_dict", lambda f, file: encoded.append(f.code) or real(f, file))
+    chunks = json_format.format_json_chunks(run)
+    head = [next(chunks), next(chunks), next(chunks)]  # the version line, "findings": [, the first finding
+    assert head[1] == '  "findings": [\n' and len(encoded) == 1
+    report = json.loads("".join([*head, *chunks]))
+    assert len(encoded) == len(run.findings) == len(report["findings"])
+    assert [f["code"] for f in report["findings"]] == encoded

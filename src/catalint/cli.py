@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -32,7 +33,7 @@ def _pairs(values: tuple[str, ...], sep: str, option: str) -> list[tuple[str, st
     return pairs
 
 
-def write_output(text: str | list[str], output_file: str | None) -> None:
+def write_output(text: str | Iterable[str], output_file: str | None) -> None:
     """Print, or replace output_file atomically (never half-written); text may come in chunks."""
     chunks = [text] if isinstance(text, str) else text
     if output_file is None:
@@ -53,7 +54,7 @@ def write_output(text: str | list[str], output_file: str | None) -> None:
         raise
 
 
-def save(text: str | list[str], output_file: str | None, what: str = "report") -> None:
+def save(text: str | Iterable[str], output_file: str | None, what: str = "report") -> None:
     """write_output, with a failure as one line and exit 2; a reader that went away is no failure."""
     try:
         write_output(text, output_file)

@@ -1,14 +1,14 @@
-"""Output formats for a lint run; each is a function Run -> str (or a list of chunks to write in turn)."""
+"""Output formats for a lint run; each is a function Run -> str (or an iterable of chunks to write in turn)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from catalint.formatters.json_format import format_json_chunks
 from catalint.formatters.text import format_text
 from catalint.run import Run
 
-FORMATS: dict[str, Callable[..., str | list[str]]] = {"text": format_text, "json": format_json_chunks}
+FORMATS: dict[str, Callable[..., str | Iterable[str]]] = {"text": format_text, "json": format_json_chunks}
 LAZY = {  # formats for CI, imported only when asked for
     "github": ("catalint.formatters.github", "format_github"),
     "sarif": ("catalint.formatters.sarif", "format_sarif"),
@@ -18,7 +18,7 @@ LAZY = {  # formats for CI, imported only when asked for
 NAMES = [*FORMATS, *LAZY]
 
 
-def render(run: Run, fmt: str, statistics: bool = False) -> str | list[str]:
+def render(run: Run, fmt: str, statistics: bool = False) -> str | Iterable[str]:
     if fmt in LAZY:
         from importlib import import_module
 

@@ -33,11 +33,13 @@ def finding_dict(f: Finding, file: str) -> dict[str, Any]:
     }
 
 
-def format_json_chunks(run: Run, statistics: bool = False) -> list[str]:
-    """Indented JSON in which each finding and each tool sits on one line.
+def format_json_chunks(run: Run, statistics: bool = False) -> Iterator[str]:
+    """Indented JSON in which each finding and each tool sits on one line, yielded piece by piece.
 
     Each such line is one call to the C encoder; json.dumps(indent=...) would
     fall back to the pure-Python one, several times slower on big catalogs.
+    The findings, the largest part, are encoded one at a time as the writer
+    asks for them, so the report is never held whole.
     """
     files = []
     for fr in run.files:
@@ -84,29 +86,25 @@ def format_json_chunks(run: Run, statistics: bool = False) -> list[str]:
         **_quality_summary(run),
         "failed": run.failing(),
     }
-    findings = [f"    {_ENCODE(finding_dict(f, fr.catalog.display))}" for fr, f in run.findings]
-    chunks = [f'{{\n  "catalint": {_ENCODE(__version__)},\n']
-    if findings:  # the largest part: written line by line, never joined into one string
-        chunks += ['  "findings": [\n', *_joined(findings, ",\n"), "\n  ],\n"]
-    else:
-        chunks.append('  "findings": [],\n')
     rest = [
         '  "files": [\n' + ",\n".join(files) + "\n  ]" if files else '  "files": []',
         _array("errors", errors, "  "),
         f'  "notices": {_ENCODE(run.notices)}',
         '  "summary": {\n' + _members(summary, "    ") + "\n  }",
     ]
-    chunks.append(",\n".join(rest) + "\n}\n")
-    return chunks
+    yield f'{{\n  "catalint": {_ENCODE(__version__)},\n'
+    if run.findings:
+        yield '  "findings": [\n'
+        last = len(run.findings) - 1
+        for i, (fr, f) in enumerate(run.findings):
+            yield f"    {_ENCODE(finding_dict(f, fr.catalog.display))}" + ("\n  ],\n" if i == last else ",\n")
+    else:
+        yield '  "findings": [],\n'
+    yield ",\n".join(rest) + "\n}\n"
 
 
 def format_json(run: Run, statistics: bool = False) -> str:
     return "".join(format_json_chunks(run, statistics))
-
-
-def _joined(lines: list[str], sep: str) -> Iterator[str]:
-    for i, line in enumerate(lines):
-        yield line if i == len(lines) - 1 else line + sep
 
 
 def _quality_summary(run: Run) -> dict[str, Any]:
