@@ -271,6 +271,18 @@ def test_filler_is_matched_as_whole_words() -> None:
     assert values(s)["conciseness"] == 1.0  # "every" is not "very"
 
 
+def test_filler_is_found_in_any_case_and_beside_non_ascii_text() -> None:
+    """ASCII text is pre-checked by lower-casing; other text goes straight to the pattern."""
+    upper = tdqs(tool(description="SIMPLY search the issue tracker of a repository for issues matching a query."))
+    assert notes(upper, "conciseness") == ["filler: 'simply'"]
+    accented = tdqs(tool(description="Simply search the issue tracker of a café’s repository for matching issues."))
+    assert notes(accented, "conciseness") == ["filler: 'simply'"]
+    long_s = tdqs(tool(description="\u017fimply search the issue tracker of a repository for open matching issues."))
+    assert notes(long_s, "conciseness") == ["filler: '\u017fimply'"]  # the pattern ignores case as Unicode does
+    clean = tdqs(tool(description="Search the simplified issue tracker of a café’s repository for matching issues."))
+    assert values(clean)["conciseness"] == 1.0
+
+
 def test_repeated_sentence_lowers_conciseness() -> None:
     sentence = "Search the issue tracker for open issues."
     w, _ = assert_only(

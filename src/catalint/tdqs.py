@@ -159,7 +159,7 @@ def conciseness(text: str) -> Part:
     if not text:
         return Part("conciseness", 0.0, ["no description"])
     value, notes = 1.0, []
-    fillers = sorted({m.group(0).lower() for m in _FILLER.finditer(text)})
+    fillers = sorted({m.group(0).lower() for m in _FILLER.finditer(text)}) if _may_have_filler(text) else []
     if fillers:
         value -= min(FILLER_MAX, FILLER_PENALTY * len(fillers))
         notes.append("filler: " + ", ".join(repr(f) for f in fillers))
@@ -175,6 +175,15 @@ def conciseness(text: str) -> Part:
         value -= WALL_PENALTY
         notes.append(f"a {block}-character block without a break")
     return Part("conciseness", max(0.0, value), notes)
+
+
+def _may_have_filler(text: str) -> bool:
+    """False when no filler can match: for ASCII text, ignoring case is lower-casing, and a plain
+    substring test is many times cheaper than the pattern. Other text always goes to the pattern."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(f in lower for f in FILLER)
 
 
 def _repetition(text: str) -> str | None:

@@ -11,16 +11,20 @@ class LazyRegex:
     """A regular expression compiled on first use: keeps start-up lean for the
     patterns that cheap pre-checks usually make unnecessary."""
 
-    __slots__ = ("_args", "_compiled")
-
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self._args = (pattern, flags)
         self._compiled: re.Pattern[str] | None = None
 
     def __getattr__(self, name: str) -> Any:
+        # Called only for a name not yet on the instance: the method is kept there, so later
+        # calls skip this hook (which costs more than the match on a short string).
+        if name.startswith("__"):
+            raise AttributeError(name)
         if self._compiled is None:
             self._compiled = re.compile(*self._args)
-        return getattr(self._compiled, name)
+        value = getattr(self._compiled, name)
+        self.__dict__[name] = value
+        return value
 
 
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")  # on lower-cased text: "don't", "agent's"
