@@ -107,7 +107,7 @@ _FIELD_NAMES = {"enum": "enum value", "examples": "example", "example": "example
 
 
 def texts(tool: Tool) -> list[Text]:
-    """Every string in the tool object, keys included; walked once per tool."""
+    """Every string in the tool object, keys included; built once per tool, for the rules that read them one by one."""
     cached = tool.cache.get("sec_texts")
     if cached is None:
         cached = tool.cache["sec_texts"] = _collect(tool)
@@ -141,17 +141,58 @@ def _name(text: str | None) -> str:
 
 def _prose(tool: Tool) -> list[Text]:
     """Strings an agent reads as sentences: values with a space; keywords and the tool name left out."""
-    cached = tool.cache.get("sec_prose")
-    if cached is None:
-        cached = tool.cache["sec_prose"] = [
-            t
-            for t in texts(tool)
-            if not t.is_key and " " in t.text and t.path != (None, "name") and t.field not in _NOT_PROSE
-        ]
-    return cached
+    return _strings(tool)[1]
 
 
 _SEPARATOR = "\n\n"  # between joined strings: a paragraph break, where every pattern stops
+
+
+def _strings(tool: Tool) -> tuple[list[str], list[Text]]:
+    """The text of every item of texts(tool), and _prose(tool), from one walk that builds a Text only for prose."""
+    cached = tool.cache.get("sec_strings")
+    if cached is None:
+        cached = tool.cache["sec_strings"] = _walk(tool)
+    return cached
+
+
+def _walk(tool: Tool) -> tuple[list[str], list[Text]]:
+    # _collect's walk, step for step; each container carries its field (the nearest string key) along
+    strings: list[str] = []
+    prose: list[Text] = []
+    base = tool.pointer
+    stack: list[tuple[Any, Path | None, int, str | None]] = [(tool.raw, None, 0, None)]
+    while stack and len(strings) < MAX_TEXTS:
+        value, path, depth, field = stack.pop()
+        if depth >= MAX_DEPTH:
+            continue
+        if isinstance(value, dict):
+            items = value.items()
+            try:
+                keys = "".join(value)
+                clean = keys.isascii() and keys.isprintable()  # no key to report: the common case
+            except TypeError:  # a key that is not a string
+                clean = False
+        else:
+            items, clean = enumerate(value), True
+        for key, sub in items:
+            if not clean and isinstance(key, str) and not (key.isascii() and key.isprintable()):
+                strings.append(key)
+            name = key if isinstance(key, str) else field
+            if isinstance(sub, str):
+                strings.append(sub)
+                if " " in sub and name not in _NOT_PROSE and (path is not None or key != "name"):
+                    prose.append(Text(sub, (path, key), False, base))
+            elif isinstance(sub, (dict, list)):
+                stack.append((sub, (path, key), depth + 1, name))
+    return strings, prose
+
+
+def _everything(tool: Tool) -> str:
+    """Every string of the tool, keys included, joined."""
+    cached = tool.cache.get("sec_everything")
+    if cached is None:
+        cached = tool.cache["sec_everything"] = _SEPARATOR.join(_strings(tool)[0])
+    return cached
 
 
 class Blob(NamedTuple):
@@ -161,6 +202,7 @@ class Blob(NamedTuple):
     lower: str  # for pre-checks only: lower() may change lengths, so offsets are into text
     starts: list[int]  # where each string begins in text
     items: list[Text]
+    plain: bool  # _plain_case(text): lower keeps text's offsets, so _anchors may narrow a search
 
     def locate(self, start: int, end: int) -> int | None:
         """Index of the string a match lies in, or None when it runs across two."""
@@ -168,24 +210,17 @@ class Blob(NamedTuple):
         return i if end <= self.starts[i] + len(self.items[i].text) else None
 
 
-def _blob(tool: Tool, key: str, items: list[Text]) -> Blob:
-    cached = tool.cache.get(key)
+def _prose_blob(tool: Tool) -> Blob:
+    cached = tool.cache.get("sec_prose_blob")
     if cached is None:
+        items = _prose(tool)
         starts, at = [], 0
         for t in items:
             starts.append(at)
             at += len(t.text) + len(_SEPARATOR)
-        text = _SEPARATOR.join(t.text for t in items)
-        cached = tool.cache[key] = Blob(text, text.lower(), starts, items)
+        text = _SEPARATOR.join([t.text for t in items])
+        cached = tool.cache["sec_prose_blob"] = Blob(text, text.lower(), starts, items, _plain_case(text))
     return cached
-
-
-def _prose_blob(tool: Tool) -> Blob:
-    return _blob(tool, "sec_prose_blob", _prose(tool))
-
-
-def _texts_blob(tool: Tool) -> Blob:
-    return _blob(tool, "sec_texts_blob", texts(tool))
 
 
 _SENTENCE_END = LazyRegex(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
@@ -210,7 +245,65 @@ class Words:
         self.words = tuple(alternatives.split("|"))
 
     def search(self, text: str) -> bool:
-        return any(w in text for w in self.words)
+        for w in self.words:  # a loop: cheaper than any() over a generator
+            if w in text:
+                return True
+        return False
+
+
+def _offsets(lower: str, starts: tuple[str, ...]) -> list[int]:
+    """Every offset where one of starts begins in lower, in order."""
+    found: set[int] = set()
+    for w in starts:
+        at = lower.find(w)
+        while at >= 0:
+            found.add(at)
+            at = lower.find(w, at + 1)
+    return sorted(found)
+
+
+def _finditer(pattern: LazyRegex, text: str, offsets: list[int] | None) -> Iterator[re.Match[str]]:
+    """pattern.finditer(text), trying only the offsets given (None: everywhere).
+
+    Exact when every match begins at one of the offsets: finditer takes the
+    first place, from where it stands, at which the pattern matches, which is
+    then one of them; and match() there reads what finditer would, as word
+    boundaries and look-behinds still see the text before it. (No pattern
+    passed here matches an empty string, after which finditer would step on.)
+    """
+    if offsets is None:
+        yield from pattern.finditer(text)
+        return
+    end = 0
+    for at in offsets:
+        if at >= end:
+            m = pattern.match(text, at)
+            if m:
+                yield m
+                end = m.end()
+
+
+# What a case-blind pattern matches to an ASCII letter that lower() does not turn into it: İ and ı (i), ſ (s).
+# İ is also the one character that lower() turns into two. (The Kelvin sign, a k too, lowers to k.)
+_ODD_CASE = "\u0130\u0131\u017f"
+
+
+def _plain_case(text: str) -> bool:
+    """Whether lower() keeps text's offsets and shows each letter that a case-blind pattern reads as ASCII."""
+    if text.isascii():
+        return True
+    for c in _ODD_CASE:
+        if c in text:
+            return False
+    return True
+
+
+def _anchors(lower: str, plain: bool, starts: tuple[str, ...]) -> list[int] | None:
+    """Offsets for _finditer: where a case-blind pattern whose matches all begin with one of starts may match.
+
+    None (try everywhere) unless plain (see _plain_case), as offsets are found in lower.
+    """
+    return _offsets(lower, starts) if plain else None
 
 
 def show(text: str) -> str:
@@ -239,14 +332,15 @@ class Gated(NamedTuple):
     kind: str
     gate: Words
     pattern: LazyRegex
+    starts: tuple[str, ...]  # every match begins with one of these (case aside)
 
-    def finditer(self, text: str, lower: str) -> Iterator[re.Match[str]]:
-        if self.gate.search(lower):
-            yield from self.pattern.finditer(text)
+    def finditer(self, blob: Blob) -> Iterator[re.Match[str]]:
+        if self.gate.search(blob.lower):
+            yield from _finditer(self.pattern, blob.text, _anchors(blob.lower, blob.plain, self.starts))
 
 
-def _gated(kind: str, gate: str, pattern: str) -> Gated:
-    return Gated(kind, Words(gate), LazyRegex(pattern, re.IGNORECASE | re.VERBOSE))
+def _gated(kind: str, gate: str, pattern: str, starts: str) -> Gated:
+    return Gated(kind, Words(gate), LazyRegex(pattern, re.IGNORECASE | re.VERBOSE), tuple(starts.split()))
 
 
 _INSTRUCTIONS = (
@@ -258,6 +352,7 @@ _INSTRUCTIONS = (
           (?:instructions?|prompts?|rules|directions|guidelines|guardrails|policies|constraints|messages)\b
         | \b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?your\s+(?:instructions|rules|guidelines|system\s+prompt)\b
         | \byour\s+new\s+instructions\s+are\b""",
+        starts="ignore disregard forget override bypass your",
     ),
     _gated(
         "authority",
@@ -267,6 +362,7 @@ _INSTRUCTIONS = (
         | \bnote\s+to\s+(?:the\s+)?(?:ai|assistant|model|llm|agent)\b
         | \b(?:the\s+)?user\s+has\s+(?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted)\s+
           (?:you|the\s+(?:assistant|model|ai|agent))\s+to\b""",
+        starts="from you note the user",
     ),
     _gated(
         "tag",
@@ -275,16 +371,19 @@ _INSTRUCTIONS = (
           | system[\s_-]?(?:prompt|message|instructions?)
           | (?:ai|assistant|model|llm)[\s_-]?(?:instructions?|only|note)
           | instructions?[\s_-]?(?:for|to)[\s_-]?(?:the[\s_-]?)?(?:ai|assistant|model|llm))\s*>""",
+        starts="<",
     ),
     _gated(
         "comment",
         "<!--",
         r"""<!--(?:(?!-->)[\s\S]){0,500}?\b(?:you|assistant|model|ai|agent|llm|ignore|must|always|never|read|send)\b""",
+        starts="<!--",
     ),
     _gated(
         "template",
         "<|[inst]|[/inst]|[system]|<<sys>>",
         r"<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>|\[/?INST\]|\[SYSTEM\]|<<SYS>>",
+        starts="< [",
     ),
     _gated(
         "conceal",
@@ -301,6 +400,7 @@ _INSTRUCTIONS = (
         | \bthe\s+users?\s+(?:must|should|need|needs)\s+(?:not|never)\s+(?:to\s+)?
           (?:know|see|learn|find\s+out|be\s+told|notice)\b
         | \busers?\s+(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+need\s+to\s+know\b""",
+        starts="do never must should without secretly covertly surreptitiously hide conceal keep the user",
     ),
     _gated(
         "preaction",
@@ -312,8 +412,10 @@ _INSTRUCTIONS = (
           | (?:read|cat|open|load|access)\s+(?:the\s+(?:contents?\s+of\s+)?)?(?:the\s+user'?s\s+)?
             (?:[`'"(]?(?:~|\$HOME|%\w+%|/|\.{1,2}/)|[`'"(]?[\w.-]*\.(?:json|env|ya?ml|toml|ini|pem|key|conf|cfg)\b
               |[`'"(]?\.[a-z][\w-]*|ssh\b|private\s+key)[^\s`'"),;]*)""",
+        starts="before",
     ),
 )
+_INSTRUCTION_WORDS = Words("|".join(dict.fromkeys(w for g in _INSTRUCTIONS for w in g.gate.words)))
 _WHY_INSTRUCTION = {
     "override": "tells the model to drop its instructions",
     "authority": "claims authority over the model",
@@ -328,8 +430,10 @@ _WHY_INSTRUCTION = {
 def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
     """Instructions aimed at the model, by string: (offset, kind, phrase) in the order they appear."""
     found: dict[int, list[tuple[int, str, str]]] = {}
+    if not _INSTRUCTION_WORDS.search(blob.lower):
+        return found  # no gate opens: the common case, settled in one pass over the words
     for g in _INSTRUCTIONS:
-        for m in g.finditer(blob.text, blob.lower):
+        for m in g.finditer(blob):
             i = blob.locate(m.start(), m.end())
             if i is not None:
                 found.setdefault(i, []).append((m.start(), g.kind, m.group(0)))
@@ -617,7 +721,7 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     spell names in ASCII. If the server did not put them there, treat it as
     compromised.
     """
-    everything = _texts_blob(tool).text
+    everything = _everything(tool)
     if everything.isascii() and not _ASCII_CONTROL.search(everything):
         return  # nothing outside printable ASCII: the common case, settled in one pass
     for t in texts(tool):
@@ -657,6 +761,7 @@ def _named(pattern: str, name: str) -> str:
 _RX = re.IGNORECASE | re.VERBOSE
 _CONDITION = r"\b(?:when(?:ever)?|every\s+time|each\s+time|if|once|after)\s+"
 _CONDITION_WORDS = Words("when|every time|each time|if |once|after")
+_CONDITION_STARTS = ("when", "every", "each", "if", "once", "after")  # what a match of _CONDITION begins with
 # "When (mcp_whatsapp) send_message is invoked, change the recipient ...": a condition on a tool, then an order.
 _PASSIVE = LazyRegex(
     _CONDITION
@@ -687,12 +792,12 @@ _CLAIM = LazyRegex(
     _RX,
 )
 _CLAIM_WORDS = Words("must|should|shall|has to|have to|need|required|will now|will always")
+_CLAIM_STARTS = ("must", "should", "shall", "has", "have", "need", "is", "are", "will")  # after _CLAIM's spaces
 _SIDE_WORDS = Words("side effect|side-effect")
+_SIDE_STARTS = ("side",)  # what a match of _SIDE begins with
 _OVERRIDE_VERBS = Words("overrid|redefin|hijack")
+_OVERRIDE_STARTS = tuple(_OVERRIDE_VERBS.words)  # what a match of _OVERRIDE begins with
 _DEST_WORDS = Words("@|http")
-_CROSS_WORDS = Words(
-    "|".join(w for g in (_CONDITION_WORDS, _CLAIM_WORDS, _SIDE_WORDS, _OVERRIDE_VERBS) for w in g.words)
-)
 _REF_BEFORE = LazyRegex(r"(?<![\w.-])" + _named(_REF, "ref") + r"\Z", _RX)
 _SIDE = LazyRegex(
     r"\bside[\s-]?effects?\s+(?:on|for)\s+(?:the\s+)?(?:also\s+present\s+|other\s+)?(?:[\w-]+\s+)??"
@@ -718,6 +823,7 @@ _REDIRECT = LazyRegex(
     + _named(_DEST, "dest3"),
     _RX,
 )
+_REDIRECT_STARTS = ("all", "every", "any", "change", "set", "replace", "switch", "redirect", "always", "also")
 _LONG_NUMBER = LazyRegex(r"\d[\d\s().-]{6,}\d")
 _OVERRIDE_WORDS = LazyRegex(
     r"\b(?:also|always|instead|change|replace|redirect|override|bcc|cc|forward|copy|regardless|secretly"
@@ -771,9 +877,9 @@ class Reach(NamedTuple):
     reason: str
 
 
-def _conditions(text: str, tool: Tool) -> Iterator[Reach]:
+def _conditions(text: str, tool: Tool, offsets: list[int] | None) -> Iterator[Reach]:
     """Rules set for when another tool is used ("when send_email is called, also ...")."""
-    for m in _PASSIVE.finditer(text):
+    for m in _finditer(_PASSIVE, text, offsets):
         ref, how = m.group("ref"), m.group("how").lower()
         other = _other_tool(ref, tool)
         bare = other is not None and not _OTHER_RE.match(other) and not _TOOL_SUFFIX.search(ref.strip("`'\""))
@@ -781,53 +887,75 @@ def _conditions(text: str, tool: Tool) -> Iterator[Reach]:
         # "if search_emails is called with no query, all messages are returned" states a fact
         if other and not (bare and how not in _BARE_HOW) and _DIRECTIVE.search(m.group("then")):
             yield Reach(m.start(), m.group(0), f"sets a rule for when {other} is {how}")
-    for m in _ACTIVE.finditer(text):
+    for m in _finditer(_ACTIVE, text, offsets):
         other = _other_tool(m.group("ref"), tool)
         # "when you call get_issue, pass this id" is workflow; an override word or "any other tool" is not
         if other and (_OTHER_RE.match(other) or _OVERRIDE_WORDS.search(m.group("rest"))):
             yield Reach(m.start(), m.group(0), f"sets a rule for calls to {other}")
 
 
-def _claims(text: str, tool: Tool) -> Iterator[Reach]:
+def _claim_tails(text: str, lower: str, plain: bool) -> Iterator[re.Match[str]]:
+    """_CLAIM.finditer(text); when plain (see _plain_case), tried only in the spaces before one of _CLAIM_STARTS.
+
+    A match is spaces then one of those words, so it begins where the spaces
+    before the word do, or where the search resumes if that is later.
+    """
+    if not plain:
+        yield from _CLAIM.finditer(text)
+        return
+    end = 0
+    for at in _offsets(lower, _CLAIM_STARTS):
+        start = at
+        while start > end and text[start - 1].isspace():  # str.isspace() is what \s matches
+            start -= 1
+        if start < at:
+            m = _CLAIM.match(text, start)
+            if m:
+                yield m
+                end = m.end()
+
+
+def _claims(text: str, lower: str, plain: bool, tool: Tool) -> Iterator[Reach]:
     """Orders given to another tool ("the send_email tool must send all emails to ...")."""
-    for tail in _CLAIM.finditer(text):
+    for tail in _claim_tails(text, lower, plain):
         ref = _REF_BEFORE.search(text, max(0, tail.start() - 80), tail.start())
         other = _other_tool(ref.group("ref"), tool) if ref else None
         if ref and other:
             yield Reach(ref.start(), text[ref.start() : tail.end()], f"tells {other} what to do")
 
 
-def _references(pattern: LazyRegex, why: str, text: str, tool: Tool) -> Iterator[Reach]:
-    for m in pattern.finditer(text):
+def _references(pattern: LazyRegex, why: str, text: str, tool: Tool, offsets: list[int] | None) -> Iterator[Reach]:
+    for m in _finditer(pattern, text, offsets):
         other = _other_tool(m.group("ref"), tool)
         if other:
             yield Reach(m.start(), m.group(0), f"{why} {other}")
 
 
-def _redirects(text: str) -> Iterator[Reach]:
-    for m in _REDIRECT.finditer(text):
+def _redirects(text: str, offsets: list[int] | None) -> Iterator[Reach]:
+    for m in _finditer(_REDIRECT, text, offsets):
         dest = m.group("dest1") or m.group("dest2") or m.group("dest3")
         if not _EXAMPLE_DEST.search(dest):
             yield Reach(m.start(), m.group(0), f"redirects to {dest.strip()}")
 
 
-def cross_tool(text: str, tool: Tool) -> list[Reach]:
-    """Phrases of a text that set rules for another tool, in order.
+def cross_tool(text: str, tool: Tool, lower: str | None = None) -> list[Reach]:
+    """Phrases of a text that set rules for another tool, in order; lower is text.lower(), if at hand.
 
     The patterns stop at the end of a sentence themselves, so the text need not be split.
     """
-    lower = text.lower()
+    lower = text.lower() if lower is None else lower
+    plain = _plain_case(text)
     found: list[Reach] = []
     if _CONDITION_WORDS.search(lower):
-        found += _conditions(text, tool)
+        found += _conditions(text, tool, _anchors(lower, plain, _CONDITION_STARTS))
     if _CLAIM_WORDS.search(lower):
-        found += _claims(text, tool)
+        found += _claims(text, lower, plain, tool)
     if _SIDE_WORDS.search(lower):
-        found += _references(_SIDE, "claims a side effect on", text, tool)
+        found += _references(_SIDE, "claims a side effect on", text, tool, _anchors(lower, plain, _SIDE_STARTS))
     if _OVERRIDE_VERBS.search(lower):
-        found += _references(_OVERRIDE, "claims to override", text, tool)
+        found += _references(_OVERRIDE, "claims to override", text, tool, _anchors(lower, plain, _OVERRIDE_STARTS))
     if _DEST_WORDS.search(lower) or _LONG_NUMBER.search(text):
-        found += _redirects(text)
+        found += _redirects(text, _anchors(lower, plain, _REDIRECT_STARTS))
     return sorted(found)
 
 
@@ -888,7 +1016,7 @@ def cross_tool_instructions(tool: Tool) -> Iterator[Hit]:
     """
     blob = _prose_blob(tool)
     first: dict[int, Reach] = {}
-    for reach in cross_tool(blob.text, tool):
+    for reach in cross_tool(blob.text, tool, blob.lower):
         i = blob.locate(reach.start, reach.start + len(reach.phrase))
         if i is not None:
             first.setdefault(i, reach)
@@ -922,6 +1050,11 @@ _TARGET_WORDS = Words(
     "|passphrase|secret|seed phrase|mnemonic|cookie|environment variable|env var|history|conversation|system prompt"
     "|previous messages"
 )
+# Every _SECRET_PATH match holds one of these (case aside): a pre-check where lower() shows them (_plain_case).
+_PATH_WORDS = Words(
+    ".ssh|id_|.aws|.env|.npmrc|.pypirc|.netrc|.git-credentials|.pgpass|.password-store|.docker|.kube|mcp.json"
+    "|claude_desktop_config.json|_history|.gnupg|etc/|etc\\|wallet.dat"
+)
 # ...less the ones that are not secret: public keys, host lists, config without keys, templates.
 _NOT_SECRET_PATH = LazyRegex(
     r"(?:\.pub|known_hosts|\.(?:ssh|aws)[/\\]config|\.env\.(?:example|sample|template|dist|defaults?))$", re.I
@@ -936,6 +1069,10 @@ _SECRET_NOUN = LazyRegex(
       | previous\s+messages
     )\b""",
     re.IGNORECASE | re.VERBOSE,
+)
+_NOUN_STARTS = tuple(  # what a match of _SECRET_NOUN begins with
+    "private ssh secret api access auth bearer session refresh oauth personal github aws cloud credential pass seed"
+    " mnemonic cookies env conversation chat message whole entire full system previous".split()
 )
 # Where material goes into an argument: "as 'sidenote'", "in the `context` argument", "here" (in its description).
 _SLOT = LazyRegex(
@@ -1117,7 +1254,9 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     blob = _prose_blob(tool)
     if not _TARGET_WORDS.search(blob.lower):
         return
-    hits = (m for pattern in (_SECRET_PATH, _SECRET_NOUN) for m in pattern.finditer(blob.text))
+    paths = _SECRET_PATH.finditer(blob.text) if not blob.plain or _PATH_WORDS.search(blob.lower) else ()
+    nouns = _finditer(_SECRET_NOUN, blob.text, _anchors(blob.lower, blob.plain, _NOUN_STARTS))
+    hits = (m for found in (paths, nouns) for m in found)
     for i in sorted({blob.locate(m.start(), m.end()) for m in hits} - {None}):
         t = blob.items[i]
         for sentence in _sentences(t.text):
@@ -1257,7 +1396,7 @@ def secret_in_catalog(tool: Tool) -> Iterator[Hit]:
     **Fix.** Delete the value, rotate the credential (it has been published), and
     have the server read secrets from its environment or a secret store.
     """
-    if not _SECRET_HINT.search(_texts_blob(tool).text):
+    if not _SECRET_HINT.search(_everything(tool)):
         return
     for t in texts(tool):
         if t.is_key:
