@@ -8,15 +8,21 @@ its closest existing ancestor.
 from __future__ import annotations
 
 import json
+import random
+import re
+import time
+from json.decoder import scanstring
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from catalint import sourcemap
 from catalint.loader import LoadError, load_text
 from catalint.model import Span
-from catalint.sourcemap import JsonSourceMap, LineIndex
+from catalint.sourcemap import JsonSourceMap, LineIndex, join_pointer
 
 HERE = Path(__file__).resolve().parent / "fixtures" / "loader"
 
@@ -476,3 +482,155 @@ def test_line_index_counts_lines_on_demand_like_a_full_table(text: str, offsets:
         offset = min(offset, len(text))
         line = max(i for i, s in enumerate(starts) if s <= offset)
         assert index.position(offset) == (line + 1, offset - starts[line] + 1)
+
+
+# --------------------------------------------------------------------------------------
+# JsonSourceMap against a naive reading, and LineIndex in any lookup order.
+# --------------------------------------------------------------------------------------
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def naive_offsets(text: str) -> dict[str, tuple[int, int]]:
+    """(start, end) of every node, by pointer, read by a plain recursive descent."""
+    table: dict[str, tuple[int, int]] = {}
+    decode = json.JSONDecoder().raw_decode
+
+    def skip(i: int) -> int:
+        while text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    def value(i: int, pointer: str) -> int:
+        start = i
+        if text[i] in "{[":
+            close = "}" if text[i] == "{" else "]"
+            i, n = skip(i + 1), 0
+            while text[i] != close:
+                if close == "}":
+                    key, i = scanstring(text, i + 1)
+                    i = skip(skip(i) + 1)  # past the colon
+                    child = join_pointer(pointer, key)
+                else:
+                    child, n = join_pointer(pointer, n), n + 1
+                i = skip(value(i, child))
+                if text[i] == ",":
+                    i = skip(i + 1)
+            end = i + 1
+        else:
+            end = decode(text, i)[1]
+        table[pointer] = (start, end)
+        return end
+
+    value(skip(0), "")
+    return table
+
+
+def naive_span(text: str, start: int, end: int) -> Span:
+    starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+
+    def pos(i: int) -> tuple[int, int]:
+        line = max(n for n, s in enumerate(starts) if s <= i)
+        return line + 1, i - starts[line] + 1
+
+    line, col = pos(start)
+    end_line, end_col = pos(end - 1)
+    return Span(line, col, end_line, end_col + 1)
+
+
+# Names that need care: a "/" or "~" (escaped in a pointer), a "~" that escapes nothing,
+# one that is written with a \u escape when ensure_ascii is on, and digits.
+ODD_KEYS = ["a", "a/b", "m~n", "~1", "x~2", "~", "", "é", "日本😀", "0", "01", 'q"q']
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text('ab"\\/é😀\n', max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(ODD_KEYS), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(
+    json_values,
+    st.sampled_from(["\n", "\r\n", "\r"]),
+    st.sampled_from([None, 0, 2]),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
+def test_json_spans_match_a_naive_reading(
+    doc: object, eol: str, indent: int | None, ascii: bool, rnd: random.Random
+) -> None:
+    """Every node, missing children (closest ancestor) and bad indexes, looked up in any order:
+    LF, CRLF and lone CR line ends, multibyte text, names escaped in the source and in pointers."""
+    text = json.dumps(doc, indent=indent, ensure_ascii=ascii).replace("\n", eol) + eol
+    table = naive_offsets(text)
+    expected = {p: naive_span(text, *offsets) for p, offsets in table.items()}
+    for p in list(table):  # a missing node is located at its closest existing ancestor
+        for missing in ("/nope", "/nope/deeper", "/-", "/01", "/99", "/x~2y"):
+            if p + missing not in table:
+                expected[p + missing] = expected[p]
+    pointers = sorted(expected)
+    rnd.shuffle(pointers)
+    m = JsonSourceMap(text)
+    for p in pointers:
+        assert m.span(p) == expected[p], p
+        assert m.start(p) == (expected[p].line, expected[p].col), p
+    m.release()
+    for p in reversed(pointers):
+        assert m.span(p) == expected[p], p
+
+
+def test_json_escaped_and_odd_names() -> None:
+    text = '{"a/b": 1, "m~n": 2, "\\u0041\\u00e9": 3, "x~2": 4, "~": [[5, [6]]], "q\\"q": 7}'
+    m = JsonSourceMap(text)
+    assert m.span("/a~1b") == where(text, "1")
+    assert m.span("/m~0n") == where(text, "2")
+    assert m.span("/Aé") == where(text, "3")  # written with \u escapes, named decoded
+    assert m.span("/x~2") == m.span("/x~02") == where(text, "4", text.index("x~2"))  # "~2" escapes nothing
+    assert m.span("/~/0/1/0") == where(text, "6")  # nested arrays
+    assert m.span("/~0/0/1") == where(text, "[6]")
+    assert m.span('/q"q') == where(text, "7")
+    assert m.span("/a/b") == m.span("")  # "a/b" unescaped is a then b: neither exists
+
+
+def test_json_duplicate_key_is_found_after_lookups() -> None:
+    # Lookups may already know where containers end; the duplicate search still reads them.
+    text = '[1, [[{"A": 1, "\\u0041": 2}]]]'
+    m = JsonSourceMap(text)
+    assert m.span("/1/0/0") == where(text, '{"A": 1, "\\u0041": 2}')
+    assert m.duplicate_key() == ("/1/0/0", "A", text.index('"\\u0041"'))
+
+
+@given(
+    st.text(alphabet="ab\n", max_size=400),
+    st.lists(st.integers(0, 400), max_size=60),
+    st.sampled_from([1, 3, 16, 4096]),
+)
+def test_line_index_from_marks_and_the_last_lookup(text: str, offsets: list[int], near: int) -> None:
+    """With marks close together, lookups in any order are counted forward or back from the
+    nearest known point (the last lookup or a mark) and still agree with a full table."""
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    with patch.object(sourcemap, "_NEAR", near):
+        index = LineIndex(text)
+        for offset in offsets:
+            offset = min(offset, len(text))
+            line = max(i for i, s in enumerate(starts) if s <= offset)
+            assert index.position(offset) == (line + 1, offset - starts[line] + 1)
+        for start in offsets[:10]:  # spans just shorter and longer than the counting distance
+            for end in (start + near, start + near + 2):
+                if end <= len(text):
+                    assert index.span(start, end) == naive_span(text, start, end)
+
+
+def test_lookups_in_reverse_order_stay_linear() -> None:
+    """Every tool of a large catalog looked up from the last to the first (and alternating
+    between the ends): each lookup counts lines from a nearby point, not from the top."""
+    tools = [{"name": f"t{i}", "description": "d" * 40, "annotations": {"a": i}} for i in range(20_000)]
+    for indent in (None, 1):
+        text = json.dumps({"tools": tools}, indent=indent)
+        m = JsonSourceMap(text)
+        began = time.process_time()
+        for i in reversed(range(20_000)):
+            m.span(f"/tools/{i}/annotations/a")
+        for i in range(10_000):
+            m.span(f"/tools/{i if i % 2 else 19_999 - i}/name")
+        assert time.process_time() - began < 10  # counting lines from the top each time took over 30 s
+        assert m.span("/tools/19999/annotations/a") == where(text, "19999", text.index('"t19999"') + 7)

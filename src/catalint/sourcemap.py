@@ -2,8 +2,9 @@
 
 JSON: the file is parsed once by the C decoder for its data; positions are found
 lazily, and only for pointers that have findings. Each container that a lookup
-passes through is indexed once (its children's offsets, found by letting the
-C decoder skip each child), so the total cost stays linear in the file size.
+passes through is indexed once (its children's offsets: one regular-expression
+match reads a separator and the next member's name, and the C decoder skips
+each child it must step over), so the total cost stays linear in the file size.
 
 YAML: PyYAML's node tree already carries start and end marks; they are
 collected into a table while the document is composed.
@@ -24,9 +25,17 @@ from catalint.model import Span
 _WS = re.compile(r"[ \t\n\r]*")
 _EOL = re.compile(r"\r\n|\r|\n")
 _SCAN_ONCE = json.JSONDecoder().scan_once  # the C scanner: (value, end) from an offset
-# A member name and its colon, in one match; group 1 is the raw (still escaped) name.
-_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"[ \t\n\r]*:[ \t\n\r]*')
-_AFTER = re.compile(r"[ \t\n\r]*(?:,[ \t\n\r]*)?")
+# From an object's opening brace or just past a member's value: the separator and the next
+# member's name and colon: group 1 is a plain name, or group 2 one that is still escaped or
+# holds "~" or "/". No match: the object ends.
+_NEXT_KEY = re.compile(r'[ \t\n\r]*[{,][ \t\n\r]*"(?:([^"\\~/]*)|([^"\\]*(?:\\.[^"\\]*)*))"[ \t\n\r]*:[ \t\n\r]*')
+# The same for an array, up to the next item's start (the lookahead stops the spaces from
+# backtracking onto an empty array's "]"). No match: the array ends.
+_NEXT_ITEM = re.compile(r"[ \t\n\r]*[\[,][ \t\n\r]*(?![ \t\n\r\]])")
+# How far LineIndex counts on from the last lookup before it looks for a nearer mark; its marks
+# are about this far apart.
+_NEAR = 4096
+_SCAN_AGAIN = 256  # JsonSourceMap keeps the end of a value longer than this
 
 Locator = Callable[[str], Span]
 
@@ -73,61 +82,109 @@ def join_pointer(pointer: str, *parts: str | int) -> str:
 
 
 class LineIndex:
-    """Offset -> (line, column) over a text, both 1-based."""
+    """Offset -> (line, column) over a text, both 1-based.
+
+    When every line ends in LF, lines are counted on demand from the nearest known
+    point: the last lookup (lookups mostly move forward a little) or a mark left on
+    the way, so lookups in any order cost about the distance to one of those.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts: list[int] | None = None  # every line's start: only for text with \r line ends
         if "\r" in text:
             self.starts = [0] + [m.end() for m in _EOL.finditer(text)]
-        # Otherwise lines are counted on demand from the nearest known point (str.count runs at C
-        # speed), so a large catalog does not pay for a table of all its lines before the first lookup.
+        # Otherwise lines are counted on demand (str.count runs at C speed), so a large catalog
+        # does not pay for a table of all its lines before the first lookup.
         self._offsets = [0]
         self._marks = [(1, 0)]  # (line, start of that line) at each known offset
+        self._last = (0, 1, 0)  # the last offset asked for, its line and that line's start
 
     def position(self, offset: int) -> tuple[int, int]:
         if self.starts is not None:
             line = bisect_right(self.starts, offset) - 1
             return line + 1, offset - self.starts[line] + 1
-        i = bisect_right(self._offsets, offset) - 1
-        base = self._offsets[i]
-        line, start = self._marks[i]
-        newlines = self.text.count("\n", base, offset)
-        if newlines:
-            line += newlines
-            start = self.text.rfind("\n", base, offset) + 1
-        if offset - base > 64:
-            self._offsets.insert(i + 1, offset)
-            self._marks.insert(i + 1, (line, start))
+        at, line, start = self._last
+        if at <= offset <= at + _NEAR:  # mostly a lookup lands a little after the last one
+            newlines = self.text.count("\n", at, offset)
+            if newlines:
+                line += newlines
+                start = self.text.rfind("\n", at, offset) + 1
+            if offset - self._offsets[-1] > _NEAR:
+                self._offsets.append(offset)
+                self._marks.append((line, start))
+        else:
+            line, start = self._far(offset)
+        self._last = (offset, line, start)
         return line, offset - start + 1
+
+    def _far(self, offset: int) -> tuple[int, int]:
+        """(line, line start) at an offset that is not just after the last lookup, counted from
+        the nearest known point, below or above it; leaves a mark there if none is near."""
+        text, offsets, marks = self.text, self._offsets, self._marks
+        i = bisect_right(offsets, offset) - 1
+        low, (line, start) = offsets[i], marks[i]  # the nearest known point at or below offset
+        high = offsets[i + 1] if i + 1 < len(offsets) else -1  # the nearest above (-1: none)
+        at, at_line, at_start = self._last
+        if low < at <= offset:
+            low, line, start = at, at_line, at_start
+        elif offset < at and (high < 0 or at < high):
+            high = at
+        if high < 0 or offset - low <= high - offset:
+            newlines = text.count("\n", low, offset)
+            if newlines:
+                line += newlines
+                start = text.rfind("\n", low, offset) + 1
+        else:  # count back from above
+            high_line, high_start = (at_line, at_start) if high == at else marks[i + 1]
+            newlines = text.count("\n", offset, high)
+            if newlines:  # the line starts after the newline before offset, or where low's does
+                line = high_line - newlines
+                start = text.rfind("\n", low, offset) + 1 or start
+            else:
+                line, start = high_line, high_start
+        if offset - offsets[i] > _NEAR and (i + 1 == len(offsets) or offsets[i + 1] - offset > _NEAR):
+            offsets.insert(i + 1, offset)
+            marks.insert(i + 1, (line, start))
+        return line, start
 
     def span(self, start: int, end: int) -> Span:
         line, col = self.position(start)
         # The end is exclusive: place it just after the last character.
-        end_line, end_col = self.position(max(end - 1, start))
-        return Span(line, col, end_line, end_col + (1 if end > start else 0))
+        last = end - 1
+        if start < last <= start + _NEAR and self.starts is None:  # count on from the start
+            newlines = self.text.count("\n", start, last)
+            if not newlines:
+                return Span(line, col, line, col + end - start)
+            return Span(line, col, line + newlines, last - self.text.rfind("\n", start, last) + 1)
+        if last <= start:  # one character, or none
+            return Span(line, col, line, col + 1 if end > start else col)
+        end_line, end_col = self.position(last)
+        return Span(line, col, end_line, end_col + 1)
 
 
 class _Scan:
     """How far one JSON container has been read: its members' start offsets so far."""
 
-    __slots__ = ("end", "is_object", "items", "keys", "pending", "pos", "repeat")
+    __slots__ = ("end", "is_object", "kids", "pending", "pos", "repeat")
 
     def __init__(self, is_object: bool, pos: int) -> None:
         self.is_object = is_object
-        self.keys: dict[str, int] = {}
-        self.items: list[int] = []
-        self.pos = pos  # where reading goes on
+        # Each member's value start, by its pointer segment: an object's key escaped as in a
+        # pointer ("a/b" -> "a~1b"), an array's index as digits; so a lookup needs no unescaping.
+        self.kids: dict[str, int] = {}
+        self.pos = pos  # where reading goes on: the opening bracket, or just past a member
         self.pending = -1  # start of the last member read, until it is stepped over
         self.end = -1  # offset just past the closing bracket, once read
-        self.repeat: tuple[str, int] | None = None  # first key seen twice, and where
+        self.repeat: tuple[str, int] | None = None  # first key seen twice (unescaped), and where
 
 
 class JsonSourceMap:
     """Pointer -> span for JSON text that has already parsed without error.
 
     Containers on a pointer's path are read member by member, only as far as the
-    wanted member; a member that must be stepped over is skipped by the C
+    wanted member: one regular-expression match reads a separator and the next
+    member's name, and a member that must be stepped over is skipped by the C
     decoder. So each lookup costs about one pass over the tool it falls in.
     """
 
@@ -135,7 +192,7 @@ class JsonSourceMap:
         self.text = text
         self.lines = LineIndex(text)
         self._scans: dict[int, _Scan] = {}
-        self._memo: dict[str, tuple[int, bool]] = {}
+        self._spans: dict[int, Span] = {}  # by start offset
         self._root = _WS.match(text, 0).end()
         # The text parsed already, so the root value ends at its last non-space.
         self._ends: dict[int, int] = {self._root: len(text.rstrip(" \t\r\n"))}
@@ -146,92 +203,126 @@ class JsonSourceMap:
             scan = self._scans.get(start)
             if scan is None:
                 end = _SCAN_ONCE(self.text, start)[1]
+                if end - start > _SCAN_AGAIN:  # small values are cheaper to skip again than to keep
+                    self._ends[start] = end
             else:  # finish reading it: cheaper than decoding it all again
-                while self._step(scan):
-                    pass
+                if scan.end < 0:
+                    self._read(scan, None)
                 end = scan.end
-            self._ends[start] = end
         return end
 
-    def _step(self, scan: _Scan) -> bool:
-        """Read one more member of a container; False once it is finished.
+    def _read(self, scan: _Scan, part: str | None) -> int | None:
+        """Read a container's members up to the one at pointer segment part (None: to its end).
 
-        The member's own end is found only when the next member is wanted, so a
-        member that a pointer descends into is never decoded whole.
+        The member's value start, or None when there is no such member. A member's
+        own end is found only when the next member is wanted, so a member that a
+        pointer descends into is never decoded whole.
         """
-        if scan.end >= 0:
-            return False
-        text, i = self.text, scan.pos
-        if scan.pending >= 0:
-            i = _AFTER.match(text, self._end(scan.pending)).end()
-            scan.pending = -1
-        if text[i] in "}]":
-            scan.end = i + 1
-            return False
-        if scan.is_object:
-            m = _KEY.match(text, i)
-            key = m.group(1)
-            if "\\" in key:
-                key = json.loads(f'"{key}"')
-            if key in scan.keys:
-                scan.repeat = scan.repeat or (key, i)
-            else:
-                scan.keys[key] = m.end()
+        if not scan.is_object:
+            return self._read_items(scan, part)
+        kids, text, ends = scan.kids, self.text, self._ends
+        scan_once, again, match = _SCAN_ONCE, _SCAN_AGAIN, _NEXT_KEY.match
+        i = scan.pos if scan.pending < 0 else self._end(scan.pending)
+        while True:
+            m = match(text, i)
+            if m is None:  # only the closing brace is left
+                scan.end = text.index("}", i) + 1
+                scan.pending = -1
+                return None
             i = m.end()
-        else:
-            scan.items.append(i)
-        scan.pending = scan.pos = i
-        return True
+            key = m[1]
+            if key is None:  # a name with an escape, "~" or "/"
+                key = m[2]
+                if "\\" in key:
+                    key = json.loads(f'"{key}"')
+                if "~" in key or "/" in key:
+                    key = key.replace("~", "~0").replace("/", "~1")
+            if key in kids:
+                if scan.repeat is None:  # the decoded name, and where its opening quote is
+                    scan.repeat = (key.replace("~1", "/").replace("~0", "~"), m.start() + m[0].index('"'))
+            else:
+                kids[key] = i
+            if key == part:
+                scan.pending = i
+                return i
+            # A member just read has no table of its own yet: the C decoder skips it.
+            end = scan_once(text, i)[1]
+            if end - i > again:
+                ends[i] = end
+            i = end
+
+    def _read_items(self, scan: _Scan, part: str | None) -> int | None:
+        """_read for an array."""
+        if part is not None and not is_index(part):
+            return None
+        kids, text, ends = scan.kids, self.text, self._ends
+        scan_once, again, match = _SCAN_ONCE, _SCAN_AGAIN, _NEXT_ITEM.match
+        i = scan.pos if scan.pending < 0 else self._end(scan.pending)
+        while True:
+            m = match(text, i)
+            if m is None:  # only the closing bracket is left
+                scan.end = text.index("]", i) + 1
+                scan.pending = -1
+                return None
+            i = m.end()
+            key = str(len(kids))
+            kids[key] = i
+            if key == part:
+                scan.pending = i
+                return i
+            end = scan_once(text, i)[1]  # as in _read
+            if end - i > again:
+                ends[i] = end
+            i = end
 
     def _scan(self, start: int) -> _Scan:
         scan = self._scans.get(start)
         if scan is None:
-            scan = self._scans[start] = _Scan(self.text[start] == "{", _WS.match(self.text, start + 1).end())
+            scan = self._scans[start] = _Scan(self.text[start] == "{", start)
         return scan
-
-    def _child(self, start: int, part: str) -> int | None:
-        scan = self._scan(start)
-        if scan.is_object:
-            while part not in scan.keys and self._step(scan):
-                pass
-            return scan.keys.get(part)
-        if not is_index(part):
-            return None
-        index = int(part)
-        while len(scan.items) <= index and self._step(scan):
-            pass
-        return scan.items[index] if index < len(scan.items) else None
 
     def _start(self, pointer: str) -> int:
         """Start offset of the node at pointer, or of its closest existing ancestor."""
-        return self._resolve(pointer)[0]
-
-    def _resolve(self, pointer: str) -> tuple[int, bool]:
-        """(start offset, whether the node itself exists), memoised per pointer."""
-        known = self._memo.get(pointer)
-        if known is not None:
-            return known
+        node = self._root
         if not pointer:
-            return self._root, True
-        parent, _, last = pointer.rpartition("/")
-        node, exists = self._resolve(parent)
-        if exists and self.text[node] in "{[":
-            child = self._child(node, last.replace("~1", "/").replace("~0", "~") if "~" in last else last)
-            found = (child, True) if child is not None else (node, False)
-        else:
-            found = (node, False)
-        self._memo[pointer] = found
-        return found
+            return node
+        parts = pointer.split("/")
+        if not parts[0]:  # the usual leading "/"
+            del parts[0]
+        scans = self._scans
+        for part in parts:
+            scan = scans.get(node)
+            if scan is None:
+                kind = self.text[node]
+                if kind != "{" and kind != "[":  # a pointer into a scalar: the scalar
+                    return node
+                scan = scans[node] = _Scan(kind == "{", node)
+            child = scan.kids.get(part)
+            if child is None:
+                if "~" in part:  # a "~" that escapes nothing ("~2") stands for itself, as "~0" does
+                    part = part.replace("~1", "/").replace("~0", "~").replace("~", "~0").replace("/", "~1")
+                    child = scan.kids.get(part)
+                if child is None:
+                    if scan.end >= 0:
+                        return node
+                    child = self._read(scan, part)
+                    if child is None:
+                        return node
+            node = child
+        return node
 
     def span(self, pointer: str) -> Span:
         start = self._start(pointer)
-        return self.lines.span(start, self._end(start))
+        span = self._spans.get(start)  # several pointers can fall on one node (a missing one's ancestor)
+        if span is None:
+            span = self._spans[start] = self.lines.span(start, self._end(start))
+        return span
 
     def release(self) -> None:
         """Forget what lookups have read (they read it again if asked): a large catalog's
         member tables outweigh its text once every finding has its position."""
         self._scans.clear()
-        self._memo.clear()
+        self._spans.clear()
         self._ends = {self._root: self._ends[self._root]}
 
     def start(self, pointer: str) -> tuple[int, int]:
@@ -248,12 +339,11 @@ class JsonSourceMap:
             if self.text[start] not in "{[":
                 continue
             scan = self._scan(start)
-            while self._step(scan):
-                pass
+            if scan.end < 0:
+                self._read(scan, None)  # every member
             if scan.repeat is not None:
                 return pointer, *scan.repeat
-            children = scan.keys.items() if scan.is_object else enumerate(scan.items)
-            stack.extend((child, join_pointer(pointer, part)) for part, child in children)
+            stack.extend((child, f"{pointer}/{part}") for part, child in scan.kids.items())
         return None
 
 
