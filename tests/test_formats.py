@@ -173,11 +173,34 @@ def test_json_report_encodes_findings_as_the_writer_asks(catalog: Path, monkeypa
     run = Run(files=[result])
     assert len(run.findings) >= 3
     encoded: list[str] = []
-    real = json_format.finding_dict
-    monkeypatch.setattr(json_format, "finding_dict", lambda f, file: encoded.append(f.code) or real(f, file))
+    real = json_format.FindingEncoder.__call__
+    monkeypatch.setattr(
+        json_format.FindingEncoder, "__call__", lambda self, f, file: encoded.append(f.code) or real(self, f, file)
+    )
     chunks = json_format.format_json_chunks(run)
     head = [next(chunks), next(chunks), next(chunks)]  # the version line, "findings": [, the first finding
     assert head[1] == '  "findings": [\n' and len(encoded) == 1
     report = json.loads("".join([*head, *chunks]))
     assert len(encoded) == len(run.findings) == len(report["findings"])
     assert [f["code"] for f in report["findings"]] == encoded
+
+
+def test_finding_lines_are_the_finding_dicts_encoded() -> None:
+    """The JSON report builds each finding's line from cached pieces; it must equal encoding the dict."""
+    from catalint.formatters.json_format import _ENCODE, FindingEncoder, finding_dict
+
+    odd = 'q"uote \\ back\tslash, é, \u2028, \x00 and 😀'
+    findings = [
+        Finding("DESC-001", Severity.CRITICAL, "get_time", "/tools/0/description", "too short", Span(1, 2, 3, 4)),
+        Finding(
+            "DESC-001", Severity.INFO, "get_time", "/tools/0/description", "same rule, other severity", Span(1, 2, 1, 9)
+        ),
+        Finding("SCH-004", Severity.WARNING, odd, f"/tools/1/{odd}", odd, Span(10, 1, 12, 7), odd),
+        Finding("NOPE-999", Severity.WARNING, "", "", "", Span(1, 1, 1, 1), ""),  # a code with no rule
+    ]
+    encode = FindingEncoder()
+    for file in ("tools.json", odd, "C:\\catalogs\\tools.json"):
+        for f in findings * 2:  # the second time from the caches
+            line = encode(f, file)
+            assert line == _ENCODE(finding_dict(f, file))
+            assert json.loads(line) == finding_dict(f, file)
