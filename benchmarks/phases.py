@@ -21,13 +21,13 @@ Prints one JSON object. run.py uses it for the "by part" table.
 
 from __future__ import annotations
 
-import gc
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from shares import in_one_process, report, timed_lint
 
 
 class Timers:
@@ -111,11 +111,8 @@ def _timer_cost(calls: int = 50_000) -> float:
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
-        print(__doc__, file=sys.stderr)
+    if not in_one_process(argv, __doc__):
         return 2
-    os.environ["CATALINT_WORKERS"] = "1"
-    gc.disable()
     import catalint.cli
     import catalint.engine
     import catalint.formatters
@@ -135,32 +132,24 @@ def main(argv: list[str]) -> int:
     catalint.formatters.render = group.wrap(catalint.formatters.render, "report")
     catalint.cli.write_output = group.wrap(catalint.cli.write_output, "report")
 
-    start, cpu = time.perf_counter(), time.process_time()
-    try:
-        code = catalint.cli.main.main(["lint", *argv, "-o", os.devnull], prog_name="catalint", standalone_mode=False)
-    except SystemExit as exc:
-        code = exc.code
-    lint_s, lint_cpu = time.perf_counter() - start, time.process_time() - cpu
+    code, lint_s, lint_cpu = timed_lint(argv)
     scope = {r.code: r.scope for r in all_rules()}
     parts = dict(group.seconds)
     timers = _timer_cost() * sum(group.calls.values())
     parts["engine"] = lint_s - sum(parts.values()) - timers
     parts["timers"] = timers
-    print(
-        json.dumps(
-            {
-                "lint_s": lint_s,
-                "lint_cpu_s": lint_cpu,
-                "parts_s": parts,
-                "calls": dict(group.calls),
-                "scope": {k: scope.get(k, "") for k in parts},
-                "floor": _floor(argv[0]),
-                "exit": code if isinstance(code, int) else 0,
-            }
-        )
+    report(
+        {
+            "lint_s": lint_s,
+            "lint_cpu_s": lint_cpu,
+            "parts_s": parts,
+            "calls": dict(group.calls),
+            "scope": {k: scope.get(k, "") for k in parts},
+            "floor": _floor(argv[0]),
+            "exit": code,
+        }
     )
-    sys.stdout.flush()
-    os._exit(0)  # as the console script: skip tearing down the heap
+    return 0
 
 
 if __name__ == "__main__":

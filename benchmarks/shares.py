@@ -113,12 +113,39 @@ def _patch_module(module: Any, group: Group, key: str) -> int:
     return len(originals)
 
 
-def main(argv: list[str]) -> int:
+def in_one_process(argv: list[str], doc: str | None) -> bool:
+    """Set up a timing run as the console script runs (no lint workers, no garbage collector);
+    False, after printing the usage (doc), when no file was given."""
     if not argv:
-        print(__doc__, file=sys.stderr)
-        return 2
+        print(doc, file=sys.stderr)
+        return False
     os.environ["CATALINT_WORKERS"] = "1"
     gc.disable()
+    return True
+
+
+def timed_lint(argv: list[str]) -> tuple[int, float, float]:
+    """`catalint lint ARGV -o /dev/null` in this process: (exit code, wall seconds, CPU seconds)."""
+    import catalint.cli
+
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        code = catalint.cli.main.main(["lint", *argv, "-o", os.devnull], prog_name="catalint", standalone_mode=False)
+    except SystemExit as exc:
+        code = exc.code
+    return (code if isinstance(code, int) else 0), time.perf_counter() - start, time.process_time() - cpu
+
+
+def report(data: dict[str, Any]) -> None:
+    """Print the JSON line run.py reads, then leave as the console script does (no heap teardown)."""
+    print(json.dumps(data))
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def main(argv: list[str]) -> int:
+    if not in_one_process(argv, __doc__):
+        return 2
     start, cpu = time.perf_counter(), time.process_time()
     import catalint.cli
     import catalint.metaschema
@@ -140,33 +167,25 @@ def main(argv: list[str]) -> int:
     if loader is not None:  # loading cl100k_base, also inside the tokens group
         catalint.tokens._load = load.wrap(loader, "load cl100k_base")
 
-    start, cpu = time.perf_counter(), time.process_time()
-    try:
-        code = catalint.cli.main.main(["lint", *argv, "-o", os.devnull], prog_name="catalint", standalone_mode=False)
-    except SystemExit as exc:
-        code = exc.code
-    linted, linted_cpu = time.perf_counter() - start, time.process_time() - cpu
+    code, linted, linted_cpu = timed_lint(argv)
     parts = {**schema.seconds, **tokens.seconds, **load.seconds}
     parts_cpu = {**schema.cpu, **tokens.cpu, **load.cpu}
     calls = {**schema.calls, **tokens.calls, **load.calls}
-    print(
-        json.dumps(
-            {
-                "import_s": imported,
-                "lint_s": linted,
-                "parts_s": parts,
-                "import_cpu_s": imported_cpu,
-                "lint_cpu_s": linted_cpu,
-                "parts_cpu_s": parts_cpu,
-                "calls": calls,
-                "functions_patched": patched,
-                "rules_missing": missing,
-                "exit": code if isinstance(code, int) else 0,
-            }
-        )
+    report(
+        {
+            "import_s": imported,
+            "lint_s": linted,
+            "parts_s": parts,
+            "import_cpu_s": imported_cpu,
+            "lint_cpu_s": linted_cpu,
+            "parts_cpu_s": parts_cpu,
+            "calls": calls,
+            "functions_patched": patched,
+            "rules_missing": missing,
+            "exit": code,
+        }
     )
-    sys.stdout.flush()
-    os._exit(0)  # as the console script: skip tearing down the heap
+    return 0
 
 
 if __name__ == "__main__":

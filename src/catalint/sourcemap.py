@@ -202,9 +202,7 @@ class JsonSourceMap:
         if end is None:
             scan = self._scans.get(start)
             if scan is None:
-                end = _SCAN_ONCE(self.text, start)[1]
-                if end - start > _SCAN_AGAIN:  # small values are cheaper to skip again than to keep
-                    self._ends[start] = end
+                end = self._skip(start)
             else:  # finish reading it: cheaper than decoding it all again
                 if scan.end < 0:
                     self._read(scan, None)
@@ -220,8 +218,7 @@ class JsonSourceMap:
         """
         if not scan.is_object:
             return self._read_items(scan, part)
-        kids, text, ends = scan.kids, self.text, self._ends
-        scan_once, again, match = _SCAN_ONCE, _SCAN_AGAIN, _NEXT_KEY.match
+        kids, text, match = scan.kids, self.text, _NEXT_KEY.match
         i = scan.pos if scan.pending < 0 else self._end(scan.pending)
         while True:
             m = match(text, i)
@@ -245,18 +242,20 @@ class JsonSourceMap:
             if key == part:
                 scan.pending = i
                 return i
-            # A member just read has no table of its own yet: the C decoder skips it.
-            end = scan_once(text, i)[1]
-            if end - i > again:
-                ends[i] = end
-            i = end
+            i = self._skip(i)
+
+    def _skip(self, start: int) -> int:
+        """End of a value with no member table (yet), found by letting the C decoder skip it."""
+        end = _SCAN_ONCE(self.text, start)[1]
+        if end - start > _SCAN_AGAIN:  # small values are cheaper to skip again than to keep
+            self._ends[start] = end
+        return end
 
     def _read_items(self, scan: _Scan, part: str | None) -> int | None:
         """_read for an array."""
         if part is not None and not is_index(part):
             return None
-        kids, text, ends = scan.kids, self.text, self._ends
-        scan_once, again, match = _SCAN_ONCE, _SCAN_AGAIN, _NEXT_ITEM.match
+        kids, text, match = scan.kids, self.text, _NEXT_ITEM.match
         i = scan.pos if scan.pending < 0 else self._end(scan.pending)
         while True:
             m = match(text, i)
@@ -270,10 +269,7 @@ class JsonSourceMap:
             if key == part:
                 scan.pending = i
                 return i
-            end = scan_once(text, i)[1]  # as in _read
-            if end - i > again:
-                ends[i] = end
-            i = end
+            i = self._skip(i)
 
     def _scan(self, start: int) -> _Scan:
         scan = self._scans.get(start)
