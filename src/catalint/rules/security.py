@@ -110,28 +110,8 @@ def texts(tool: Tool) -> list[Text]:
     """Every string in the tool object, keys included; built once per tool, for the rules that read them one by one."""
     cached = tool.cache.get("sec_texts")
     if cached is None:
-        cached = tool.cache["sec_texts"] = _collect(tool)
+        cached = tool.cache["sec_texts"] = _walk(tool, every=True)[2]
     return cached
-
-
-def _collect(tool: Tool) -> list[Text]:
-    out: list[Text] = []
-    base = tool.pointer
-    stack: list[tuple[Any, Path | None, int]] = [(tool.raw, None, 0)]
-    while stack and len(out) < MAX_TEXTS:
-        value, path, depth = stack.pop()
-        if depth >= MAX_DEPTH:
-            continue
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        for key, sub in items:
-            here = (path, key)
-            if isinstance(key, str) and not (key.isascii() and key.isprintable()):
-                out.append(Text(key, here, True, base))  # a plain ASCII key can hide nothing
-            if isinstance(sub, str):
-                out.append(Text(sub, here, False, base))
-            elif isinstance(sub, (dict, list)):
-                stack.append((sub, here, depth + 1))
-    return out
 
 
 def _name(text: str | None) -> str:
@@ -151,14 +131,20 @@ def _strings(tool: Tool) -> tuple[list[str], list[Text]]:
     """The text of every item of texts(tool), and _prose(tool), from one walk that builds a Text only for prose."""
     cached = tool.cache.get("sec_strings")
     if cached is None:
-        cached = tool.cache["sec_strings"] = _walk(tool)
+        strings, prose, _ = _walk(tool, every=False)
+        cached = tool.cache["sec_strings"] = strings, prose
     return cached
 
 
-def _walk(tool: Tool) -> tuple[list[str], list[Text]]:
-    # _collect's walk, step for step; each container carries its field (the nearest string key) along
+def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
+    """Every string of the tool, keys that could hide a character included (a plain ASCII key cannot):
+    their texts, the prose among them as Text, and (if every) all of them as Text.
+
+    Each container carries its field (the nearest string key) along, for the prose test.
+    """
     strings: list[str] = []
     prose: list[Text] = []
+    out: list[Text] = []
     base = tool.pointer
     stack: list[tuple[Any, Path | None, int, str | None]] = [(tool.raw, None, 0, None)]
     while stack and len(strings) < MAX_TEXTS:
@@ -177,14 +163,18 @@ def _walk(tool: Tool) -> tuple[list[str], list[Text]]:
         for key, sub in items:
             if not clean and isinstance(key, str) and not (key.isascii() and key.isprintable()):
                 strings.append(key)
+                if every:
+                    out.append(Text(key, (path, key), True, base))
             name = key if isinstance(key, str) else field
             if isinstance(sub, str):
                 strings.append(sub)
+                if every:
+                    out.append(Text(sub, (path, key), False, base))
                 if " " in sub and name not in _NOT_PROSE and (path is not None or key != "name"):
                     prose.append(Text(sub, (path, key), False, base))
             elif isinstance(sub, (dict, list)):
                 stack.append((sub, (path, key), depth + 1, name))
-    return strings, prose
+    return strings, prose, out
 
 
 def _everything(tool: Tool) -> str:
