@@ -211,6 +211,21 @@ def test_argument_description_of_eight_characters_counts() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "desc", "counts"),
+    [
+        ("key_name", "\u212aEY  NAME!!", False),  # the Kelvin sign lower-cases to k
+        ("id_number", "\u0130D--NUMBER", False),  # "İ" lower-cases to i and a combining dot
+        ("id_number", "\u0130D--NUMBERS", True),
+        ("k\u00e9y", "KEY!!!!!!", True),  # é is not a letter squash keeps: the name squashes to "ky"
+        ("k\u00e9y", "K\u00c9Y!!!!!!", False),
+    ],
+)
+def test_argument_description_that_is_its_name_beyond_ascii(name: str, desc: str, counts: bool) -> None:
+    s = tdqs(tool(inputSchema=schema({name: {"type": "string", "description": desc}})))
+    assert values(s)["parameters"] == (1.0 if counts else 0.0)
+
+
 @pytest.mark.parametrize("input_schema", [{"type": "object"}, {"type": "object", "properties": {}}, ...])
 def test_no_arguments_scores_full_parameters(input_schema: Any) -> None:
     assert values(tdqs(tool(inputSchema=input_schema)))["parameters"] == 1.0
@@ -300,6 +315,46 @@ def test_four_words_said_three_times_lower_conciseness() -> None:
     w, _ = assert_only(tool(description=text), tool(description=varied), "conciseness")
     assert values(w)["conciseness"] == pytest.approx(0.7)
     assert notes(w, "conciseness") == ["repeats itself: 'find open pull requests'"]
+
+
+def test_repeated_sentence_is_found_when_lower_casing_changes_lengths() -> None:
+    # "İ" lower-cases to two characters; the sentence quoted is still the one said second.
+    first = "\u0130stanbul weather for the old city."
+    again = "\u0130STANBUL   Weather, for the OLD city!"
+    s = tdqs(tool(description=f"{first} Sort the matches by their last update.\n{again} Done."))
+    assert notes(s, "conciseness") == [f"repeats itself: {again!r}"]
+    near = tdqs(tool(description=f"{first} Sort the matches by their last update.\nIstanbul weather for a new city."))
+    assert values(near)["conciseness"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "repeated"),
+    [
+        ("Search the issue tracker of the repo\nSearch the issue tracker of the repo", True),  # a newline ends one
+        ("Search the issue tracker of the repo?\t\n  Search the issue tracker of the repo", True),
+        ("Search the issue tracker of the repo.Search the issue tracker of the repo.", False),  # no space: one
+        ("Search the issue tracker of the repo, search the issue tracker of the repo.", False),
+    ],
+)
+def test_where_sentences_end(text: str, repeated: bool) -> None:
+    found = notes(tdqs(tool(description=text)), "conciseness")
+    assert found == (["repeats itself: 'Search the issue tracker of the repo'"] if repeated else [])
+
+
+def test_overlapping_four_word_sequence_said_three_times() -> None:
+    six = "Keep going: go go go go go go, then stop once the queue of jobs is empty."
+    five = "Keep going: go go go go go, then stop once the queue of jobs is empty now."
+    assert notes(tdqs(tool(description=six)), "conciseness") == ["repeats itself: 'go go go go'"]
+    assert values(tdqs(tool(description=five)))["conciseness"] == 1.0
+
+
+def test_a_lone_newline_does_not_break_a_block() -> None:
+    text = prose(600, breaks="  ")
+    middle = text.index("  ", 300)
+    lone = text[:middle] + " \n" + text[middle + 2 :]
+    broken = text[:middle] + "\n\n" + text[middle + 2 :]
+    assert notes(tdqs(tool(description=lone)), "conciseness") == [f"a {len(lone)}-character block without a break"]
+    assert values(tdqs(tool(description=broken)))["conciseness"] == 1.0
 
 
 def test_single_block_of_1200_characters_scores_below_paragraphs() -> None:

@@ -66,7 +66,10 @@ FILLER = (
 )
 _FILLER = LazyRegex(r"(?<![\w])(?:" + "|".join(re.escape(f) for f in FILLER) + r")(?![\w])", re.IGNORECASE)
 _SENTENCE = LazyRegex(r"(?<=[.!?])\s+|\n+")
-_WORD = LazyRegex(r"[a-z0-9]+")
+# Where _SENTENCE splits, taking the . ! or ? before a space too: the same cuts, found faster.
+_SENTENCE_END = LazyRegex(r"[.!?\n](?:(?<=\n)\n*|\s+)")
+_WORD_OR_BREAK = LazyRegex(r"[a-z0-9]+|\n")
+_BLOCK_BREAK = LazyRegex(r"\n\s*\n|\n\s*[-*•]|\n\s*\d+[.)]")
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
@@ -144,7 +147,7 @@ def parameters(tool: Tool) -> Part:
         total += weight
         text = (arg.description or "").strip()
         last = arg.name.rsplit(".", 1)[-1].removesuffix("[]")
-        if len(text) >= MIN_ARGUMENT_DESCRIPTION and squash(text) != squash(last):
+        if len(text) >= MIN_ARGUMENT_DESCRIPTION and not _same_alnum(text, last):
             documented += weight
         else:
             missing.append(arg.name + (" (required)" if arg.required else ""))
@@ -153,6 +156,20 @@ def parameters(tool: Tool) -> Part:
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
         notes.append(f"undocumented: {shown}")
     return Part("parameters", documented / total, notes)
+
+
+# For ASCII text, squash() is: drop all but letters and digits, lower-case the rest.
+_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+_ASCII_NOT_ALNUM = bytes(b for b in range(256) if not chr(b).isascii() or not chr(b).isalnum())
+
+
+def _same_alnum(text: str, name: str) -> bool:
+    """squash(text) == squash(name); through bytes, many times cheaper, when both are ASCII."""
+    if text.isascii() and name.isascii():
+        return text.encode().translate(_ASCII_LOWER, _ASCII_NOT_ALNUM) == name.encode().translate(
+            _ASCII_LOWER, _ASCII_NOT_ALNUM
+        )
+    return squash(text) == squash(name)
 
 
 def conciseness(text: str) -> Part:
@@ -167,7 +184,8 @@ def conciseness(text: str) -> Part:
     if repeated:
         value -= REPEAT_PENALTY
         notes.append(f"repeats itself: {repeated!r}")
-    block = max((len(b) for b in re.split(r"\n\s*\n|\n\s*[-*•]|\n\s*\d+[.)]", text)), default=0)
+    # Every break starts at a newline.
+    block = max(map(len, _BLOCK_BREAK.split(text))) if "\n" in text else len(text)
     if block > WALL_HEAVY_AT:
         value -= WALL_HEAVY_PENALTY
         notes.append(f"a {block}-character block without a break")
@@ -183,22 +201,30 @@ def _may_have_filler(text: str) -> bool:
     if not text.isascii():
         return True
     lower = text.lower()
-    return any(f in lower for f in FILLER)
+    return any(map(lower.__contains__, FILLER))
 
 
 def _repetition(text: str) -> str | None:
     """A sentence said twice, or a four-word sequence said three times."""
     if len(text) < REPEAT_MIN_TEXT:
         return None
-    seen: set[str] = set()
-    for sentence in _SENTENCE.split(text):
-        key = " ".join(_WORD.findall(sentence.lower()))
-        if len(key) >= 15 and key in seen:
-            return sentence.strip()[:60]
-        seen.add(key)
-    words = _WORD.findall(text.lower())
+    # Lower-casing keeps every . ! ? and space and makes none, so the sentences of the lowered
+    # text match those of the text one for one; each becomes its words, and one newline
+    # marks where a sentence ends.
+    joined = " ".join(_WORD_OR_BREAK.findall(_SENTENCE_END.sub("\n", text.lower())))
+    keys = [key.strip() for key in joined.split("\n")]
+    if len(set(keys)) < len(keys):  # some sentence key comes twice
+        seen: set[str] = set()
+        for i, key in enumerate(keys):
+            if len(key) >= 15 and key in seen:
+                return _SENTENCE.split(text)[i].strip()[:60]
+            seen.add(key)
+    words = joined.split()
+    # A sequence said three times needs its first word said three times: two repeats at least.
+    if len(words) < 6 or len(words) - len(set(words)) < 2:
+        return None
     grams = Counter(zip(words, words[1:], words[2:], words[3:], strict=False))
-    if len(words) < 6 or max(grams.values()) < 3:
+    if max(grams.values()) < 3:
         return None  # the common case, counted at C speed; the loop below names the first to reach 3
     counts: dict[tuple[str, ...], int] = {}
     for i in range(len(words) - 3):
@@ -249,7 +275,7 @@ def score(tool: Tool) -> Score:
         annotations(tool),
     ]
     for part in parts:
-        part.value = _round(part.value)
+        part.value = round(part.value + 0.0, 4)  # _round, inlined
     total = sum(WEIGHTS[p.key] * p.value for p in parts)
     capped = parts[0].value == 0.0 and total > NO_DESCRIPTION_CAP
     result = Score(_round(min(total, NO_DESCRIPTION_CAP) if capped else total), parts, capped)
