@@ -1008,3 +1008,118 @@ def test_a_well_written_tool_is_clean_under_sch_and_cat() -> None:
         Settings(select=["SCH", "CAT"]),
     ).findings
     assert findings == []
+
+
+# ---------------------------------------------------------------- fast paths: edges that must still fire
+
+
+def test_walk_names_nested_subschemas_on_demand() -> None:
+    from catalint.schema_walk import walk
+
+    def text() -> dict[str, Any]:  # a fresh object each time: the walk visits a shared one once
+        return {"type": "string"}
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "filter": {"type": "object", "properties": {"status": text()}},
+            "tags": {"type": "array", "items": text()},
+            "pair": {"type": "array", "prefixItems": [text(), {}]},
+            "old": {"type": "array", "items": [text(), {}]},
+            "either": {"anyOf": [text(), {}]},
+        },
+        "$defs": {"Id": {"$id": "https://example.com/id", "type": "string"}},
+        "dependentSchemas": {"filter": {"required": ["tags"]}},
+    }
+    named = {n.pointer: (n.path, n.label) for n in walk(schema, "/s")}
+    assert named["/s"] == ("", "the input schema")
+    assert named["/s/properties/filter/properties/status"] == ("filter.status", "property 'filter.status'")
+    assert named["/s/properties/tags/items"] == ("tags[]", "items of property 'tags'")
+    assert named["/s/properties/pair/prefixItems/1"] == ("pair[1]", "prefixItems of property 'pair'")
+    assert named["/s/properties/old/items/0"] == ("old[0]", "items of property 'old'")
+    assert named["/s/properties/either/anyOf/1"] == ("either", "anyOf branch 1 of property 'either'")
+    assert named["/s/$defs/Id"] == ("$defs/Id", "definition 'Id'")
+    assert named["/s/dependentSchemas/filter"] == ("", "dependentSchemas 'filter' of the input schema")
+    nodes = {n.pointer: n for n in walk(schema, "/s")}
+    assert nodes["/s/$defs/Id"].base == "https://example.com/id"
+    assert nodes["/s/$defs/Id"].resource is schema["$defs"]["Id"]
+    assert nodes["/s/properties/pair/prefixItems/1"].index == 1
+    assert nodes["/s/dependentSchemas/filter"].inherited == frozenset({"filter", "tags", "pair", "old", "either"})
+
+
+@pytest.mark.parametrize(
+    ("schema", "where"),
+    [
+        ({"$defs": {"D": {"type": "integer", "default": "x"}}}, "/$defs/D/default"),
+        ({"anyOf": [{"type": "integer", "examples": ["x"]}, {"type": "null"}]}, "/anyOf/0/examples/0"),
+        ({"type": "array", "items": {"type": "string", "const": 1, "maxLength": 3}}, "/items/const"),
+        ({"type": "array", "items": {"enum": []}}, "/items/enum"),
+        ({"type": "string", "enum": ["a", "a"]}, "/enum/1"),
+    ],
+)
+def test_sch009_checks_values_wherever_they_sit(schema: dict[str, Any], where: str) -> None:
+    root = obj({"p": {"type": "object", "properties": {}, "required": [], **schema}})
+    assert IS + "/properties/p" + where in pointers("SCH-009", root)
+
+
+def test_sch009_near_miss_example_is_not_examples() -> None:
+    assert pointers("SCH-009", obj({"n": {"type": "integer", "example": "x", "title": "x"}})) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "schema", "bad"),
+    [
+        ("a", {"type": "string", "enum": ["a", "b"]}, False),
+        ("c", {"type": "string", "enum": ["a", "b"]}, True),
+        ("1", {"enum": [1, "2"], "type": ["string", "integer"]}, True),
+        (1.0, {"type": "integer", "enum": [1, 2]}, False),
+        (True, {"type": ["integer", "boolean"], "enum": [1]}, True),
+        (5, {"type": "integer", "exclusiveMinimum": 5}, True),
+        (5, {"type": "integer", "minimum": 5, "maximum": 5}, False),
+        (6, {"type": "integer", "exclusiveMaximum": 6}, True),
+        ("b", {"type": "string", "const": "a", "maxLength": 3}, True),
+    ],
+)
+def test_sch009_quick_checks_match_the_validator(value: Any, schema: dict[str, Any], bad: bool) -> None:
+    assert bool(pointers("SCH-009", obj({"p": {**schema, "default": value}}))) is bad
+
+
+@pytest.mark.parametrize(
+    ("schema", "where"),
+    [
+        ({"$defs": {"D": {"type": "string"}}}, "/$defs/D"),
+        ({"anyOf": [{"type": ["string", "null"]}, {"type": "null"}]}, "/anyOf/0"),
+        ({"type": "array", "maxItems": 3, "items": {"type": "array", "items": INT}}, "/items"),
+    ],
+)
+def test_sch004_finds_unbounded_values_wherever_they_sit(schema: dict[str, Any], where: str) -> None:
+    assert pointers("SCH-004", obj({"p": schema})) == [IS + "/properties/p" + where]
+
+
+@pytest.mark.parametrize("schema", [{"maxLength": 3}, {"type": 7}, {"type": "string", "const": "a"}, {"enum": ["a"]}])
+def test_sch004_near_miss_untyped_or_fixed_values(schema: dict[str, Any]) -> None:
+    assert pointers("SCH-004", obj({"p": schema})) == []
+
+
+@pytest.mark.parametrize(
+    ("schema", "where"),
+    [
+        ({"$defs": {"D": {"properties": {"a": STR}}}}, "/$defs/D"),
+        ({"type": "array", "maxItems": 3, "items": {"type": ["object", "null"], "properties": {"a": STR}}}, "/items"),
+        ({"oneOf": [{"type": "object", "properties": {"a": STR}}]}, "/oneOf/0"),
+    ],
+)
+def test_sch002_finds_nested_open_objects(schema: dict[str, Any], where: str) -> None:
+    root = obj({"p": {**schema, "additionalProperties": False}})
+    assert pointers("SCH-002", root) == [IS + "/properties/p" + where]
+
+
+@pytest.mark.parametrize("schema", [{"type": "string", "properties": {"a": STR}}, {"properties": []}])
+def test_sch002_near_miss_properties_that_are_not_an_object(schema: dict[str, Any]) -> None:
+    assert pointers("SCH-002", obj({"p": schema})) == []
+
+
+def test_sch006_reports_nested_errors_and_passes_valid_schemas() -> None:
+    assert pointers("SCH-006", obj({"p": STR})) == []
+    found = pointers("SCH-006", obj({"p": STR}, **{"$defs": {"D": {"anyOf": [{"type": "strin"}]}}}))
+    assert found == [IS + "/$defs/D/anyOf/0/type"]

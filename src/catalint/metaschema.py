@@ -10,6 +10,7 @@ measurement (benchmarks/README.md): meta-validating 10,000 tool schemas took
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 from urllib.parse import quote
@@ -85,7 +86,10 @@ def schema_errors(schema: Any, dialect: str) -> Iterator[SchemaError]:
     """Why schema is not a valid schema in dialect: one error per place and message."""
     seen: set[tuple[tuple[str | int, ...], str]] = set()
     try:
-        errors = list(meta_validator(dialect).iter_errors(schema))
+        validator = meta_validator(dialect)
+        if validator.is_valid(schema):  # most schemas are: skip building error objects
+            return
+        errors = list(validator.iter_errors(schema))
     except (ValueError, OverflowError, RecursionError):  # a value JSON cannot hold: nothing to say
         return
     for error in errors:
@@ -189,8 +193,11 @@ def quick_problem(schema: dict[str, Any], value: Any) -> str | None:
         return None  # the draft-04 form: leave it to the real validator
     declared = schema.get("type")
     if declared is not None:
-        kinds = [declared] if isinstance(declared, str) else declared
-        if not isinstance(kinds, list) or not any(isinstance(k, str) and is_type(value, k) for k in kinds):
+        if isinstance(declared, str):
+            typed = is_type(value, declared)
+        else:
+            typed = isinstance(declared, list) and any(isinstance(k, str) and is_type(value, k) for k in declared)
+        if not typed:
             return f"is not of type {json.dumps(declared)}"
     if "enum" in schema:
         enum = schema["enum"]
@@ -199,14 +206,9 @@ def quick_problem(schema: dict[str, Any], value: Any) -> str | None:
     if "const" in schema and not json_equal(value, schema["const"]):
         return "is not the const value"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        for key, ok in (
-            ("minimum", lambda b: value >= b),
-            ("maximum", lambda b: value <= b),
-            ("exclusiveMinimum", lambda b: value > b),
-            ("exclusiveMaximum", lambda b: value < b),
-        ):
+        for key, ok in _BOUNDS:
             bound = schema.get(key)
-            if isinstance(bound, (int, float)) and not isinstance(bound, bool) and not ok(bound):
+            if isinstance(bound, (int, float)) and not isinstance(bound, bool) and not ok(value, bound):
                 return f"breaks {key} {bound}"
     sized = len(value) if isinstance(value, (str, list)) else None
     if sized is not None:
@@ -216,6 +218,14 @@ def quick_problem(schema: dict[str, Any], value: Any) -> str | None:
         if isinstance(schema.get(high), int) and sized > schema[high]:
             return f"breaks {high} {schema[high]}"
     return ""
+
+
+_BOUNDS = (
+    ("minimum", operator.ge),
+    ("maximum", operator.le),
+    ("exclusiveMinimum", operator.gt),
+    ("exclusiveMaximum", operator.lt),
+)
 
 
 def is_type(value: Any, kind: str) -> bool:
@@ -270,6 +280,8 @@ def in_enum(value: Any, enum: list[Any]) -> bool:
 
 def json_equal(a: Any, b: Any) -> bool:
     """Equality as JSON Schema defines it: 1 == 1.0, but true != 1."""
+    if type(a) is str:  # the common case
+        return type(b) is str and a == b
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, list) and isinstance(b, list):

@@ -49,7 +49,7 @@ _INHERITING = frozenset((*BRANCHES, "if", "then", "else", "not", "dependentSchem
 _SUBSCHEMA_KEYS = frozenset((*_ONE, *_MAP, *_ARRAY))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Node:
     pointer: str  # JSON pointer of this subschema in the catalog file
     schema: dict[str, Any]
@@ -60,10 +60,26 @@ class Node:
     inherited: frozenset[str]  # property names an enclosing object declares (for a branch's `required`)
     resource: dict[str, Any]  # the nearest enclosing schema with an `$id`, else the root
     condition: bool = False  # inside not, if, propertyNames or contains: a test, not a shape to fill in
-    path: str = ""  # argument path as the DESC rules print it: "filter.status", "tags[]"
-    label: str = "the input schema"  # how a message names this subschema
     base: str = ""  # base URI for `$ref`s here: the `$id`s above, resolved in turn ("" when none)
     parent: Node | None = None
+    index: int = 0  # position in the array that holds it (allOf, prefixItems, ...)
+    # path and label, named on first use: most nodes never appear in a message
+    _path: str | None = None
+    _label: str | None = None
+
+    @property
+    def path(self) -> str:
+        """Argument path as the DESC rules print it: "filter.status", "tags[]"."""
+        if self._path is None:
+            self._path, self._label = _naming(self)
+        return self._path
+
+    @property
+    def label(self) -> str:
+        """How a message names this subschema: 'the input schema', "property 'city'", ..."""
+        if self._label is None:
+            self._path, self._label = _naming(self)
+        return self._label
 
     def is_object(self) -> bool:
         return "object" in types_of(self.schema) or (
@@ -102,60 +118,85 @@ def property_names(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
     return names
 
 
+_EMPTY: frozenset[str] = frozenset()
+
+
 def walk(schema: dict[str, Any], pointer: str, root_label: str = "the input schema") -> list[Node]:
     """Every subschema of schema (schema itself first), in document order."""
     out: list[Node] = []
     root_id = schema.get("$id")
     base = _without_fragment(root_id) if isinstance(root_id, str) else ""
-    stack: list[Node] = [Node(pointer, schema, "root", None, None, 0, frozenset(), schema, label=root_label, base=base)]
+    root = Node(pointer, schema, "root", None, None, 0, _EMPTY, schema, False, base, None, 0, "", root_label)
+    stack: list[Node] = [root]
     seen: set[int] = set()
     while stack and len(out) < MAX_NODES:
         node = stack.pop()
-        if id(node.schema) in seen:  # YAML aliases can share one object: walk it once
+        s = node.schema
+        if id(s) in seen:  # YAML aliases can share one object: walk it once
             continue
-        seen.add(id(node.schema))
+        seen.add(id(s))
         out.append(node)
-        if node.depth < MAX_DEPTH:
+        if node.depth < MAX_DEPTH and not _SUBSCHEMA_KEYS.isdisjoint(s):  # most nodes are leaves
             stack.extend(reversed(_children(node, schema)))
     return out
 
 
 def _children(node: Node, root: dict[str, Any]) -> list[Node]:
     s = node.schema
-    if _SUBSCHEMA_KEYS.isdisjoint(s):  # a leaf: most nodes are
-        return []
     declared = node.inherited
     if not _INHERITING.isdisjoint(s):  # branches see the names this object declares
         declared = declared | property_names(s, root)
-    found: list[tuple[Any, str, str, str, str | None, int]] = []  # value, pointer, role, key, name, index
+    condition = node.condition
+    children: list[Node] = []
     for key, value in s.items():
         if key in _MAP and isinstance(value, dict):
-            base = node.pointer + "/" + _escape(key)
-            found.extend((sub, base + "/" + _escape(name), _MAP[key], key, name, 0) for name, sub in value.items())
+            role = _MAP[key]
+            prefix = node.pointer + "/" + _escape(key) + "/"
+            inherited = declared if role == "branch" else _EMPTY
+            for name, sub in value.items():
+                if isinstance(sub, dict):
+                    children.append(_child(node, sub, prefix + _escape(name), role, key, name, inherited, condition))
         elif key in _ARRAY and isinstance(value, list):
-            found.extend((sub, f"{node.pointer}/{key}/{i}", _ARRAY[key], key, None, i) for i, sub in enumerate(value))
-        elif key in _ONE:
-            found.append((value, node.pointer + "/" + key, _ONE[key], key, None, 0))
-    children: list[Node] = []
-    for value, ptr, role, key, name, i in found:
-        if not isinstance(value, dict):
-            continue
-        own_id = value.get("$id")
-        if isinstance(own_id, str) and not own_id.startswith("#"):
-            resource, base = value, _without_fragment(urljoin(node.base, own_id) if node.base else own_id)
-        else:
-            resource, base = node.resource, node.base
-        inherited = declared if role in ("branch", "not") else frozenset()
-        path, label = _naming(node, role, key, name, i)
-        test = node.condition or key in _CONDITIONS
-        children.append(
-            Node(ptr, value, role, key, name, node.depth + 1, inherited, resource, test, path, label, base, node)
-        )
+            role = _ARRAY[key]
+            prefix = f"{node.pointer}/{key}/"
+            inherited = declared if role == "branch" else _EMPTY
+            test = condition or key in _CONDITIONS
+            for i, sub in enumerate(value):
+                if isinstance(sub, dict):
+                    child = _child(node, sub, prefix + str(i), role, key, None, inherited, test)
+                    child.index = i
+                    children.append(child)
+        elif key in _ONE and isinstance(value, dict):
+            role = _ONE[key]
+            inherited = declared if role in ("branch", "not") else _EMPTY
+            test = condition or key in _CONDITIONS
+            children.append(_child(node, value, node.pointer + "/" + key, role, key, None, inherited, test))
     return children
 
 
-def _naming(parent: Node, role: str, key: str, name: str | None, i: int) -> tuple[str, str]:
+def _child(
+    parent: Node,
+    value: dict[str, Any],
+    pointer: str,
+    role: str,
+    key: str,
+    name: str | None,
+    inherited: frozenset[str],
+    condition: bool,
+) -> Node:
+    depth = parent.depth + 1
+    own_id = value.get("$id")
+    if isinstance(own_id, str) and not own_id.startswith("#"):
+        base = _without_fragment(urljoin(parent.base, own_id) if parent.base else own_id)
+        return Node(pointer, value, role, key, name, depth, inherited, value, condition, base, parent)
+    return Node(pointer, value, role, key, name, depth, inherited, parent.resource, condition, parent.base, parent)
+
+
+def _naming(node: Node) -> tuple[str, str]:
     """The argument path and the message label of a child subschema."""
+    parent, role, key, name, i = node.parent, node.role, node.key, node.name, node.index
+    if parent is None or key is None:
+        return "", "the input schema"
     if role == "property":
         path = f"{parent.path}.{name}" if parent.path else str(name)
         return path, f"property {path!r}"

@@ -175,10 +175,11 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     d = dialect(tool).name
     for node in nodes(tool):
         s = node.schema
-        if node.condition or _refines_parent(node):
-            continue
-        root_object = node.role == "root" and ("type" not in s or node.is_object())
-        if root_object or (node.is_object() and isinstance(s.get("properties"), dict)):
+        if node.role == "root":
+            candidate = "type" not in s or node.is_object()
+        else:  # the cheap test first: most nodes have no properties
+            candidate = isinstance(s.get("properties"), dict) and node.is_object()
+        if candidate and not node.condition and not _refines_parent(node):
             if not _closed(s, d) and not _is_map(s):
                 where = node.pointer + "/additionalProperties" if "additionalProperties" in s else node.pointer
                 yield Hit(
@@ -272,9 +273,10 @@ def untyped_property(tool: Tool) -> Iterator[Hit]:
 
 def _unbounded(node: Node) -> str | None:
     s = node.schema
-    if node.condition or any(k in s for k in ("enum", "const")):
+    declared = s.get("type")
+    if declared is None or node.condition or "enum" in s or "const" in s:
         return None
-    kinds = types_of(s)
+    kinds = (declared,) if isinstance(declared, str) else types_of(s)
     if "string" in kinds and "maxLength" not in s and s.get("format") not in BOUNDED_FORMATS:
         return "string"
     if "array" in kinds and "maxItems" not in s and not _closed_tuple(s):
@@ -558,6 +560,8 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
     base = join_pointer(tool.pointer, "inputSchema")
     for node in nodes(tool):
         s = node.schema
+        if _VALUED.isdisjoint(s):  # nothing here to check
+            continue
         enum = s.get("enum")
         if isinstance(enum, list):
             if not enum:
@@ -587,6 +591,8 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
                 yield Hit(node.pointer + pointer_part, f"{_where(node)}: {what} {_short(value)} {why}")
 
 
+# Keywords whose values SCH-009 checks.
+_VALUED = frozenset(("enum", "default", "const", "examples"))
 # Keywords besides enum that can reject an enum value.
 VALUE_KEYWORDS = frozenset(
     "type const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength minLength pattern "
