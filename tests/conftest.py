@@ -16,6 +16,16 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 
+def write(path: Path, content: str | bytes) -> Path:
+    """Write text (UTF-8) or bytes to path, making its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
 def write_catalog(path: Path, tools: list[dict[str, Any]]) -> Path:
     path.write_text(json.dumps({"tools": tools}, indent=2), encoding="utf-8")
     return path

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from catalint.loader import MAX_FILE_BYTES, MAX_TOOLS
-from conftest import ROOT
+from conftest import ROOT, write
 
 SERVER_SCRIPT = ROOT / "tests" / "fixtures" / "mcp_stdio_server.py"
 EXAMPLE_RUNS = ROOT / "examples" / "traces" / "runs" / "research-agent.jsonl"
@@ -134,15 +134,6 @@ def clean_or_one_error(result: Any, name: str) -> None:
         lines = result.stderr.splitlines()
         assert len(lines) == 1, result.stderr[-3000:]
         assert lines[0].startswith(name) and ": error: " in lines[0], lines[0]
-
-
-def write(path: Path, content: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
 
 
 def catalog(*tools: dict[str, Any]) -> str:

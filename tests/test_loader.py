@@ -16,6 +16,7 @@ import pytest
 
 from catalint.config import DEFAULT_EXCLUDE, DEFAULT_INCLUDE
 from catalint.loader import LoadError, load_text
+from conftest import write
 
 HERE = Path(__file__).resolve().parent / "fixtures" / "loader"
 
@@ -37,15 +38,6 @@ def one_error(result, prefix: str) -> str:
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith(prefix), lines[0]
     return lines[0]
-
-
-def write(path: Path, content: str | bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
 
 
 def catalog_text(*tools: dict) -> str:

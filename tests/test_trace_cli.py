@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import write_catalog
+from conftest import write, write_catalog
 
 CLASSES = ("--class", "search=brave.web_search,google.search", "--class", "fetch=http.get")
 HIT = {"tool_calls": [{"name": "web_search", "server": "brave"}, {"name": "get", "server": "http"}]}
@@ -40,15 +40,11 @@ SEARCH = {
 
 
 def write_json(path: Path, data: Any) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
-    return path
+    return write(path, json.dumps(data, indent=2))
 
 
 def write_jsonl(path: Path, runs: list[Any]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r) + "\n" for r in runs), encoding="utf-8")
-    return path
+    return write(path, "".join(json.dumps(r) + "\n" for r in runs))
 
 
 def scenario(result: Any, index: int = 0) -> dict[str, Any]:
