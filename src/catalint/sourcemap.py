@@ -216,29 +216,35 @@ class JsonSourceMap:
         own end is found only when the next member is wanted, so a member that a
         pointer descends into is never decoded whole.
         """
-        if not scan.is_object:
-            return self._read_items(scan, part)
-        kids, text, match = scan.kids, self.text, _NEXT_KEY.match
+        is_object = scan.is_object
+        if not is_object and part is not None and not is_index(part):
+            return None
+        kids, text = scan.kids, self.text
+        match, close = (_NEXT_KEY.match, "}") if is_object else (_NEXT_ITEM.match, "]")
         i = scan.pos if scan.pending < 0 else self._end(scan.pending)
         while True:
             m = match(text, i)
-            if m is None:  # only the closing brace is left
-                scan.end = text.index("}", i) + 1
+            if m is None:  # only the closing bracket is left
+                scan.end = text.index(close, i) + 1
                 scan.pending = -1
                 return None
             i = m.end()
-            key = m[1]
-            if key is None:  # a name with an escape, "~" or "/"
-                key = m[2]
-                if "\\" in key:
-                    key = json.loads(f'"{key}"')
-                if "~" in key or "/" in key:
-                    key = key.replace("~", "~0").replace("/", "~1")
-            if key in kids:
-                if scan.repeat is None:  # the decoded name, and where its opening quote is
-                    scan.repeat = (key.replace("~1", "/").replace("~0", "~"), m.start() + m[0].index('"'))
-            else:
+            if not is_object:
+                key = str(len(kids))
                 kids[key] = i
+            else:
+                key = m[1]
+                if key is None:  # a name with an escape, "~" or "/"
+                    key = m[2]
+                    if "\\" in key:
+                        key = json.loads(f'"{key}"')
+                    if "~" in key or "/" in key:
+                        key = key.replace("~", "~0").replace("/", "~1")
+                if key in kids:
+                    if scan.repeat is None:  # the decoded name, and where its opening quote is
+                        scan.repeat = (key.replace("~1", "/").replace("~0", "~"), m.start() + m[0].index('"'))
+                else:
+                    kids[key] = i
             if key == part:
                 scan.pending = i
                 return i
@@ -250,26 +256,6 @@ class JsonSourceMap:
         if end - start > _SCAN_AGAIN:  # small values are cheaper to skip again than to keep
             self._ends[start] = end
         return end
-
-    def _read_items(self, scan: _Scan, part: str | None) -> int | None:
-        """_read for an array."""
-        if part is not None and not is_index(part):
-            return None
-        kids, text, match = scan.kids, self.text, _NEXT_ITEM.match
-        i = scan.pos if scan.pending < 0 else self._end(scan.pending)
-        while True:
-            m = match(text, i)
-            if m is None:  # only the closing bracket is left
-                scan.end = text.index("]", i) + 1
-                scan.pending = -1
-                return None
-            i = m.end()
-            key = str(len(kids))
-            kids[key] = i
-            if key == part:
-                scan.pending = i
-                return i
-            i = self._skip(i)
 
     def _scan(self, start: int) -> _Scan:
         scan = self._scans.get(start)
