@@ -275,7 +275,7 @@ def score(tool: Tool) -> Score:
         annotations(tool),
     ]
     for part in parts:
-        part.value = round(part.value + 0.0, 4)  # _round, inlined
+        part.value = _round(part.value)
     total = sum(WEIGHTS[p.key] * p.value for p in parts)
     capped = parts[0].value == 0.0 and total > NO_DESCRIPTION_CAP
     result = Score(_round(min(total, NO_DESCRIPTION_CAP) if capped else total), parts, capped)
