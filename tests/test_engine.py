@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from catalint import engine
 from catalint.config import FileIgnore, Settings, ToolIgnore
 from catalint.engine import PARALLEL_MIN_TOOLS, RuleCrash, default_workers, lint_catalog
 from catalint.loader import load_text
@@ -92,22 +93,80 @@ def test_a_catalog_rule_crash_is_reported() -> None:
         object.__setattr__(rule, "check", original)
 
 
-@needs_fork
-def test_a_rule_crash_in_a_child_is_reported() -> None:
-    rule = get_rule("DESC-001")
+def _patched(code: str, check):
+    """Swap a rule's check for the length of a with block (Rule is frozen)."""
+    rule = get_rule(code)
     original = rule.check
 
-    def explode(tool):
-        if tool.index == 39:  # in the last slice, so in a child
+    class Patch:
+        def __enter__(self):
+            object.__setattr__(rule, "check", lambda tool: check(tool, original))
+
+        def __exit__(self, *exc):
+            object.__setattr__(rule, "check", original)
+
+    return Patch()
+
+
+@needs_fork
+def test_a_rule_crash_in_a_child_is_reported() -> None:
+    parent = os.getpid()
+
+    def explode(tool, original):
+        if os.getpid() != parent:
             raise ValueError("boom")
         return original(tool)
 
-    object.__setattr__(rule, "check", explode)  # Rule is frozen
-    try:
-        with pytest.raises(RuleCrash, match=r"internal error in DESC-001 on tool 'debug_39': ValueError: boom"):
-            lint_catalog(load_text(catalog_text(40), "t.json", "t.json"), Settings(), workers=2)
-    finally:
-        object.__setattr__(rule, "check", original)
+    with (
+        _patched("DESC-001", explode),
+        pytest.raises(RuleCrash, match=r"internal error in DESC-001 on tool '\w+': ValueError: boom"),
+    ):
+        lint_catalog(load_text(catalog_text(200), "t.json", "t.json"), Settings(), workers=2)
+    with pytest.raises(ChildProcessError):  # every worker was reaped
+        os.waitpid(-1, os.WNOHANG)
+
+
+@needs_fork
+@pytest.mark.parametrize("workers", [2, 3])
+def test_the_crash_reported_is_the_one_a_sequential_run_meets_first(workers: int) -> None:
+    def explode(tool, original):
+        if tool.index in (21, 150, 199):
+            raise ValueError(f"boom {tool.index}")
+        return original(tool)
+
+    text = catalog_text(200)
+    with _patched("DESC-001", explode):
+        for n in (1, workers, workers):
+            with pytest.raises(RuleCrash, match=r"on tool 'debug_21': ValueError: boom 21 \(please"):
+                lint_catalog(load_text(text, "t.json", "t.json"), Settings(), workers=n)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+@needs_fork
+def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
+    parent = os.getpid()
+
+    def die(tool, original):
+        if os.getpid() != parent:
+            os._exit(3)
+        return original(tool)
+
+    with _patched("DESC-001", die), pytest.raises(RuleCrash, match="a lint worker process died"):
+        lint_catalog(load_text(catalog_text(200), "t.json", "t.json"), Settings(), workers=2)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+@needs_fork
+def test_results_larger_than_the_pipe_arrive_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "_PIPE_SIZE", 4096)  # the smallest pipe: workers must hold results back
+    text = catalog_text(600)
+    sequential = lint_catalog(load_text(text, "t.json", "t.json"), Settings(select=["ALL"]), workers=1)
+    parallel = lint_catalog(load_text(text, "t.json", "t.json"), Settings(select=["ALL"]), workers=3)
+    assert summary(parallel) == summary(sequential)
+    assert sum(len(tr.findings) for tr in parallel.tools) > 2000  # far more than 4 KB of findings
+    assert [tr.score for tr in parallel.tools] == [tr.score for tr in sequential.tools]
 
 
 def test_default_workers_only_for_large_catalogs() -> None:

@@ -1,15 +1,18 @@
 """Run the enabled rules over a catalog and apply the settings to what they find.
 
-Large catalogs are split across CPU cores with fork (Linux only): each worker
-lints a contiguous slice of the tools against the same parsed catalog and
-sends its findings back through a pipe. The result is identical to a
-sequential run; only the wall time differs.
+Large catalogs are split across CPU cores with fork (Linux only): the tools are
+cut into chunks, which the parent and its forked workers take in turn from a
+shared queue and lint against the same parsed catalog; workers send each
+chunk's findings back through a pipe. The result is identical to a sequential
+run, crashes included; only the wall time differs.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import signal
+import struct
 import sys
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -217,73 +220,241 @@ def _lint_catalog_rules(catalog: Catalog, plan: _Plan, results: list[ToolResult]
     return suppressed
 
 
+# Chunks per worker: enough that the processes finish within a chunk of each other, few enough
+# that taking one and sending its results back costs nothing to speak of.
+_CHUNKS_PER_WORKER = 40
+_MIN_CHUNK = 16
+_FRAME = struct.Struct("<I")  # each message from a worker: its length, then a pickle
+_PIPE_SIZE = 1 << 20  # room for about a second of a worker's results between two reads
+
+
 def _lint_forked(catalog: Catalog, plan: _Plan, workers: int) -> tuple[list[ToolResult], int]:
-    """Lint the first slice here and the others in forked children."""
+    """Lint the tools in chunks that this process and forked children take from a shared queue.
+
+    The queue is a pipe holding every chunk's number, written before the fork: reading four
+    bytes takes one chunk (the kernel keeps two readers apart), and a process that dies holds
+    no lock. Whoever is faster takes more chunks, so all finish together. Children send each
+    chunk's results as they go; this process reads them between its own chunks.
+    """
     tools = catalog.tools
-    size = -(-len(tools) // workers)
-    slices = [tools[i : i + size] for i in range(0, len(tools), size)]
+    size = max(_MIN_CHUNK, -(-len(tools) // (workers * _CHUNKS_PER_WORKER)))
+    count = -(-len(tools) // size)
+    queue, queue_in = os.pipe()
+    os.write(queue_in, b"".join(i.to_bytes(4, "little") for i in range(count)))  # a few hundred bytes
+    os.close(queue_in)  # so that an empty queue reads as the end
     sys.stdout.flush()
     sys.stderr.flush()
-    pending: list[tuple[int, int] | tuple[list[ToolResult], int]] = []
-    for part in slices[1:]:
-        read_fd, write_fd = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:  # no process to spare: lint this slice here
-            os.close(read_fd)
+    children: list[_Worker] = []
+    done: dict[int, list[ToolResult]] = {}
+    crashes: list[tuple[int, RuleCrash]] = []
+    suppressed = 0
+    try:
+        for _ in range(workers - 1):
+            read_fd, write_fd = os.pipe()
+            try:
+                pid = os.fork()
+            except OSError:  # no process to spare: the chunks it would have taken stay here
+                os.close(read_fd)
+                os.close(write_fd)
+                break
+            if pid == 0:  # the child: lint chunks, report, leave without cleanup
+                os.close(read_fd)
+                for other in children:
+                    os.close(other.fd)
+                _child(catalog, plan, queue, size, write_fd)
             os.close(write_fd)
-            pending.append(_lint_tools(catalog, part, plan))
-            continue
-        if pid == 0:  # the child: lint its slice, report, leave without cleanup
-            os.close(read_fd)
-            _child(catalog, part, plan, write_fd)
-        os.close(write_fd)
-        pending.append((pid, read_fd))
-    results, suppressed = _lint_tools(catalog, slices[0], plan)
-    for item in pending:
-        part_results, part_suppressed = _collect(catalog, plan, *item) if isinstance(item[0], int) else item
-        results += part_results
-        suppressed += part_suppressed
-    return results, suppressed
+            children.append(_Worker(pid, read_fd))
+        while (index := _take(queue)) is not None:
+            try:
+                results, part_suppressed = _lint_tools(catalog, tools[index * size : (index + 1) * size], plan)
+            except RuleCrash as exc:
+                crashes.append((index, exc))
+                break
+            done[index] = results
+            suppressed += part_suppressed
+            for child in children:
+                suppressed += child.receive(catalog, plan, done, crashes, wait=False)
+        if crashes:  # the chunks after a crash need no linting: empty the queue
+            while _take(queue) is not None:
+                pass
+        for child in children:
+            suppressed += child.receive(catalog, plan, done, crashes, wait=True)
+    finally:
+        os.close(queue)
+        for child in children:
+            child.close()
+    if crashes:  # the crash a sequential run meets first: every chunk before it was linted
+        raise min(crashes, key=lambda c: c[0])[1]
+    if len(done) != count:
+        raise RuleCrash(catalog.display, "a lint worker process died")
+    return [tr for index in range(count) for tr in done[index]], suppressed
 
 
-def _child(catalog: Catalog, tools: list[Tool], plan: _Plan, write_fd: int) -> None:
+def _take(queue: int) -> int | None:
+    """The next chunk's number, or None when the queue is empty."""
+    data = os.read(queue, 4)
+    return int.from_bytes(data, "little") if len(data) == 4 else None
+
+
+class _Worker:
+    """A forked child, seen from the parent: the pipe its messages arrive on."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid = pid
+        self.fd = fd
+        self.buffer = bytearray()
+        self.finished = False  # its last message arrived
+        self.reaped = False
+        import fcntl  # Unix only, as fork is
+
+        try:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+        except OSError:  # capped lower by the system: the child keeps the rest until read
+            pass
+        os.set_blocking(fd, False)
+
+    def receive(
+        self,
+        catalog: Catalog,
+        plan: _Plan,
+        done: dict[int, list[ToolResult]],
+        crashes: list[tuple[int, RuleCrash]],
+        wait: bool,
+    ) -> int:
+        """Take in the messages that have arrived (wait: all of them, to the child's end);
+        returns the number of findings the child suppressed in them."""
+        if self.reaped:
+            return 0
+        if wait:
+            os.set_blocking(self.fd, True)
+        suppressed = 0
+        ended = False
+        while not ended:
+            try:
+                data = os.read(self.fd, _PIPE_SIZE)
+            except BlockingIOError:
+                data = None
+            if data == b"":
+                ended = True
+            elif data:
+                self.buffer += data
+            suppressed += self._messages(catalog, plan, done, crashes)
+            if not wait and data is None:
+                return suppressed
+        self.close()
+        if not self.finished and not crashes:
+            raise RuleCrash(catalog.display, "a lint worker process died")
+        return suppressed
+
+    def _messages(
+        self,
+        catalog: Catalog,
+        plan: _Plan,
+        done: dict[int, list[ToolResult]],
+        crashes: list[tuple[int, RuleCrash]],
+    ) -> int:
+        suppressed = 0
+        buffer, at = self.buffer, 0
+        while len(buffer) - at >= _FRAME.size:
+            (length,) = _FRAME.unpack_from(buffer, at)
+            if len(buffer) - at - _FRAME.size < length:
+                break
+            body = bytes(memoryview(buffer)[at + _FRAME.size : at + _FRAME.size + length])
+            at += _FRAME.size + length
+            try:
+                message = pickle.loads(body)
+            except Exception:
+                raise RuleCrash(catalog.display, "a lint worker process died") from None
+            kind = message[0]
+            if kind == "chunk":
+                _, index, rows, part_suppressed = message
+                done[index] = [
+                    ToolResult(catalog.tools[i], [_unflat(row) for row in findings], start, _unflat_score(score))
+                    for i, findings, start, score in rows
+                ]
+                suppressed += part_suppressed
+            elif kind == "crash":
+                crashes.append((message[1], RuleCrash(*message[2])))
+            else:  # "done": how often each ignore matched, in this child
+                for entry, extra in zip(plan.ignores, message[1], strict=True):
+                    entry.used += extra
+                self.finished = True
+        del buffer[:at]
+        return suppressed
+
+    def close(self) -> None:
+        """Stop the child if it still runs, and reap it."""
+        if self.reaped:
+            return
+        self.reaped = True
+        os.close(self.fd)
+        if not self.finished:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        os.waitpid(self.pid, 0)
+
+
+def _child(catalog: Catalog, plan: _Plan, queue: int, size: int, write_fd: int) -> None:
     code = 0
+    index = 1 << 31  # outside any chunk
+    out = _Sender(write_fd)
     try:
-        before = [entry.used for entry in plan.ignores]
-        results, suppressed = _lint_tools(catalog, tools, plan)
-        used = [entry.used - b for entry, b in zip(plan.ignores, before, strict=True)]
-        rows = [(tr.tool.index, [_flat(f) for f in tr.findings], tr.start, _flat_score(tr.score)) for tr in results]
-        payload: Any = ("ok", rows, suppressed, used)
-    except RuleCrash as exc:
-        payload = ("crash", exc.fields())
-    except BaseException as exc:  # sent to the parent, which reports it
-        payload = ("crash", (catalog.display, f"internal error: {type(exc).__name__}: {exc}", None, None, None))
-    try:
-        with os.fdopen(write_fd, "wb") as out:
-            out.write(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
-    except BaseException:  # the parent sees a short read
+        try:
+            before = [entry.used for entry in plan.ignores]
+            tools = catalog.tools
+            while (taken := _take(queue)) is not None:
+                index = taken
+                results, suppressed = _lint_tools(catalog, tools[index * size : (index + 1) * size], plan)
+                rows = [
+                    (tr.tool.index, [_flat(f) for f in tr.findings], tr.start, _flat_score(tr.score)) for tr in results
+                ]
+                out.send(("chunk", index, rows, suppressed))
+            out.send(("done", [entry.used - b for entry, b in zip(plan.ignores, before, strict=True)]))
+        except RuleCrash as exc:
+            out.send(("crash", index, exc.fields()))
+        except BaseException as exc:  # sent to the parent, which reports it
+            out.send(
+                ("crash", index, (catalog.display, f"internal error: {type(exc).__name__}: {exc}", None, None, None))
+            )
+        out.finish()
+    except BaseException:  # the parent sees the messages stop short
         code = 1
     os._exit(code)
 
 
-def _collect(catalog: Catalog, plan: _Plan, pid: int, read_fd: int) -> tuple[list[ToolResult], int]:
-    with os.fdopen(read_fd, "rb") as source:
-        data = source.read()
-    os.waitpid(pid, 0)
-    try:
-        payload = pickle.loads(data)
-    except Exception:
-        raise RuleCrash(catalog.display, "a lint worker process died") from None
-    if payload[0] != "ok":
-        raise RuleCrash(*payload[1])
-    _, rows, suppressed, used = payload
-    for entry, extra in zip(plan.ignores, used, strict=True):
-        entry.used += extra
-    return [
-        ToolResult(catalog.tools[index], [_unflat(row) for row in findings], start, _unflat_score(score))
-        for index, findings, start, score in rows
-    ], suppressed
+class _Sender:
+    """A child's side of its pipe: messages wait here while the pipe is full, so the child
+    goes on linting while the parent is busy with its own chunk."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.pending = bytearray()
+        os.set_blocking(fd, False)
+
+    def send(self, message: Any) -> None:
+        body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        self.pending += _FRAME.pack(len(body))
+        self.pending += body
+        self._flush()
+
+    def _flush(self) -> None:
+        written = 0
+        view = memoryview(self.pending)
+        try:
+            while written < len(view):
+                written += os.write(self.fd, view[written:])
+        except BlockingIOError:
+            pass
+        finally:
+            view.release()
+        del self.pending[:written]
+
+    def finish(self) -> None:
+        os.set_blocking(self.fd, True)
+        self._flush()
+        os.close(self.fd)
 
 
 FlatScore = tuple[float, bool, tuple[tuple[float, list[str]], ...]]
