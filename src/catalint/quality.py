@@ -112,6 +112,19 @@ def needs_tokens(checks: list[Check]) -> bool:
     return any(c.target in TOKEN_TARGETS for c in checks)
 
 
+def _adds(code: str, severity: Severity) -> tuple[str | None, str | None]:
+    """The smell and the count a finding of this rule and severity adds to."""
+    rule = get_rule(code)
+    prefix = "schema_" if code.startswith("SCH-") else ""
+    if severity == Severity.CRITICAL:
+        name: str | None = f"{prefix}criticals" if prefix else "critical_count"
+    elif severity == Severity.WARNING:
+        name = f"{prefix}warnings" if prefix else "warning_count"
+    else:
+        name = None
+    return (rule.smell if rule is not None else None), name
+
+
 def assess(result: FileResult, checks: list[Check], with_tokens: bool) -> FileQuality:
     """Score every tool, count smells and findings, count tokens if asked, and run the gate."""
     counts = {"critical_count": 0, "warning_count": 0, "schema_criticals": 0, "schema_warnings": 0}
@@ -120,17 +133,19 @@ def assess(result: FileResult, checks: list[Check], with_tokens: bool) -> FileQu
     with_tokens = with_tokens or needs_tokens(checks)
     if with_tokens:
         from catalint.tokens import count
+    tally: dict[tuple[str, Severity], tuple[str | None, str | None]] = {}  # what one finding adds to
     for tr in result.tools:
         smells: Counter[str] = Counter()
         for f in tr.findings:
-            rule = get_rule(f.code)
-            if rule is not None:
-                smells[rule.smell] += 1
-            prefix = "schema_" if f.code.startswith("SCH-") else ""
-            if f.severity == Severity.CRITICAL:
-                counts[f"{prefix}criticals" if prefix else "critical_count"] += 1
-            elif f.severity == Severity.WARNING:
-                counts[f"{prefix}warnings" if prefix else "warning_count"] += 1
+            key = (f.code, f.severity)
+            adds = tally.get(key)
+            if adds is None:
+                adds = tally[key] = _adds(f.code, f.severity)
+            smell, count_name = adds
+            if smell is not None:
+                smells[smell] += 1
+            if count_name is not None:
+                counts[count_name] += 1
         total_smells += smells
         tdqs = tr.score if tr.score is not None else score(tr.tool)
         tools.append(ToolQuality(tr, tdqs, smells, count(tr.tool) if with_tokens else None))

@@ -29,7 +29,8 @@ class Run:
         return sum(len(f.tools) for f in self.files)
 
     def by_severity(self) -> Counter[str]:
-        return Counter(str(f.severity) for _, f in self.findings)
+        counts = Counter(f.severity for _, f in self.findings)
+        return Counter({str(severity): n for severity, n in counts.items()})
 
     def schema_counts(self) -> tuple[int, int]:
         """Findings of the SCH rules: (critical, warning)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalint.model import SMELLS
+from catalint.model import SMELLS, Severity
 from catalint.registry import get_rule
 from catalint.run import Run
 
@@ -10,11 +10,15 @@ from catalint.run import Run
 def format_text(run: Run, statistics: bool = False) -> str:
     lines: list[str] = []
     severities: dict[str, str] = {}  # first severity seen per rule, for --statistics
+    names = {s: str(s) for s in Severity}  # str() on an enum member is a Python call each time
     for file_result, f in run.findings:
+        severity = names[f.severity]
+        span = f.span
         lines.append(
-            f"{file_result.catalog.display}:{f.span.line}:{f.span.col}: {f.code} [{f.severity}] {f.tool}: {f.message}"
+            f"{file_result.catalog.display}:{span.line}:{span.col}: {f.code} [{severity}] {f.tool}: {f.message}"
         )
-        severities.setdefault(f.code, str(f.severity))
+        if f.code not in severities:
+            severities[f.code] = severity
     if statistics and run.findings:
         lines.append("")
         for code, count in sorted(run.by_rule().items(), key=lambda kv: (-kv[1], kv[0])):
