@@ -14,7 +14,7 @@ import pickle
 import signal
 import struct
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from catalint.config import FileIgnore, Settings, ToolIgnore
@@ -245,9 +245,7 @@ def _lint_forked(catalog: Catalog, plan: _Plan, workers: int) -> tuple[list[Tool
     sys.stdout.flush()
     sys.stderr.flush()
     children: list[_Worker] = []
-    done: dict[int, list[ToolResult]] = {}
-    crashes: list[tuple[int, RuleCrash]] = []
-    suppressed = 0
+    got = _Gathered(catalog, plan)
     try:
         for _ in range(workers - 1):
             read_fd, write_fd = os.pipe()
@@ -263,31 +261,31 @@ def _lint_forked(catalog: Catalog, plan: _Plan, workers: int) -> tuple[list[Tool
                     os.close(other.fd)
                 _child(catalog, plan, queue, size, write_fd)
             os.close(write_fd)
-            children.append(_Worker(pid, read_fd))
+            children.append(_Worker(pid, read_fd, got))
         while (index := _take(queue)) is not None:
             try:
-                results, part_suppressed = _lint_tools(catalog, tools[index * size : (index + 1) * size], plan)
+                results, suppressed = _lint_tools(catalog, tools[index * size : (index + 1) * size], plan)
             except RuleCrash as exc:
-                crashes.append((index, exc))
+                got.crashes.append((index, exc))
                 break
-            done[index] = results
-            suppressed += part_suppressed
+            got.done[index] = results
+            got.suppressed += suppressed
             for child in children:
-                suppressed += child.receive(catalog, plan, done, crashes, wait=False)
-        if crashes:  # the chunks after a crash need no linting: empty the queue
+                child.receive(wait=False)
+        if got.crashes:  # the chunks after a crash need no linting: empty the queue
             while _take(queue) is not None:
                 pass
         for child in children:
-            suppressed += child.receive(catalog, plan, done, crashes, wait=True)
+            child.receive(wait=True)
     finally:
         os.close(queue)
         for child in children:
             child.close()
-    if crashes:  # the crash a sequential run meets first: every chunk before it was linted
-        raise min(crashes, key=lambda c: c[0])[1]
-    if len(done) != count:
+    if got.crashes:  # the crash a sequential run meets first: every chunk before it was linted
+        raise min(got.crashes, key=lambda c: c[0])[1]
+    if len(got.done) != count:
         raise RuleCrash(catalog.display, "a lint worker process died")
-    return [tr for index in range(count) for tr in done[index]], suppressed
+    return [tr for index in range(count) for tr in got.done[index]], got.suppressed
 
 
 def _take(queue: int) -> int | None:
@@ -296,12 +294,24 @@ def _take(queue: int) -> int | None:
     return int.from_bytes(data, "little") if len(data) == 4 else None
 
 
+@dataclass
+class _Gathered:
+    """What the processes have linted so far, by chunk number."""
+
+    catalog: Catalog
+    plan: _Plan
+    done: dict[int, list[ToolResult]] = field(default_factory=dict)
+    crashes: list[tuple[int, RuleCrash]] = field(default_factory=list)  # (chunk, its first crash)
+    suppressed: int = 0
+
+
 class _Worker:
     """A forked child, seen from the parent: the pipe its messages arrive on."""
 
-    def __init__(self, pid: int, fd: int) -> None:
+    def __init__(self, pid: int, fd: int, got: _Gathered) -> None:
         self.pid = pid
         self.fd = fd
+        self.got = got
         self.buffer = bytearray()
         self.finished = False  # its last message arrived
         self.reaped = False
@@ -313,21 +323,12 @@ class _Worker:
             pass
         os.set_blocking(fd, False)
 
-    def receive(
-        self,
-        catalog: Catalog,
-        plan: _Plan,
-        done: dict[int, list[ToolResult]],
-        crashes: list[tuple[int, RuleCrash]],
-        wait: bool,
-    ) -> int:
-        """Take in the messages that have arrived (wait: all of them, to the child's end);
-        returns the number of findings the child suppressed in them."""
+    def receive(self, wait: bool) -> None:
+        """Take in the messages that have arrived (wait: all of them, to the child's end)."""
         if self.reaped:
-            return 0
+            return
         if wait:
             os.set_blocking(self.fd, True)
-        suppressed = 0
         ended = False
         while not ended:
             try:
@@ -338,22 +339,15 @@ class _Worker:
                 ended = True
             elif data:
                 self.buffer += data
-            suppressed += self._messages(catalog, plan, done, crashes)
+            self._messages()
             if not wait and data is None:
-                return suppressed
+                return
         self.close()
-        if not self.finished and not crashes:
-            raise RuleCrash(catalog.display, "a lint worker process died")
-        return suppressed
+        if not self.finished and not self.got.crashes:
+            raise RuleCrash(self.got.catalog.display, "a lint worker process died")
 
-    def _messages(
-        self,
-        catalog: Catalog,
-        plan: _Plan,
-        done: dict[int, list[ToolResult]],
-        crashes: list[tuple[int, RuleCrash]],
-    ) -> int:
-        suppressed = 0
+    def _messages(self) -> None:
+        got, catalog = self.got, self.got.catalog
         buffer, at = self.buffer, 0
         while len(buffer) - at >= _FRAME.size:
             (length,) = _FRAME.unpack_from(buffer, at)
@@ -368,19 +362,18 @@ class _Worker:
             kind = message[0]
             if kind == "chunk":
                 _, index, rows, part_suppressed = message
-                done[index] = [
+                got.done[index] = [
                     ToolResult(catalog.tools[i], [_unflat(row) for row in findings], start, _unflat_score(score))
                     for i, findings, start, score in rows
                 ]
-                suppressed += part_suppressed
+                got.suppressed += part_suppressed
             elif kind == "crash":
-                crashes.append((message[1], RuleCrash(*message[2])))
+                got.crashes.append((message[1], RuleCrash(*message[2])))
             else:  # "done": how often each ignore matched, in this child
-                for entry, extra in zip(plan.ignores, message[1], strict=True):
+                for entry, extra in zip(got.plan.ignores, message[1], strict=True):
                     entry.used += extra
                 self.finished = True
         del buffer[:at]
-        return suppressed
 
     def close(self) -> None:
         """Stop the child if it still runs, and reap it."""
