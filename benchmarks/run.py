@@ -522,7 +522,7 @@ def report(
             "**Peak RSS**: the largest `ru_maxrss` over all runs, from `os.wait4` in a small launcher",
             "(`benchmarks/launch.py`, so that run.py's own memory does not leak into the child's maximum).",
             "Linux folds into it the peak of every child catalint reaped (its lint workers, forked for",
-            ">= 500 tools; the snapshot's server), so it is the largest single process, not a sum. The",
+            ">= 200 tools; the snapshot's server), so it is the largest single process, not a sum. The",
             "launcher is a child subreaper; "
             + (
                 f"{orphans} descendant(s) were left un-reaped by catalint (counted)."
