@@ -100,19 +100,8 @@ class Settings:
         return self.path.parent if self.path else Path.cwd()
 
     def enabled_codes(self) -> list[str]:
-        chosen = []
-        profile_selectors: list[str] = []
-        if self.targets:
-            from catalint.profiles import selectors
-
-            profile_selectors = selectors(self.targets)
-        for r in all_rules():
-            base = self.select if self.select is not None else (["ALL"] if r.default else [])
-            sel = _specificity(base + self.extend_select + profile_selectors, r.code)
-            ign = _specificity(self.ignore, r.code)
-            if sel is not None and (ign is None or sel > ign):
-                chosen.append(r.code)
-        return chosen
+        select = None if self.select is None else tuple(self.select)
+        return list(_enabled_codes(select, tuple(self.extend_select), tuple(self.ignore), tuple(self.targets)))
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         """The override whose selector matches code most specifically, else default."""
@@ -341,6 +330,37 @@ def load_settings(config_path: Path | None) -> Settings:
             raise ConfigError(f"{config_path}: no [tool.catalint] table")
         apply_table(settings, table, config_path.name)
     return settings
+
+
+def _enabled_codes(
+    select: tuple[str, ...] | None, extend: tuple[str, ...], ignore: tuple[str, ...], targets: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The rules these selectors turn on, worked out once per distinct set (a run over many
+    files asks again for each file)."""
+    rules = all_rules()
+    key = (select, extend, ignore, targets, len(rules))
+    known = _ENABLED.get(key)
+    if known is not None:
+        return known
+    profile_selectors: list[str] = []
+    if targets:
+        from catalint.profiles import selectors
+
+        profile_selectors = selectors(list(targets))
+    chosen = []
+    for r in rules:
+        base = list(select) if select is not None else (["ALL"] if r.default else [])
+        sel = _specificity(base + list(extend) + profile_selectors, r.code)
+        ign = _specificity(list(ignore), r.code)
+        if sel is not None and (ign is None or sel > ign):
+            chosen.append(r.code)
+    if len(_ENABLED) > 64:
+        _ENABLED.clear()
+    _ENABLED[key] = found = tuple(chosen)
+    return found
+
+
+_ENABLED: dict[tuple[object, ...], tuple[str, ...]] = {}
 
 
 class SettingsResolver:
