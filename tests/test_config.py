@@ -221,3 +221,22 @@ def test_unknown_target_is_a_config_error(cli, tmp_path: Path) -> None:
     (tmp_path / "catalint.toml").write_text('targets = ["openai@1999-01"]\n')
     result = cli("lint", "tools.json")
     assert result.exit_code == 2 and "targets" in result.stderr
+
+
+def test_messages_name_the_config_file_by_its_path_not_just_its_name(cli, tmp_path: Path, monkeypatch) -> None:
+    # with a config in several folders, "pyproject.toml: ..." would not say which one
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.catalint]\nper-tool-ignores = [{tools = "nothing_*", rules = ["DESC-001"]}]\n', encoding="utf-8"
+    )
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "pyproject.toml").write_text('[tool.catalint]\nselectt = ["DESC"]\n', encoding="utf-8")
+    write_catalog(tmp_path / "bad" / "tools.json", [{"name": "a", "description": "Get the thing. Returns it."}])
+    result = cli("lint", "bad/tools.json")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: bad/pyproject.toml: unknown setting 'selectt'")
+    (tmp_path / "bad" / "pyproject.toml").unlink()
+    (tmp_path / "sub").mkdir()
+    write_catalog(tmp_path / "sub" / "tools.json", [{"name": "a", "description": "Get the thing. Returns it."}])
+    monkeypatch.chdir(tmp_path / "sub")  # the config is above the working directory: named in full
+    result = cli("lint", "tools.json", "--exit-zero")
+    assert f"{tmp_path / 'pyproject.toml'}: notice: per-tool ignore" in result.stdout

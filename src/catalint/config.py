@@ -129,7 +129,7 @@ class Settings:
         return None
 
     def unused_notices(self) -> list[str]:
-        where = self.path.name if self.path else "command line"
+        where = shown_path(self.path) if self.path else "command line"
         entries: list[FileIgnore | ToolIgnore] = [*self.per_file_ignores, *self.per_tool_ignores]
         return [f"{where}: notice: {e.label} matched no finding; remove it" for e in entries if not e.used]
 
@@ -311,6 +311,15 @@ def read_table(path: Path) -> dict[str, Any] | None:
     return table
 
 
+def shown_path(path: Path) -> str:
+    """How messages name a config file: relative to the working directory when it is below it
+    (there may be one in several folders), else in full."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (OSError, ValueError):
+        return str(path)
+
+
 def find_config(start: Path) -> Path | None:
     """The nearest config file at or above the directory start."""
     directory = start.resolve()
@@ -328,7 +337,7 @@ def load_settings(config_path: Path | None) -> Settings:
         table = read_table(config_path)
         if table is None:
             raise ConfigError(f"{config_path}: no [tool.catalint] table")
-        apply_table(settings, table, config_path.name)
+        apply_table(settings, table, shown_path(config_path))
     return settings
 
 
