@@ -8,11 +8,12 @@ import sys
 
 import pytest
 
-from catalint import engine
+from catalint import forked
 from catalint.config import FileIgnore, Settings, ToolIgnore
-from catalint.engine import PARALLEL_MIN_TOOLS, RuleCrash, default_workers, lint_catalog
+from catalint.engine import PARALLEL_MIN_TOOLS, RuleCrash, default_workers, lint_catalog, lint_catalogs
 from catalint.loader import load_text
 from catalint.registry import get_rule
+from conftest import write
 
 needs_fork = pytest.mark.skipif(
     not (sys.platform.startswith("linux") and hasattr(os, "fork")), reason="parallel linting forks (Linux)"
@@ -160,7 +161,7 @@ def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
 
 @needs_fork
 def test_results_larger_than_the_pipe_arrive_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "_PIPE_SIZE", 4096)  # the smallest pipe: workers must hold results back
+    monkeypatch.setattr(forked, "_PIPE_SIZE", 4096)  # the smallest pipe: workers must hold results back
     text = catalog_text(600)
     sequential = lint_catalog(load_text(text, "t.json", "t.json"), Settings(select=["ALL"]), workers=1)
     parallel = lint_catalog(load_text(text, "t.json", "t.json"), Settings(select=["ALL"]), workers=3)
@@ -179,3 +180,81 @@ def test_default_workers_only_for_large_catalogs() -> None:
 def test_workers_can_be_capped_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CATALINT_WORKERS", "1")
     assert default_workers(PARALLEL_MIN_TOOLS * 10) == 1
+
+
+def test_chunks_cover_every_tool_once_in_order_and_may_span_files() -> None:
+    sizes = [0, 5, 40, 0, 1, 300, 7]
+    table = forked.chunks(sizes, workers=2)
+    flat = [(f, i) for chunk in table for f, start, end in chunk for i in range(start, end)]
+    assert flat == [(f, i) for f, n in enumerate(sizes) for i in range(n)]
+    assert any(len({f for f, _, _ in chunk}) > 1 for chunk in table)  # small files share a chunk
+    assert all(end > start for chunk in table for _, start, end in chunk)
+    assert len(forked.chunks([1] * 100_000, workers=64)) <= 1001  # the numbers fit in a new pipe
+
+
+def _shared_settings() -> Settings:
+    s = Settings()
+    s.per_tool_ignores.append(ToolIgnore(["debug_*"], ["DESC-012"], "internal", [], "debug tools"))
+    return s
+
+
+@needs_fork
+def test_many_files_forked_equal_each_file_linted_alone() -> None:
+    texts = [catalog_text(n) for n in (0, 3, 40, 150, 17)]
+    shared = _shared_settings()  # three files share one settings object, as files below one config do
+    other = settings()
+    other.tool_token_budget = 40
+    other.extend_select.append("TOK")
+    jobs = [(load_text(t, f"f{i}.json", f"f{i}.json"), shared if i % 2 == 0 else other) for i, t in enumerate(texts)]
+    together = lint_catalogs(jobs, workers=3)
+    alone_shared, alone_other = _shared_settings(), settings()
+    alone_other.tool_token_budget = 40
+    alone_other.extend_select.append("TOK")
+    for i, (text, result) in enumerate(zip(texts, together, strict=True)):
+        alone = lint_catalog(
+            load_text(text, f"f{i}.json", f"f{i}.json"), alone_shared if i % 2 == 0 else alone_other, workers=1
+        )
+        assert summary(result) == summary(alone)
+        assert result.suppressed == alone.suppressed
+    assert [e.used for e in shared.per_tool_ignores] == [e.used for e in alone_shared.per_tool_ignores] != [0]
+    assert [e.used for e in other.per_file_ignores] == [e.used for e in alone_other.per_file_ignores] != [0]
+    assert any(f.code.startswith("TOK-") for f in together[1].findings)  # the budget of its own settings
+    assert not any(f.code.startswith("TOK-") for f in together[2].findings)
+
+
+@needs_fork
+def test_a_crash_ends_only_its_own_file() -> None:
+    def explode(tool, original):
+        if tool.name == "tool_100":
+            raise ValueError("boom")
+        return original(tool)
+
+    texts = [catalog_text(150), catalog_text(150).replace("tool_", "item_"), catalog_text(30)]
+    with _patched("DESC-001", explode):
+        for workers in (1, 2, 3):
+            jobs = [(load_text(t, f"f{i}.json", f"f{i}.json"), Settings()) for i, t in enumerate(texts)]
+            first, second, third = lint_catalogs(jobs, workers=workers)
+            assert isinstance(first, RuleCrash) and "on tool 'tool_100'" in str(first)
+            assert not isinstance(second, RuleCrash) and len(second.tools) == 150
+            assert not isinstance(third, RuleCrash) and len(third.tools) == 30
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+@needs_fork
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_a_directory_linted_forked_reads_exactly_as_one_process(cli, tmp_path, monkeypatch, fmt: str) -> None:
+    from catalint import engine
+
+    for i, n in enumerate((120, 0, 7, 90)):
+        write(tmp_path / f"s{i}" / "tools.json", catalog_text(n))
+    write(tmp_path / "s1" / "broken.tools.json", '{"tools": [')
+    write(tmp_path / "s2" / "pyproject.toml", '[tool.catalint]\nignore = ["SCH"]\nextend-select = ["TOK"]\n')
+    write(tmp_path / "s3" / "yaml.tools.yaml", "tools:\n  - name: a\n    description: Get it.\n")
+    outputs = []
+    for workers in (1, 3):
+        monkeypatch.setattr(engine, "default_workers", lambda count, w=workers: w)
+        result = cli("lint", ".", "--output-format", fmt, "--scores")
+        outputs.append((result.exit_code, result.stdout, result.stderr))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][0] == 2 and "broken.tools.json:1:" in outputs[0][2]

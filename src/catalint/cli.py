@@ -234,11 +234,12 @@ def lint(
     Exit codes: 0 clean, 1 findings at or above the fail severity or a failed
     gate check, 2 usage, config or input error.
     """
-    from catalint.config import ConfigError, SettingsResolver
+    from catalint.config import ConfigError, Settings, SettingsResolver
     from catalint.discover import expand
-    from catalint.engine import RuleCrash, lint_catalog
+    from catalint.engine import lint_catalogs
     from catalint.formatters import render
     from catalint.loader import LoadError, load_path
+    from catalint.model import Catalog
     from catalint.run import Run
 
     overrides: dict[str, Any] = {}
@@ -307,19 +308,29 @@ def lint(
     try:
         resolver = SettingsResolver(config_path, overrides)
         resolver.for_dir(Path.cwd())  # report a bad config even when no file is linted
+    except ConfigError as exc:
+        fail(f"error: {exc}")
+    # Every file is read first, so that the lint workers can share out the tools of all of them;
+    # messages still come out in file order. A config error found on the way stops the reading:
+    # the files before it are linted and reported, then the error ends the run.
+    loaded: list[tuple[str, Settings, Catalog | LoadError]] = []
+    config_error: ConfigError | None = None
+    try:
         for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir):
             settings = resolver.for_file(file)
             try:
-                catalog = live if live is not None else load_path(file, stdin_filename)
+                loaded.append((file, settings, live if live is not None else load_path(file, stdin_filename)))
             except LoadError as exc:
-                click.echo(str(exc), err=True)
-                run.errors.append(exc)
-                continue
-            try:
-                result = lint_catalog(catalog, settings)
-            except RuleCrash as exc:  # this file cannot be checked; the others still are
-                click.echo(str(exc), err=True)
-                run.errors.append(exc)
+                loaded.append((file, settings, exc))
+    except ConfigError as exc:
+        config_error = exc
+    outcomes = iter(lint_catalogs([(c, s) for _, s, c in loaded if not isinstance(c, LoadError)]))
+    try:
+        for file, settings, catalog in loaded:
+            result = catalog if isinstance(catalog, LoadError) else next(outcomes)
+            if isinstance(result, LoadError):  # unreadable, or its rules crashed: the others still count
+                click.echo(str(result), err=True)
+                run.errors.append(result)
                 continue
             base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, file)
             if base is not None:
@@ -329,6 +340,8 @@ def lint(
             tok = count_tokens or any(code.startswith("TOK-") for code in settings.enabled_codes())
             result.quality = assess(result, settings.gate_checks(), tok)
             run.files.append(result)
+        if config_error is not None:
+            raise config_error
         missing = [n for n in explain_tools if not any(t.tool.name == n for f in run.files for t in f.tools)]
         if missing and run.files:
             fail(f"error: --explain: no tool named {missing[0]!r} in the linted files")

@@ -1,27 +1,21 @@
-"""Run the enabled rules over a catalog and apply the settings to what they find.
+"""Run the enabled rules over catalogs and apply the settings to what they find.
 
-Large catalogs are split across CPU cores with fork (Linux only): the tools are
-cut into chunks, which the parent and its forked workers take in turn from a
-shared queue and lint against the same parsed catalog; workers send each
-chunk's findings back through a pipe. The result is identical to a sequential
-run, crashes included; only the wall time differs.
+Large runs are split across CPU cores with fork (Linux only; see forked.py): the
+result is identical to a sequential run, crashes included; only the wall time differs.
 """
 
 from __future__ import annotations
 
 import os
-import pickle
-import signal
-import struct
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from catalint.config import FileIgnore, Settings, ToolIgnore
 from catalint.loader import LoadError
-from catalint.model import Catalog, Finding, Severity, Span, Tool
+from catalint.model import Catalog, Finding, Severity, Tool
 from catalint.registry import CatalogHit, Hit, Rule, all_rules, set_options
-from catalint.tdqs import HEURISTICS, Part, Score
+from catalint.tdqs import Score
 from catalint.tdqs import score as tdqs_score
 
 PARALLEL_MIN_TOOLS = 200  # below this, forking saves too little (2 cores: 200 tools -9%, 300 -21%, 1,000 -34%)
@@ -80,6 +74,7 @@ class _Plan:
     catalog_rules: list[_Active]
     settings: Settings
     rel: str
+    options: dict[str, Any]  # rule options from the settings (token budgets)
 
     @property
     def ignores(self) -> list[FileIgnore | ToolIgnore]:
@@ -93,10 +88,38 @@ def _enabled(settings: Settings) -> list[Rule]:
 
 def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = None) -> FileResult:
     """Lint every tool; workers=None picks a process count from the catalog size."""
+    result = lint_catalogs([(catalog, settings)], workers)[0]
+    if isinstance(result, RuleCrash):
+        raise result
+    return result
+
+
+def lint_catalogs(jobs: list[tuple[Catalog, Settings]], workers: int | None = None) -> list[FileResult | RuleCrash]:
+    """Lint several catalogs as one body of work: forked workers take chunks of any of them.
+
+    Each file's outcome, in order: its result, or the RuleCrash that stopped its rules
+    (the other files still go on). workers=None picks a process count from the tool count.
+    """
+    catalogs = [catalog for catalog, _ in jobs]
+    plans = [_plan(catalog, settings) for catalog, settings in jobs]
+    total = sum(len(catalog.tools) for catalog in catalogs)
+    if workers is None:
+        workers = default_workers(total)
+    if workers > 1 and total > 1:
+        from catalint.forked import lint_forked
+
+        def lint(number: int, start: int, end: int) -> tuple[list[ToolResult], int]:
+            catalog = catalogs[number]
+            return _lint_tools(catalog, catalog.tools[start:end], plans[number])
+
+        ignores = list({id(entry): entry for plan in plans for entry in plan.ignores}.values())
+        outcomes = lint_forked(catalogs, ignores, lint, workers)
+        return [_finish(c, p, o) for c, p, o in zip(catalogs, plans, outcomes, strict=True)]
+    return [_finish(c, p, _outcome(c, p)) for c, p in zip(catalogs, plans, strict=True)]
+
+
+def _plan(catalog: Catalog, settings: Settings) -> _Plan:
     rel = settings.relative(catalog.path) if catalog.path != "-" else catalog.display
-    set_options(
-        {"tool_token_budget": settings.tool_token_budget, "catalog_token_budget": settings.catalog_token_budget}
-    )
     active = [
         _Active(
             r,
@@ -106,21 +129,38 @@ def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = Non
         )
         for r in _enabled(settings)
     ]
-    plan = _Plan(
-        [a for a in active if a.rule.scope == "tool"], [a for a in active if a.rule.scope == "catalog"], settings, rel
+    return _Plan(
+        [a for a in active if a.rule.scope == "tool"],
+        [a for a in active if a.rule.scope == "catalog"],
+        settings,
+        rel,
+        {"tool_token_budget": settings.tool_token_budget, "catalog_token_budget": settings.catalog_token_budget},
     )
-    if workers is None:
-        workers = default_workers(len(catalog.tools))
-    if workers > 1 and len(catalog.tools) > 1:
-        results, suppressed = _lint_forked(catalog, plan, workers)
-    else:
-        results, suppressed = _lint_tools(catalog, catalog.tools, plan)
-    if plan.catalog_rules:
-        suppressed += _lint_catalog_rules(catalog, plan, results)
-    release = getattr(catalog.source, "release", None)
-    if release is not None:
-        release()
-    return FileResult(catalog, results, suppressed, settings.fail_severity)
+
+
+def _outcome(catalog: Catalog, plan: _Plan) -> tuple[list[ToolResult], int] | RuleCrash:
+    try:
+        return _lint_tools(catalog, catalog.tools, plan)
+    except RuleCrash as exc:
+        return exc
+
+
+def _finish(catalog: Catalog, plan: _Plan, outcome: tuple[list[ToolResult], int] | RuleCrash) -> FileResult | RuleCrash:
+    """Run the catalog-level rules over one file's linted tools and free its position tables."""
+    try:
+        if isinstance(outcome, RuleCrash):
+            return outcome
+        results, suppressed = outcome
+        if plan.catalog_rules:
+            try:
+                suppressed += _lint_catalog_rules(catalog, plan, results)
+            except RuleCrash as exc:
+                return exc
+        return FileResult(catalog, results, suppressed, plan.settings.fail_severity)
+    finally:
+        release = getattr(catalog.source, "release", None)
+        if release is not None:
+            release()
 
 
 def default_workers(tool_count: int) -> int:
@@ -133,6 +173,7 @@ def default_workers(tool_count: int) -> int:
 
 
 def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[ToolResult], int]:
+    set_options(plan.options)  # files linted in one run may set different budgets
     results: list[ToolResult] = []
     suppressed = 0
     for tool in tools:
@@ -200,6 +241,7 @@ def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list
 
 def _lint_catalog_rules(catalog: Catalog, plan: _Plan, results: list[ToolResult]) -> int:
     """Rules over the whole file (duplicate names, ...): their findings join each tool's own."""
+    set_options(plan.options)
     by_index = {tr.tool.index: tr for tr in results}
     suppressed = 0
     for active in plan.catalog_rules:
@@ -218,271 +260,3 @@ def _lint_catalog_rules(catalog: Catalog, plan: _Plan, results: list[ToolResult]
             tr = by_index[tool.index]
             suppressed += _emit(catalog, plan, active, tool, [hit], tr.findings)
     return suppressed
-
-
-# Chunks per worker: enough that the processes finish within a chunk of each other, few enough
-# that taking one and sending its results back costs nothing to speak of.
-_CHUNKS_PER_WORKER = 40
-_MIN_CHUNK = 16
-_FRAME = struct.Struct("<I")  # each message from a worker: its length, then a pickle
-_PIPE_SIZE = 1 << 20  # room for about a second of a worker's results between two reads
-
-
-def _lint_forked(catalog: Catalog, plan: _Plan, workers: int) -> tuple[list[ToolResult], int]:
-    """Lint the tools in chunks that this process and forked children take from a shared queue.
-
-    The queue is a pipe holding every chunk's number, written before the fork: reading four
-    bytes takes one chunk (the kernel keeps two readers apart), and a process that dies holds
-    no lock. Whoever is faster takes more chunks, so all finish together. Children send each
-    chunk's results as they go; this process reads them between its own chunks.
-    """
-    tools = catalog.tools
-    size = max(_MIN_CHUNK, -(-len(tools) // (workers * _CHUNKS_PER_WORKER)))
-    count = -(-len(tools) // size)
-    queue, queue_in = os.pipe()
-    os.write(queue_in, b"".join(i.to_bytes(4, "little") for i in range(count)))  # a few hundred bytes
-    os.close(queue_in)  # so that an empty queue reads as the end
-    sys.stdout.flush()
-    sys.stderr.flush()
-    children: list[_Worker] = []
-    got = _Gathered(catalog, plan)
-    try:
-        for _ in range(workers - 1):
-            read_fd, write_fd = os.pipe()
-            try:
-                pid = os.fork()
-            except OSError:  # no process to spare: the chunks it would have taken stay here
-                os.close(read_fd)
-                os.close(write_fd)
-                break
-            if pid == 0:  # the child: lint chunks, report, leave without cleanup
-                os.close(read_fd)
-                for other in children:
-                    os.close(other.fd)
-                _child(catalog, plan, queue, size, write_fd)
-            os.close(write_fd)
-            children.append(_Worker(pid, read_fd, got))
-        while (index := _take(queue)) is not None:
-            try:
-                results, suppressed = _lint_tools(catalog, tools[index * size : (index + 1) * size], plan)
-            except RuleCrash as exc:
-                got.crashes.append((index, exc))
-                break
-            got.done[index] = results
-            got.suppressed += suppressed
-            for child in children:
-                child.receive(wait=False)
-        if got.crashes:  # the chunks after a crash need no linting: empty the queue
-            while _take(queue) is not None:
-                pass
-        for child in children:
-            child.receive(wait=True)
-    finally:
-        os.close(queue)
-        for child in children:
-            child.close()
-    if got.crashes:  # the crash a sequential run meets first: every chunk before it was linted
-        raise min(got.crashes, key=lambda c: c[0])[1]
-    if len(got.done) != count:
-        raise RuleCrash(catalog.display, "a lint worker process died")
-    return [tr for index in range(count) for tr in got.done[index]], got.suppressed
-
-
-def _take(queue: int) -> int | None:
-    """The next chunk's number, or None when the queue is empty."""
-    data = os.read(queue, 4)
-    return int.from_bytes(data, "little") if len(data) == 4 else None
-
-
-@dataclass
-class _Gathered:
-    """What the processes have linted so far, by chunk number."""
-
-    catalog: Catalog
-    plan: _Plan
-    done: dict[int, list[ToolResult]] = field(default_factory=dict)
-    crashes: list[tuple[int, RuleCrash]] = field(default_factory=list)  # (chunk, its first crash)
-    suppressed: int = 0
-
-
-class _Worker:
-    """A forked child, seen from the parent: the pipe its messages arrive on."""
-
-    def __init__(self, pid: int, fd: int, got: _Gathered) -> None:
-        self.pid = pid
-        self.fd = fd
-        self.got = got
-        self.buffer = bytearray()
-        self.finished = False  # its last message arrived
-        self.reaped = False
-        import fcntl  # Unix only, as fork is
-
-        try:
-            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
-        except OSError:  # capped lower by the system: the child keeps the rest until read
-            pass
-        os.set_blocking(fd, False)
-
-    def receive(self, wait: bool) -> None:
-        """Take in the messages that have arrived (wait: all of them, to the child's end)."""
-        if self.reaped:
-            return
-        if wait:
-            os.set_blocking(self.fd, True)
-        ended = False
-        while not ended:
-            try:
-                data = os.read(self.fd, _PIPE_SIZE)
-            except BlockingIOError:
-                data = None
-            if data == b"":
-                ended = True
-            elif data:
-                self.buffer += data
-            self._messages()
-            if not wait and data is None:
-                return
-        self.close()
-        if not self.finished and not self.got.crashes:
-            raise RuleCrash(self.got.catalog.display, "a lint worker process died")
-
-    def _messages(self) -> None:
-        got, catalog = self.got, self.got.catalog
-        buffer, at = self.buffer, 0
-        while len(buffer) - at >= _FRAME.size:
-            (length,) = _FRAME.unpack_from(buffer, at)
-            if len(buffer) - at - _FRAME.size < length:
-                break
-            body = bytes(memoryview(buffer)[at + _FRAME.size : at + _FRAME.size + length])
-            at += _FRAME.size + length
-            try:
-                message = pickle.loads(body)
-            except Exception:
-                raise RuleCrash(catalog.display, "a lint worker process died") from None
-            kind = message[0]
-            if kind == "chunk":
-                _, index, rows, part_suppressed = message
-                got.done[index] = [
-                    ToolResult(catalog.tools[i], [_unflat(row) for row in findings], start, _unflat_score(score))
-                    for i, findings, start, score in rows
-                ]
-                got.suppressed += part_suppressed
-            elif kind == "crash":
-                got.crashes.append((message[1], RuleCrash(*message[2])))
-            else:  # "done": how often each ignore matched, in this child
-                for entry, extra in zip(got.plan.ignores, message[1], strict=True):
-                    entry.used += extra
-                self.finished = True
-        del buffer[:at]
-
-    def close(self) -> None:
-        """Stop the child if it still runs, and reap it."""
-        if self.reaped:
-            return
-        self.reaped = True
-        os.close(self.fd)
-        if not self.finished:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except OSError:
-                pass
-        os.waitpid(self.pid, 0)
-
-
-def _child(catalog: Catalog, plan: _Plan, queue: int, size: int, write_fd: int) -> None:
-    code = 0
-    index = 1 << 31  # outside any chunk
-    out = _Sender(write_fd)
-    try:
-        try:
-            before = [entry.used for entry in plan.ignores]
-            tools = catalog.tools
-            while (taken := _take(queue)) is not None:
-                index = taken
-                results, suppressed = _lint_tools(catalog, tools[index * size : (index + 1) * size], plan)
-                rows = [
-                    (tr.tool.index, [_flat(f) for f in tr.findings], tr.start, _flat_score(tr.score)) for tr in results
-                ]
-                out.send(("chunk", index, rows, suppressed))
-            out.send(("done", [entry.used - b for entry, b in zip(plan.ignores, before, strict=True)]))
-        except RuleCrash as exc:
-            out.send(("crash", index, exc.fields()))
-        except BaseException as exc:  # sent to the parent, which reports it
-            out.send(
-                ("crash", index, (catalog.display, f"internal error: {type(exc).__name__}: {exc}", None, None, None))
-            )
-        out.finish()
-    except BaseException:  # the parent sees the messages stop short
-        code = 1
-    os._exit(code)
-
-
-class _Sender:
-    """A child's side of its pipe: messages wait here while the pipe is full, so the child
-    goes on linting while the parent is busy with its own chunk."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.pending = bytearray()
-        os.set_blocking(fd, False)
-
-    def send(self, message: Any) -> None:
-        body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-        self.pending += _FRAME.pack(len(body))
-        self.pending += body
-        self._flush()
-
-    def _flush(self) -> None:
-        written = 0
-        view = memoryview(self.pending)
-        try:
-            while written < len(view):
-                written += os.write(self.fd, view[written:])
-        except BlockingIOError:
-            pass
-        finally:
-            view.release()
-        del self.pending[:written]
-
-    def finish(self) -> None:
-        os.set_blocking(self.fd, True)
-        self._flush()
-        os.close(self.fd)
-
-
-FlatScore = tuple[float, bool, tuple[tuple[float, list[str]], ...]]
-
-
-def _flat_score(score: Score | None) -> FlatScore | None:
-    return None if score is None else (score.score, score.capped, tuple((p.value, p.notes) for p in score.parts))
-
-
-def _unflat_score(row: FlatScore | None) -> Score | None:
-    if row is None:
-        return None
-    total, capped, parts = row
-    return Score(
-        total, [Part(key, v, notes) for (key, _, _), (v, notes) in zip(HEURISTICS, parts, strict=True)], capped
-    )
-
-
-# Findings cross the pipe as plain tuples: pickling dataclasses costs several times more.
-FlatFinding = tuple[str, int, str, str, str, int, int, int, int, "str | None"]
-
-
-def _flat(f: Finding) -> FlatFinding:
-    span = f.span
-    return (f.code, int(f.severity), f.tool, f.pointer, f.message, *span_tuple(span), f.suggestion)
-
-
-def span_tuple(span: Span) -> tuple[int, int, int, int]:
-    return span.line, span.col, span.end_line, span.end_col
-
-
-_SEVERITIES = {int(s): s for s in Severity}  # Severity(n) costs a microsecond a call
-
-
-def _unflat(row: FlatFinding) -> Finding:
-    code, severity, tool, pointer, message, line, col, end_line, end_col, suggestion = row
-    span = Span(line, col, end_line, end_col)
-    return Finding(code, _SEVERITIES[severity], tool, pointer, message, span, suggestion)
