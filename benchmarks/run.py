@@ -3,7 +3,7 @@
     python benchmarks/run.py [--only SECTIONS] [--quick] [--seed SEED] [-o FILE]
 
 Sections (default: all): lint (start-up, lint of 5 / 1,000 / 10,000 generated
-tools, slowest imports), shares (JSON Schema validation and token counting in
+tools and of a folder of 100 catalogs of 10, slowest imports), shares (JSON Schema validation and token counting in
 the 10,000-tool lint, and its time by part), bench (`catalint bench run`, 1,000
 tools x 1,000 intents x 4,000 mutations), snapshot (`catalint snapshot` and `lint --server` of a local
 stdio server with 1,000 tools). --quick runs each case fewer times.
@@ -43,6 +43,7 @@ SERVER = ROOT / "tests" / "fixtures" / "mcp_stdio_server.py"
 SECTIONS = ("lint", "shares", "bench", "snapshot")
 SCHEMA_RULES = "SCH-006,SCH-009,SCH-013"
 BENCH_SIZE = (1_000, 1_000, 4_000)  # tools, intents, mutations
+FOLDER = (100, 10)  # files, tools each: a repository of small servers
 SERVER_ARGS = ("normal", "1000", "100")  # MODE TOOLS PAGE
 # (tools, runs, quick runs, wall target s, memory target MB)
 SIZES: tuple[tuple[int, int, int, float | None, float | None], ...] = (
@@ -267,6 +268,13 @@ class Catalogs:
             self.paths[tools] = write_catalog(tools, OUT / f"tools-{tools}.json", self.seed)
         return self.paths[tools]
 
+    def folder(self, files: int, tools: int) -> Path:
+        """A folder of small catalogs, as `catalint lint DIR` meets a repository of servers."""
+        folder = OUT / f"folder-{files}x{tools}"
+        for i in range(files):
+            write_catalog(tools, folder / f"server{i:03d}.tools.json", self.seed + i)
+        return folder
+
 
 def lint_cases(cmd: list[str], catalogs: Catalogs, quick: bool) -> list[Case]:
     cases = [measure(Case("start-up: `--version`", [*cmd, "--version"], ok=frozenset({0})), 3 if quick else 7)]
@@ -280,6 +288,12 @@ def lint_cases(cmd: list[str], catalogs: Catalogs, quick: bool) -> list[Case]:
             findings = case.result if fmt == "json" else findings
             case.result = findings  # the text row has the json row's findings
             cases.append(case)
+    files, tools = FOLDER
+    folder = catalogs.folder(files, tools)
+    case = Case(
+        f"lint a folder of {files} files x {tools} tools, json", [*cmd, "lint", str(folder), "--output-format", "json"]
+    )
+    cases.append(measure(case, 2 if quick else 5, _findings))
     return cases
 
 
