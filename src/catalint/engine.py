@@ -147,20 +147,18 @@ def _outcome(catalog: Catalog, plan: _Plan) -> tuple[list[ToolResult], int] | Ru
 
 def _finish(catalog: Catalog, plan: _Plan, outcome: tuple[list[ToolResult], int] | RuleCrash) -> FileResult | RuleCrash:
     """Run the catalog-level rules over one file's linted tools and free its position tables."""
-    try:
-        if isinstance(outcome, RuleCrash):
-            return outcome
+    if not isinstance(outcome, RuleCrash) and plan.catalog_rules:
         results, suppressed = outcome
-        if plan.catalog_rules:
-            try:
-                suppressed += _lint_catalog_rules(catalog, plan, results)
-            except RuleCrash as exc:
-                return exc
-        return FileResult(catalog, results, suppressed, plan.settings.fail_severity)
-    finally:
-        release = getattr(catalog.source, "release", None)
-        if release is not None:
-            release()
+        try:
+            outcome = results, suppressed + _lint_catalog_rules(catalog, plan, results)
+        except RuleCrash as exc:
+            outcome = exc
+    release = getattr(catalog.source, "release", None)
+    if release is not None:
+        release()
+    if isinstance(outcome, RuleCrash):
+        return outcome
+    return FileResult(catalog, outcome[0], outcome[1], plan.settings.fail_severity)
 
 
 def default_workers(tool_count: int) -> int:
