@@ -7,6 +7,7 @@ one for all files). Command-line flags are applied on top.
 from __future__ import annotations
 
 import fnmatch
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,7 +113,7 @@ class Settings:
 
     def relative(self, file: str) -> str:
         try:
-            return Path(file).resolve().relative_to(self.root.resolve()).as_posix()
+            return Path(file).resolve().relative_to(_resolved(self.root)).as_posix()
         except ValueError:
             return Path(file).as_posix()
 
@@ -309,6 +310,20 @@ def read_table(path: Path) -> dict[str, Any] | None:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.catalint] must be a table")
     return table
+
+
+def _resolved(path: Path) -> Path:
+    """path.resolve(), remembered: every linted file asks for its config's folder again."""
+    key = str(path) if path.is_absolute() else f"{os.getcwd()}\0{path}"
+    found = _RESOLVED.get(key)
+    if found is None:
+        if len(_RESOLVED) > 256:
+            _RESOLVED.clear()
+        found = _RESOLVED[key] = path.resolve()
+    return found
+
+
+_RESOLVED: dict[str, Path] = {}
 
 
 def shown_path(path: Path) -> str:

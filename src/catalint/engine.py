@@ -101,7 +101,8 @@ def lint_catalogs(jobs: list[tuple[Catalog, Settings]], workers: int | None = No
     (the other files still go on). workers=None picks a process count from the tool count.
     """
     catalogs = [catalog for catalog, _ in jobs]
-    plans = [_plan(catalog, settings) for catalog, settings in jobs]
+    rated: dict[int, list[tuple[Rule, Severity, bool]]] = {}
+    plans = [_plan(catalog, settings, rated) for catalog, settings in jobs]
     total = sum(len(catalog.tools) for catalog in catalogs)
     if workers is None:
         workers = default_workers(total)
@@ -118,17 +119,22 @@ def lint_catalogs(jobs: list[tuple[Catalog, Settings]], workers: int | None = No
     return [_finish(c, p, _outcome(c, p)) for c, p in zip(catalogs, plans, strict=True)]
 
 
-def _plan(catalog: Catalog, settings: Settings) -> _Plan:
+def _plan(catalog: Catalog, settings: Settings, rated: dict[int, list[tuple[Rule, Severity, bool]]]) -> _Plan:
+    """What applies to one file. rated keeps, per settings object, each enabled rule with its
+    severity and whether that is fixed: files below one config share them."""
     rel = settings.relative(catalog.path) if catalog.path != "-" else catalog.display
-    active = [
-        _Active(
-            r,
-            settings.severity_of(r.code, r.severity),
-            settings.severity_of(r.code, Severity.INFO) == settings.severity_of(r.code, Severity.CRITICAL),
-            settings.file_ignored(rel, r.code),
-        )
-        for r in _enabled(settings)
-    ]
+    rules = rated.get(id(settings))
+    if rules is None:
+        rules = rated[id(settings)] = [
+            (
+                r,
+                settings.severity_of(r.code, r.severity),
+                settings.severity_of(r.code, Severity.INFO) == settings.severity_of(r.code, Severity.CRITICAL),
+            )
+            for r in _enabled(settings)
+        ]
+    by_file = settings.file_ignored if settings.per_file_ignores else None
+    active = [_Active(r, severity, fixed, by_file(rel, r.code) if by_file else None) for r, severity, fixed in rules]
     return _Plan(
         [a for a in active if a.rule.scope == "tool"],
         [a for a in active if a.rule.scope == "catalog"],
