@@ -14,6 +14,8 @@ class Severity(IntEnum):
     WARNING = 2
     CRITICAL = 3
 
+    label: str  # "info", "warning", "critical": set on each member below, read without a call
+
     @classmethod
     def parse(cls, text: str) -> Severity:
         try:
@@ -22,7 +24,11 @@ class Severity(IntEnum):
             raise ValueError(f"unknown severity {text!r} (expected critical, warning or info)") from None
 
     def __str__(self) -> str:
-        return self.name.lower()
+        return self.label
+
+
+for _severity in Severity:
+    _severity.label = _severity.name.lower()
 
 
 SMELLS = (

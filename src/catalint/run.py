@@ -29,8 +29,7 @@ class Run:
         return sum(len(f.tools) for f in self.files)
 
     def by_severity(self) -> Counter[str]:
-        counts = Counter(f.severity for _, f in self.findings)
-        return Counter({str(severity): n for severity, n in counts.items()})
+        return Counter(f.severity.label for _, f in self.findings)
 
     def schema_counts(self) -> tuple[int, int]:
         """Findings of the SCH rules: (critical, warning)."""

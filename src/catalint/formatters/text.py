@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalint.model import SMELLS, Severity
+from catalint.model import SMELLS
 from catalint.registry import get_rule
 from catalint.run import Run
 
@@ -10,9 +10,8 @@ from catalint.run import Run
 def format_text(run: Run, statistics: bool = False) -> str:
     lines: list[str] = []
     severities: dict[str, str] = {}  # first severity seen per rule, for --statistics
-    names = {s: str(s) for s in Severity}  # str() on an enum member is a Python call each time
     for file_result, f in run.findings:
-        severity = names[f.severity]
+        severity = f.severity.label
         span = f.span
         lines.append(
             f"{file_result.catalog.display}:{span.line}:{span.col}: {f.code} [{severity}] {f.tool}: {f.message}"
