@@ -96,12 +96,7 @@ def lint_forked(
             os.close(write_fd)
             children.append(_Worker(pid, read_fd, got))
         while (index := _take(queue)) is not None:
-            for number, start, done in _lint_chunk(table[index], lint, got.crashed):
-                if isinstance(done, RuleCrash):
-                    got.crash(number, index, done)
-                elif done is not None:
-                    got.add(number, start, *done)
-            got.completed.add(index)
+            got.chunk(index, _lint_chunk(table[index], lint, got.crashed))
             for child in children:
                 child.receive(wait=False)
         for child in children:
@@ -147,15 +142,19 @@ class _Gathered:
     completed: set[int] = field(default_factory=set)  # chunks whose results are all in
     failure: str | None = None  # a worker ended without finishing: every file is in doubt
 
-    def add(self, number: int, start: int, results: list[ToolResult], suppressed: int) -> None:
-        self.parts.setdefault(number, []).append((start, results))
-        self.suppressed[number] += suppressed
-
-    def crash(self, number: int, chunk: int, exc: RuleCrash) -> None:
-        self.crashed.add(number)
-        known = self.crashes.get(number)
-        if known is None or chunk < known[0]:
-            self.crashes[number] = (chunk, exc)
+    def chunk(self, index: int, segments: list[tuple[int, int, Outcome | None]]) -> None:
+        """Take in one linted chunk, from this process or a child: each segment's outcome."""
+        for number, start, outcome in segments:
+            if isinstance(outcome, RuleCrash):
+                self.crashed.add(number)
+                known = self.crashes.get(number)
+                if known is None or index < known[0]:
+                    self.crashes[number] = (index, outcome)
+            elif outcome is not None:
+                results, suppressed = outcome
+                self.parts.setdefault(number, []).append((start, results))
+                self.suppressed[number] += suppressed
+        self.completed.add(index)
 
     def outcomes(self, table: list[list[Segment]]) -> list[Outcome]:
         missing = {number for i, chunk in enumerate(table) if i not in self.completed for number, _, _ in chunk}
@@ -228,17 +227,7 @@ class _Worker:
             kind = message[0]
             if kind == "chunk":
                 _, index, segments = message
-                for number, start, rows, suppressed, crash in segments:
-                    if crash is not None:
-                        got.crash(number, index, RuleCrash(*crash))
-                    elif rows is not None:
-                        tools = got.catalogs[number].tools
-                        results = [
-                            ToolResult(tools[i], [_unflat(row) for row in found], where, _unflat_score(score))
-                            for i, found, where, score in rows
-                        ]
-                        got.add(number, start, results, suppressed)
-                got.completed.add(index)
+                got.chunk(index, [(n, start, _unflat_outcome(got.catalogs[n], flat)) for n, start, flat in segments])
             elif kind == "fail":
                 got.failure = message[1]
             else:  # "done": how often each ignore matched, in this child
@@ -271,20 +260,8 @@ def _child(
             before = [entry.used for entry in ignores]
             crashed: set[int] = set()
             while (index := _take(queue)) is not None:
-                segments = []
-                for number, start, done in _lint_chunk(table[index], lint, crashed):
-                    if isinstance(done, RuleCrash):
-                        segments.append((number, start, None, 0, done.fields()))
-                    elif done is None:
-                        segments.append((number, start, None, 0, None))
-                    else:
-                        results, suppressed = done
-                        rows = [
-                            (tr.tool.index, [_flat(f) for f in tr.findings], tr.start, _flat_score(tr.score))
-                            for tr in results
-                        ]
-                        segments.append((number, start, rows, suppressed, None))
-                out.send(("chunk", index, segments))
+                segments = _lint_chunk(table[index], lint, crashed)
+                out.send(("chunk", index, [(n, start, _flat_outcome(outcome)) for n, start, outcome in segments]))
             out.send(("done", [entry.used - b for entry, b in zip(ignores, before, strict=True)]))
         except BaseException as exc:  # sent to the parent, which reports it on every file
             out.send(("fail", f"internal error: {type(exc).__name__}: {exc} (please report this)"))
@@ -325,6 +302,31 @@ class _Sender:
         os.set_blocking(self.fd, True)
         self._flush()
         os.close(self.fd)
+
+
+def _flat_outcome(outcome: Outcome | None) -> Any:
+    """A segment's outcome as plain tuples for the pipe: None, ("crash", fields) or (rows, suppressed)."""
+    if outcome is None:
+        return None
+    if isinstance(outcome, RuleCrash):
+        return ("crash", outcome.fields())
+    results, suppressed = outcome
+    rows = [(tr.tool.index, [_flat(f) for f in tr.findings], tr.start, _flat_score(tr.score)) for tr in results]
+    return rows, suppressed
+
+
+def _unflat_outcome(catalog: Catalog, flat: Any) -> Outcome | None:
+    if flat is None:
+        return None
+    if flat[0] == "crash":
+        return RuleCrash(*flat[1])
+    rows, suppressed = flat
+    tools = catalog.tools
+    results = [
+        ToolResult(tools[i], [_unflat(row) for row in found], where, _unflat_score(score))
+        for i, found, where, score in rows
+    ]
+    return results, suppressed
 
 
 # Findings cross the pipe as plain tuples: pickling dataclasses costs several times more.
