@@ -7,7 +7,6 @@ one for all files). Command-line flags are applied on top.
 from __future__ import annotations
 
 import fnmatch
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +85,7 @@ class Settings:
     extend_gate: list[Any] = field(default_factory=list)  # replace or add checks by target (--gate)
     gate_enabled: bool = True
     targets: list[str] = field(default_factory=list)  # client profiles (--target): their CMP rules are on
+    _resolved_root: Path | None = field(default=None, init=False, repr=False, compare=False)
 
     def gate_checks(self) -> list[Any]:
         """The checks that apply: the config's gate (else the defaults, or nothing when the gate is
@@ -113,7 +113,9 @@ class Settings:
 
     def relative(self, file: str) -> str:
         try:
-            return Path(file).resolve().relative_to(_resolved(self.root)).as_posix()
+            if self._resolved_root is None:  # asked again for every linted file
+                self._resolved_root = self.root.resolve()
+            return Path(file).resolve().relative_to(self._resolved_root).as_posix()
         except ValueError:
             return Path(file).as_posix()
 
@@ -310,20 +312,6 @@ def read_table(path: Path) -> dict[str, Any] | None:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.catalint] must be a table")
     return table
-
-
-def _resolved(path: Path) -> Path:
-    """path.resolve(), remembered: every linted file asks for its config's folder again."""
-    key = str(path) if path.is_absolute() else f"{os.getcwd()}\0{path}"
-    found = _RESOLVED.get(key)
-    if found is None:
-        if len(_RESOLVED) > 256:
-            _RESOLVED.clear()
-        found = _RESOLVED[key] = path.resolve()
-    return found
-
-
-_RESOLVED: dict[str, Path] = {}
 
 
 def shown_path(path: Path) -> str:
