@@ -42,6 +42,9 @@ OUT = HERE / "out"
 SERVER = ROOT / "tests" / "fixtures" / "mcp_stdio_server.py"
 SECTIONS = ("lint", "shares", "bench", "snapshot")
 SCHEMA_RULES = "SCH-006,SCH-009,SCH-013"
+# One cheap rule: a run with only it selected costs what every lint pays besides the rules (reading
+# the file, TDQS for the gate, positions of its few findings, quality and report).
+ONE_RULE = "DESC-001"
 BENCH_SIZE = (1_000, 1_000, 4_000)  # tools, intents, mutations
 FOLDER = (100, 10)  # files, tools each: a repository of small servers
 SERVER_ARGS = ("normal", "1000", "100")  # MODE TOOLS PAGE
@@ -348,6 +351,7 @@ def measure_shares(cmd: list[str], catalogs: Catalogs, quick: bool) -> Shares:
         Case("`lint FILE`", [*cmd, "lint", path]),
         Case(f"`lint FILE --ignore {SCHEMA_RULES}`", [*cmd, "lint", path, "--ignore", SCHEMA_RULES]),
         Case("`lint FILE --tokens`", [*cmd, "lint", path, "--tokens"]),
+        Case(f"`lint FILE --select {ONE_RULE}`", [*cmd, "lint", path, "--select", ONE_RULE]),
     ]
     for case in variants:
         measure(case, 0)
@@ -401,7 +405,7 @@ def phases_section(data: dict[str, Any] | None) -> list[str]:
 
 def shares_section(shares: Shares) -> list[str]:
     med = statistics.median
-    plain, no_schema, tokens = shares.variants
+    plain, no_schema, tokens, one_rule = shares.variants
     n = len(plain.runs)
 
     def cell(part: float, whole: float) -> str:
@@ -414,6 +418,12 @@ def shares_section(shares: Shares) -> list[str]:
     token_row = [
         cell(min(tokens.walls) - min(plain.walls), min(tokens.walls)),
         cell(min(tokens.cpus) - min(plain.cpus), min(tokens.cpus)),
+    ]
+    base_row = [cell(min(one_rule.walls), min(plain.walls)), cell(min(one_rule.cpus), min(plain.cpus)), "—"]
+    rules_row = [
+        cell(min(plain.walls) - min(one_rule.walls), min(plain.walls)),
+        cell(min(plain.cpus) - min(one_rule.cpus), min(plain.cpus)),
+        "—",
     ]
     detail = "In-process timers failed (see stderr)."
     data = shares.inproc
@@ -443,6 +453,9 @@ def shares_section(shares: Shares) -> list[str]:
         "",
         f"JSON Schema validation: rules {SCHEMA_RULES.replace(',', ', ')} and the catalint.metaschema calls they",
         "make. Token counting: what `--tokens` adds (catalint.tokens, loading cl100k_base included).",
+        f"Everything but the rules: the whole run with one cheap rule ({ONE_RULE}) selected: start-up,",
+        "reading the file, TDQS (the default gate needs it), quality and report; the default rules are",
+        "the rest. The first bounds from below what the default lint can take, however cheap its rules become.",
         f"**Ablation**: {n} interleaved whole-process runs of each command below (default workers, text",
         "report); the part is the difference of the fastest runs (other load only adds time), the share is",
         "of the larger command, in wall time and in CPU time (user + system of catalint and its workers).",
@@ -455,6 +468,8 @@ def shares_section(shares: Shares) -> list[str]:
         "|---|---:|---:|---:|",
         f"| JSON Schema validation | {' | '.join(schema_row)} |",
         f"| Token counting (`--tokens`) | {' | '.join(token_row)} |",
+        f"| Everything but the rules (`--select {ONE_RULE}`) | {' | '.join(base_row)} |",
+        f"| The default rules (`lint FILE` less that) | {' | '.join(rules_row)} |",
         "",
         detail,
         "",
