@@ -532,6 +532,27 @@ def test_directory_with_no_catalogs(cli, tmp_path: Path) -> None:
     result, doc = run_json(cli, "proj")
     assert result.exit_code == 0
     assert doc["files"] == []
+    # Said, not silently passed: the globs it tried and how to widen them.
+    [notice] = doc["notices"]
+    assert notice.startswith("proj: notice: no catalog files found (include: tools.json, tools.yaml,")
+    assert "--include" in notice
+
+
+def test_no_catalogs_notice_in_every_report(cli, tmp_path: Path) -> None:
+    write(tmp_path / "empty/notes.json", "{}")
+    write(tmp_path / "full/tools.json", catalog_text(GOOD_TOOL))
+    text = cli("lint", "empty", "full").output
+    assert "empty: notice: no catalog files found" in text
+    assert "full: notice" not in text  # a directory with a catalog is not mentioned
+    github = cli("lint", "empty", "--output-format", "github").output
+    assert github.startswith("::notice title=catalint::empty: notice: no catalog files found (include: ")
+    markdown = cli("lint", "empty", "--output-format", "markdown").output
+    assert "- ℹ️ empty: notice: no catalog files found" in markdown
+    custom = cli("lint", "empty", "--include", "*.yaml").output
+    assert "(include: *.yaml)" in custom
+    # A file named on the command line, or a directory whose catalog is found, gives no notice.
+    _, doc = run_json(cli, "full", str(Path("full") / "tools.json"))
+    assert doc["notices"] == []
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")

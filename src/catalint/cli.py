@@ -235,7 +235,7 @@ def lint(
     gate check, 2 usage, config or input error.
     """
     from catalint.config import ConfigError, Settings, SettingsResolver
-    from catalint.discover import expand
+    from catalint.discover import expand, no_catalogs_notice
     from catalint.engine import lint_catalogs
     from catalint.formatters import render
     from catalint.loader import LoadError, load_path
@@ -314,9 +314,13 @@ def lint(
     # messages still come out in file order. A config error found on the way stops the reading:
     # the files before it are linted and reported, then the error ends the run.
     loaded: list[tuple[str, Settings, Catalog | LoadError]] = []
+
+    def empty_dir(directory: str, settings: Settings) -> None:
+        run.notices.append(no_catalogs_notice(directory, settings))
+
     config_error: ConfigError | None = None
     try:
-        for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir):
+        for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir, empty_dir):
             settings = resolver.for_file(file)
             try:
                 loaded.append((file, settings, live if live is not None else load_path(file, stdin_filename)))

@@ -28,17 +28,39 @@ def walk_catalogs(directory: Path, settings: Settings) -> Iterator[str]:
                 yield str(base / name)
 
 
-def expand(paths: list[str], settings_for_dir: Callable[[Path], Settings]) -> Iterator[str]:
-    """Files to lint in order; a missing path is passed through for the loader to report."""
+def expand(
+    paths: list[str],
+    settings_for_dir: Callable[[Path], Settings],
+    on_empty: Callable[[str, Settings], None] | None = None,
+) -> Iterator[str]:
+    """Files to lint in order; a missing path is passed through for the loader to report.
+
+    on_empty hears of each directory argument in which no file matched, with its settings.
+    """
     seen: set[str] = set()
     for path in paths:
         candidate = Path(path)
+        settings = None
         if path != "-" and candidate.is_dir():
-            found = walk_catalogs(candidate, settings_for_dir(candidate))
+            settings = settings_for_dir(candidate)
+            found = walk_catalogs(candidate, settings)
         else:
             found = iter([path])
+        matched = False
         for file in found:
+            matched = True
             key = file if file == "-" else os.path.realpath(file)  # a link to a file already listed: once
             if key not in seen:
                 seen.add(key)
                 yield file
+        if settings is not None and not matched and on_empty is not None:
+            on_empty(path, settings)
+
+
+def no_catalogs_notice(directory: str, settings: Settings) -> str:
+    """What to tell a user whose directory argument matched no file."""
+    globs = ", ".join(settings.include) or "none"
+    return (
+        f"{directory}: notice: no catalog files found (include: {globs}); "
+        "name the files, or widen the globs with --include or the include setting"
+    )

@@ -79,6 +79,8 @@ def format_github(run: Run, statistics: bool = False) -> str:
         if error.line is not None:
             props += f",line={error.line}"
         lines.append(f"::error {props},title=catalint::{escape_data(error.message)}")
+    for notice in run.notices:
+        lines.append(f"::notice title=catalint::{escape_data(notice)}")
     if hidden:
         lines.append(
             f"::notice title=catalint::{hidden} more finding{'s' * (hidden != 1)} than GitHub shows per step; "

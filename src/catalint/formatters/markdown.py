@@ -26,6 +26,10 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
         out.append("")
     for error in run.errors:
         out.append(f"- ⚠️ `{_cell(str(error))}`")
+    for notice in run.notices:
+        out.append(f"- ℹ️ {_cell(notice)}")
+    if run.errors or run.notices:
+        out.append("")
     for fr in run.files:
         q = fr.quality
         out += [f"### {_cell(fr.catalog.display)}", ""]
