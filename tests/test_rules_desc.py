@@ -317,6 +317,44 @@ def test_desc009_near_misses(t: dict[str, Any]) -> None:
     assert not fires("DESC-009", t)
 
 
+def _with_city_text(text: str) -> dict[str, Any]:
+    return tool(inputSchema=schema({**TWO_PROPS, "city": {"type": "string", "description": text}}))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "City name. Example usage: Paris",
+        "An example city is Osaka.",
+        "City (examples of valid cities are: Paris, Osaka)",
+        "City, such as `Paris` or `Osaka`",
+        "Paths like '$.panels[0]' select a panel",
+        "中文城市名称，例如：北京",
+        "要查询的城市，比如北京",
+        "Number of days (default: 7)",
+        "Defaults to 'Paris' when omitted.",
+        "Units. Defaults to metric.",
+        "Whether to round. Defaults to false",
+        "Sheets to create. Default: ['Sheet1'].",
+    ],
+)
+def test_desc009_examples_given_in_words(text: str) -> None:
+    assert not fires("DESC-009", _with_city_text(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "City name; the default is used when omitted.",
+        "Start of the window; defaults to the last 24 hours.",
+        "Time zone, by default the server's.",
+        "Cities such as these are looked up by name.",  # no quoted value after "such as"
+    ],
+)
+def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:
+    assert fires("DESC-009", _with_city_text(text))
+
+
 def test_desc009_nested_example_counts() -> None:
     s = schema({"f": {"type": "object", "properties": {"x": {"type": "string", "examples": ["a"]}}}, **TWO_PROPS})
     assert not fires("DESC-009", tool(inputSchema=s))
