@@ -376,10 +376,30 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Weather data for cities worldwide."),  # no action stated: DESC-004's business
         tool(description=""),
         tool(description="搜索订单并列出客户名称。"),
+        # What comes back, said without a return word: a format, a field list, a conversion target.
+        tool(description="Get the current drawing canvas as a PNG image (base64 encoded)."),
+        tool(description="Get the complete server configuration as JSON."),
+        tool(description="Read the full content of a stored paper in markdown format."),
+        tool(description="Retrieve metadata about a file including:\n- size\n- creation time"),
+        tool(description="Convert an address into geographic coordinates."),
+        tool(description="Convert DOCX files to PDF format."),
     ],
 )
 def test_desc010_near_misses(t: dict[str, Any]) -> None:
     assert not fires("DESC-010", t)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Save the drawing canvas to disk.",  # "to" without a conversion verb
+        "Search orders including archived ones.",  # "including" without a list
+        "Create a note; the text may hold markdown.",  # a format, but not of what comes back
+        "Convert the draft.",  # a conversion with no target
+    ],
+)
+def test_desc010_fires_when_those_forms_say_nothing_of_the_result(text: str) -> None:
+    assert fires("DESC-010", tool(description=text))
 
 
 # ---------------------------------------------------------------- DESC-011

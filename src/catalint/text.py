@@ -181,10 +181,15 @@ def mentions(text: str, value: str) -> bool:
     return f" {needle} " in f" {normalize(text)} "
 
 
-# Wording that says what a tool gives back (DESC-010, TDQS return-format signal).
+# Wording that says what a tool gives back (DESC-010, TDQS return-format signal): a return word;
+# a data format it comes in ("as JSON", "in a PNG image"); a list of what it holds ("details
+# including: ..."); or what a conversion turns its input into ("Convert an address to coordinates").
 RETURN_WORDS = LazyRegex(
     r"\b(?:return(?:s|ed|ing)?|outputs?|results?|respon(?:se|ses|ds)|yields?|produces?"
-    r"|gives back|sends back|comes back)\b",
+    r"|gives back|sends back|comes back)\b"
+    r"|\b(?:as|in)\s+(?:an?\s+)?(?:JSON|markdown|CSV|XML|YAML|HTML|PNG|JPE?G|SVG|base64)\b"
+    r"|\b(?:including|includes|containing|contains)\s*:"
+    r"|\b(?:convert|translate|transform|encode|decode)s?\b[^.\n]{1,80}?\b(?:to|into)\s+\w",
     re.IGNORECASE,
 )
 
