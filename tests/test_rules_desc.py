@@ -237,6 +237,30 @@ def test_desc006_survives_ref_cycles() -> None:
     assert not fires("DESC-006", tool(inputSchema=s))
 
 
+@pytest.mark.parametrize("arg", [{"const": "workspace"}, {"type": "string", "enum": ["workspace"]}])
+def test_desc006_a_fixed_value_needs_no_description(arg: dict[str, Any]) -> None:
+    assert not fires("DESC-006", tool(inputSchema=schema({"type": arg}, ["type"])))
+
+
+def test_desc006_a_two_value_enum_still_needs_one() -> None:
+    assert fires("DESC-006", tool(inputSchema=schema({"type": {"enum": ["page", "database"]}}, ["type"])))
+
+
+def test_desc006_a_description_on_a_branch_counts() -> None:
+    described = {"anyOf": [{"type": "object", "description": "Property values of the page"}, {"type": "string"}]}
+    findings = run("DESC-006", tool(inputSchema=schema({"props": described}, ["props"])))
+    assert findings == []
+    bare = {"anyOf": [{"type": "object"}, {"type": "string", "description": "  "}]}
+    assert fires("DESC-006", tool(inputSchema=schema({"props": bare}, ["props"])))
+
+
+def test_desc006_branch_description_is_where_other_rules_look() -> None:
+    # The argument's description is the branch's: DESC-007 reads it (and points at it).
+    arg = {"oneOf": [{"enum": ["asc", "desc"], "description": "Sort order"}, {"type": "null"}]}
+    [finding] = run("DESC-007", tool(inputSchema=schema({"order": arg})))
+    assert finding.pointer == "/tools/0/inputSchema/properties/order/oneOf/0/description"
+
+
 # ---------------------------------------------------------------- DESC-007
 
 
@@ -259,6 +283,40 @@ def test_desc007_near_misses() -> None:
 def test_desc007_array_items_enum() -> None:
     s = schema({"tags": {"type": "array", "items": {"enum": ["red", "blue"]}, "description": "Colour tags"}})
     assert fires("DESC-007", tool(inputSchema=s))
+
+
+def test_desc007_optional_enum_in_a_branch() -> None:
+    optional = {"anyOf": [{"type": "string", "enum": ["light", "dark"]}, {"type": "null"}]}
+    s = schema({"scheme": {**optional, "description": "Emulated colour scheme"}})
+    assert fires("DESC-007", tool(inputSchema=s))
+    s = schema({"scheme": {**optional, "description": "Colour scheme: light or dark"}})
+    assert not fires("DESC-007", tool(inputSchema=s))
+
+
+@pytest.mark.parametrize(
+    ("values", "text"),
+    [
+        (["水产", "早餐", "荤菜"], "菜谱分类名称，如水产、早餐等"),  # CJK values, named as written
+        ([".", ","], "Decimal separator: '.' or ','"),  # punctuation only
+        (["", "'", '"'], "Text qualifier; '' for none."),  # the empty string
+        (["general"], "The search topic"),  # one value: nothing to choose
+    ],
+)
+def test_desc007_values_of_other_kinds_are_found_as_written(values: list[str], text: str) -> None:
+    arg = {"type": "string", "enum": values, "description": text}
+    assert not fires("DESC-007", tool(inputSchema=schema({"v": arg})))
+
+
+@pytest.mark.parametrize(
+    ("values", "text"),
+    [
+        (["水产", "早餐"], "菜谱分类名称"),
+        ([".", ","], "Decimal separator"),
+        (["", "x"], "Text qualifier"),
+    ],
+)
+def test_desc007_values_of_other_kinds_not_named(values: list[str], text: str) -> None:
+    assert fires("DESC-007", tool(inputSchema=schema({"v": {"type": "string", "enum": values, "description": text}})))
 
 
 def test_desc007_whole_words_only() -> None:

@@ -115,6 +115,8 @@ class _Walker:
                     desc_ptr = merged_ptr + "/description"
                 if text is not None and not text.strip():
                     text = None
+                if text is None and ("anyOf" in merged or "oneOf" in merged):
+                    text, desc_ptr = _branch_description(merged, merged_ptr)
                 key = (sub_pointer, prefix + name)
                 if key not in self.seen:
                     self.seen.add(key)
@@ -147,6 +149,19 @@ class _Walker:
                     if isinstance(branch, dict):
                         merged, merged_ptr, b_refs = self.merged(branch, join_pointer(pointer, key, i), refs)
                         self.value(merged, merged_ptr, name, depth + 1, b_refs)
+
+
+def _branch_description(schema: dict[str, Any], pointer: str) -> tuple[str | None, str | None]:
+    """The first non-blank description on an anyOf/oneOf branch, and its pointer: an argument
+    written as `anyOf: [{"type": "object", "description": ...}, {"type": "string"}]` is described."""
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            for i, branch in enumerate(branches):
+                text = branch.get("description") if isinstance(branch, dict) else None
+                if isinstance(text, str) and text.strip():
+                    return text, join_pointer(pointer, key, i, "description")
+    return None, None
 
 
 def _may_nest(schema: dict[str, Any]) -> bool:

@@ -11,7 +11,7 @@ from catalint.arguments import Argument, iter_arguments, top_level_properties
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
-from catalint.text import RETURN_WORDS, LazyRegex, has_verb, mentions, mostly_latin, repeats_name
+from catalint.text import RETURN_WORDS, LazyRegex, has_verb, mentions, mostly_latin, normalize, repeats_name
 
 MIN_DESCRIPTION = 20
 MAX_DESCRIPTION = 500
@@ -248,8 +248,10 @@ def _desc_or_schema(arg: Argument) -> str:
 def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An argument listed in its object's `required` array whose
-    schema (after following a local `$ref`) has no non-empty `description`.
-    Nested arguments count: properties of object arguments and of array items.
+    schema (after following a local `$ref`) has no non-empty `description`, nor
+    one on an `anyOf`/`oneOf` branch. Nested arguments count: properties of object
+    arguments and of array items. A `const` (or one-value `enum`) argument is
+    left alone: there is no choice to explain.
 
     **Why.** The agent must supply a required argument on every call, and the
     name alone rarely says the format, unit or source of the value. Hasan et al.
@@ -264,16 +266,57 @@ def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     **Fix.** Describe what the value is, its format, and where the agent gets it.
     """
     for arg in iter_arguments(tool):
-        if arg.required and arg.description is None:
+        if arg.required and arg.description is None and not _fixed_value(arg.schema):
             yield Hit(arg.pointer, f"required argument {arg.name!r} has no description")
 
 
+def _fixed_value(schema: dict[str, Any]) -> bool:
+    """A `const` or a one-value `enum`: there is nothing to choose, so nothing to explain."""
+    enum = schema.get("enum")
+    return "const" in schema or (isinstance(enum, list) and len(enum) == 1)
+
+
 def _enum_values(arg: Argument) -> list[Any] | None:
+    """The allowed values: the argument's `enum`, its items' `enum`, or the `enum`s of its
+    anyOf/oneOf branches (an optional enum is often `anyOf: [{"enum": [...]}, {"type": "null"}]`)."""
     enum = arg.schema.get("enum")
     if not isinstance(enum, list):
         items = arg.schema.get("items")
         enum = items.get("enum") if isinstance(items, dict) else None
+    if not isinstance(enum, list):
+        enum = [v for branch in _branches(arg.schema) for v in _branch_enum(branch)] or None
     return enum if isinstance(enum, list) and enum else None
+
+
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    found = []
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            found += [b for b in branches if isinstance(b, dict)]
+    return found
+
+
+def _branch_enum(branch: dict[str, Any]) -> list[Any]:
+    enum = branch.get("enum")
+    if not isinstance(enum, list):
+        items = branch.get("items")
+        enum = items.get("enum") if isinstance(items, dict) else None
+    return [v for v in enum if v is not None] if isinstance(enum, list) else []
+
+
+def _mentioned(text: str, value: Any) -> bool:
+    """Whether the description names value: as whole words ignoring case and punctuation; a value
+    of other scripts (CJK words) or of punctuation only ("." or ",") as it is written; the empty
+    string as '' or \"\"."""
+    shown = _enum_text(value)
+    if mentions(text, shown):
+        return True
+    if shown == "":
+        return "''" in text or '""' in text
+    if shown.isascii() and normalize(shown):
+        return False
+    return shown.lower() in text.lower()
 
 
 @rule(
@@ -286,11 +329,13 @@ def _enum_values(arg: Argument) -> list[Any] | None:
 def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An argument with an `enum` (or array items with an
-    `enum`) whose description mentions none of the allowed values, compared as
-    whole words ignoring case and punctuation (`created_at` matches "created at").
+    `enum`, or `anyOf`/`oneOf` branches with one, as an optional enum is often
+    written) whose description mentions none of the allowed values, compared as
+    whole words ignoring case and punctuation (`created_at` matches "created at");
+    values in other scripts or of punctuation only are looked for as written.
     Arguments without a description are not this rule's business (see DESC-006),
-    and enums of more than 12 values (units, locales) are left alone: nobody lists
-    those in prose.
+    nor is a one-value enum (nothing to choose), and enums of more than 12 values
+    (units, locales) are left alone: nobody lists those in prose.
 
     **Why.** Many clients flatten or drop `enum` when they render tools for the
     model, and a description that explains the values tells the agent which to
@@ -308,9 +353,9 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     for arg in iter_arguments(tool):
         values = _enum_values(arg)
         text = arg.description
-        if values is None or text is None or len(values) > MAX_ENUM_TO_MENTION:
+        if values is None or text is None or len(values) > MAX_ENUM_TO_MENTION or len(values) == 1:
             continue
-        if not any(mentions(text, _enum_text(v)) for v in values):
+        if not any(_mentioned(text, v) for v in values):
             shown = ", ".join(_enum_text(v) for v in values[:6]) + (", …" if len(values) > 6 else "")
             yield Hit(
                 _desc_or_schema(arg),
