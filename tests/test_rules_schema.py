@@ -331,6 +331,35 @@ def test_sch004_near_miss_bounded(prop: dict[str, Any]) -> None:
     assert not fires("SCH-004", tool(obj({"value": prop})))
 
 
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"type": "string", "pattern": "^[A-Z]{2}-\\d{4}$"},
+        {"type": "string", "pattern": "^(Time)?SlicerStyle(Light|Dark|Other)\\d$"},
+        {"type": "string", "pattern": "^[*+]{1,3}$"},  # * and + inside a class are literals
+        {"type": "string", "pattern": "^.{0,64}$"},
+        {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
+        {"type": ["string", "integer"], "oneOf": [{"type": "string", "maxLength": 9}, {"type": "integer"}]},
+        {"type": "string", "allOf": [{"maxLength": 40}, {"pattern": "^a"}]},
+    ],
+)
+def test_sch004_near_miss_bounded_by_pattern_or_branches(prop: dict[str, Any]) -> None:
+    assert not fires("SCH-004", tool(obj({"value": prop})))
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["^\\d+$", "^[a-z]*$", "^a{2,}$", "^a|b$", "[a-z]{1,3}", "^[a-z]{1,3}", "^ab\\$", "^(?:a|b)+$"],
+)
+def test_sch004_fires_when_the_pattern_leaves_the_length_open(pattern: str) -> None:
+    assert fires("SCH-004", tool(obj({"value": {"type": "string", "pattern": pattern}})))
+
+
+def test_sch004_fires_when_one_branch_leaves_the_string_open() -> None:
+    prop = {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "hostname"}]}
+    assert fires("SCH-004", tool(obj({"value": prop})))
+
+
 def test_sch004_reports_each_nested_node_at_its_own_pointer() -> None:
     schema = obj(
         {
@@ -735,7 +764,14 @@ def test_sch011_fires_on_array_without_items() -> None:
     assert "no items schema" in f.message
 
 
-@pytest.mark.parametrize("prop", [{"type": "object"}, {"type": "object", "additionalProperties": True}])
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"type": "object"},
+        {"type": "object", "additionalProperties": True},
+        {"type": "object", "additionalProperties": {}},  # as opaque as true
+    ],
+)
 def test_sch011_fires_on_opaque_object_argument(prop: dict[str, Any]) -> None:
     f = only("SCH-011", obj({"filter": prop}))
     assert f.pointer == f"{IS}/properties/filter"
@@ -763,6 +799,12 @@ def test_sch011_fires_on_opaque_array_items_object() -> None:
 def test_sch011_near_miss_shaped(prop: dict[str, Any]) -> None:
     schema = obj({"v": prop}, **{"$defs": {"F": {"type": "object", "properties": {}}}})
     assert not fires("SCH-011", tool(schema))
+
+
+def test_sch011_near_miss_any_json_value() -> None:
+    every_type = ["string", "number", "integer", "boolean", "object", "array", "null"]
+    assert not fires("SCH-011", tool(obj({"value": {"type": every_type}})))
+    assert fires("SCH-011", tool(obj({"value": {"type": ["string", "array"]}})))  # a union, not "any"
 
 
 def test_sch011_near_miss_no_argument_root() -> None:

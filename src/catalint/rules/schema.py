@@ -191,6 +191,7 @@ def open_object(tool: Tool) -> Iterator[Hit]:
 
 _TYPING = frozenset(("type", "enum", "const"))
 _SHAPED = frozenset(("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))
+_ANY_JSON = frozenset(("string", "number", "boolean", "object", "array", "null"))
 
 
 def _supplies_type(
@@ -277,11 +278,72 @@ def _unbounded(node: Node) -> str | None:
     if declared is None or node.condition or "enum" in s or "const" in s:
         return None
     kinds = (declared,) if isinstance(declared, str) else types_of(s)
-    if "string" in kinds and "maxLength" not in s and s.get("format") not in BOUNDED_FORMATS:
+    if "string" in kinds and not _bounded_string(s) and not _branches_bound(s):
         return "string"
     if "array" in kinds and "maxItems" not in s and not _closed_tuple(s):
         return "array"
     return None
+
+
+def _bounded_string(s: dict[str, Any]) -> bool:
+    """maxLength, enum, const, a fixed-size format, or a pattern that caps the length."""
+    if "maxLength" in s or "enum" in s or "const" in s or s.get("format") in BOUNDED_FORMATS:
+        return True
+    pattern = s.get("pattern")
+    return isinstance(pattern, str) and bounded_pattern(pattern)
+
+
+def _branches_bound(s: dict[str, Any]) -> bool:
+    """Every anyOf/oneOf branch bounds the string (`anyOf: [{"format": "ipv4"}, {"format": "ipv6"}]`),
+    or some allOf branch does."""
+    for key in ("anyOf", "oneOf"):
+        branches = s.get(key)
+        if isinstance(branches, list) and branches:
+            if all(isinstance(b, dict) and (_bounded_string(b) or _not_string(b)) for b in branches):
+                return True
+    branches = s.get("allOf")
+    return isinstance(branches, list) and any(isinstance(b, dict) and _bounded_string(b) for b in branches)
+
+
+def _not_string(branch: dict[str, Any]) -> bool:
+    kinds = types_of(branch)
+    return bool(kinds) and "string" not in kinds
+
+
+_OPEN_REPEAT = re.compile(r"\{\d*,\}")
+
+
+def bounded_pattern(pattern: str) -> bool:
+    """Whether every string a pattern accepts is of bounded length: anchored at both ends (`^...$`),
+    no top-level `|` (which would free each side of one anchor), and no `*`, `+` or `{n,}` outside
+    a character class. `^[A-Z]{2}-\\d{4}$` is bounded; `^\\d+$` and `^a|b$` are not."""
+    if len(pattern) < 2 or not pattern.startswith("^") or not pattern.endswith("$"):
+        return False
+    body = pattern[1:-1]
+    if (len(body) - len(body.rstrip("\\"))) % 2:  # the final $ is escaped: a literal dollar
+        return False
+    depth, in_class, i = 0, False, 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if body[i + 1 : i + 2] == "]":  # "[]...]": a ] first in a class is a literal
+                i += 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c in "*+" or (c == "|" and depth == 0):
+            return False
+        elif c == "{" and _OPEN_REPEAT.match(body, i):
+            return False
+        i += 1
+    return True
 
 
 def _closed_tuple(s: dict[str, Any]) -> bool:
@@ -302,10 +364,12 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A string schema without `maxLength` or an array schema
     without `maxItems`, anywhere in the input schema (arguments, array items,
-    nested objects, `$defs`, branches). Strings limited by `enum`, `const` or a
+    nested objects, `$defs`, branches). Strings limited by `enum`, `const`, a
     fixed-size `format` (`date`, `date-time`, `time`, `uuid`, `ipv4`, `ipv6`,
-    `duration`) are bounded already and pass, as does a tuple closed with
-    `items: false` (or draft-07 `additionalItems: false`).
+    `duration`) or a `pattern` that caps the length (anchored `^...$`, no
+    top-level `|`, no `*`, `+` or `{n,}`: `^[A-Z]{2}-\\d{4}$`) are bounded
+    already and pass, also when every `anyOf`/`oneOf` branch bounds them; so does
+    a tuple closed with `items: false` (or draft-07 `additionalItems: false`).
 
     **Why.** An unbounded input lets a model (or a prompt injection steering it)
     send megabytes into one argument; the server pays for it and the context
@@ -682,8 +746,11 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An array schema with neither `items` nor `prefixItems`,
     and an object-typed argument (a property or an array's items) with no
-    `properties`, `patternProperties` or `additionalProperties` schema. A schema
-    that gets its shape elsewhere (`$ref`, `anyOf`, `oneOf`, `allOf`) passes.
+    `properties`, `patternProperties` or `additionalProperties` schema:
+    `additionalProperties: true` and `{}` say "anything", which leaves the agent
+    guessing just as much. A schema that gets its shape elsewhere (`$ref`,
+    `anyOf`, `oneOf`, `allOf`) passes, and so does a `type` that lists every JSON
+    type (any value, on purpose).
 
     **Why.** The model sees "an array" or "an object" and must guess what goes
     inside; its guess fails validation on the server, or worse, passes and is
@@ -703,13 +770,15 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
         if node.condition or not _SHAPED.isdisjoint(s):
             continue
         kinds = types_of(s)
+        if _ANY_JSON <= kinds:
+            continue  # every JSON type listed: "any value", on purpose
         if "array" in kinds and "items" not in s and "prefixItems" not in s:
             yield Hit(node.pointer, f"{_where(node)} is an array with no items schema", 'add "items": {...}')
         elif (
             "object" in kinds
             and node.role in ("property", "items")
             and not any(k in s for k in ("properties", "patternProperties"))
-            and not isinstance(s.get("additionalProperties"), dict)
+            and not _is_map(s)
             and s.get("additionalProperties") is not False
         ):
             yield Hit(
