@@ -237,6 +237,29 @@ def test_desc006_survives_ref_cycles() -> None:
     assert not fires("DESC-006", tool(inputSchema=s))
 
 
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Search the web.\n\n    Args:\n        query: The search text\n",
+        "Compute eGFR.\n    Parameters\n    ----------\n    query : str\n        The search text\n",
+        "Search the web.\n- `query` (str): the search text",
+    ],
+)
+def test_desc006_says_when_a_parameter_list_in_the_tool_description_covers_it(description: str) -> None:
+    [finding] = run(
+        "DESC-006", tool(description=description, inputSchema=schema({"query": {"type": "string"}}, ["query"]))
+    )
+    assert finding.message.endswith("(the tool description's parameter list covers it: move that text into the schema)")
+
+
+def test_desc006_a_mere_mention_is_no_parameter_list() -> None:
+    t = tool(
+        description="Search the web for the query given.", inputSchema=schema({"query": {"type": "string"}}, ["query"])
+    )
+    [finding] = run("DESC-006", t)
+    assert finding.message == "required argument 'query' has no description"
+
+
 @pytest.mark.parametrize("arg", [{"const": "workspace"}, {"type": "string", "enum": ["workspace"]}])
 def test_desc006_a_fixed_value_needs_no_description(arg: dict[str, Any]) -> None:
     assert not fires("DESC-006", tool(inputSchema=schema({"type": arg}, ["type"])))

@@ -263,11 +263,27 @@ def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     **Good.** `"city": {"type": "string", "description": "City name in English,
     e.g. Paris"}`
 
+    A tool description that explains the argument in a docstring-style parameter
+    list ("Args: query: ...") still leaves the schema bare, where clients show
+    and validate arguments; the message then says to move that text.
+
     **Fix.** Describe what the value is, its format, and where the agent gets it.
     """
     for arg in iter_arguments(tool):
         if arg.required and arg.description is None and not _fixed_value(arg.schema):
-            yield Hit(arg.pointer, f"required argument {arg.name!r} has no description")
+            message = f"required argument {arg.name!r} has no description"
+            if _listed_in_description(arg.name, _description(tool)):
+                message += " (the tool description's parameter list covers it: move that text into the schema)"
+            yield Hit(arg.pointer, message)
+
+
+def _listed_in_description(name: str, text: str) -> bool:
+    """Whether a docstring-style parameter list in the tool description starts a line with the
+    argument: "query: The search text" (Args:), "scr : float" (numpy), "- `query` (str): ..."."""
+    if name not in text:
+        return False
+    line = rf"(?m)^[ \t]*(?:[-*•][ \t]*)?`?{re.escape(name)}`?[ \t]*(?:\([^)\n]*\))?[ \t]*:"
+    return re.search(line, text) is not None
 
 
 def _fixed_value(schema: dict[str, Any]) -> bool:
