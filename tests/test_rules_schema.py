@@ -171,6 +171,35 @@ def test_sch002_near_miss_allof_branches_are_not_asked_to_close() -> None:
     assert not fires("SCH-002", tool(schema))
 
 
+CLOSED_ARGS = {"type": "object", "properties": {"city": STR}, "required": ["city"], "additionalProperties": False}
+OPEN_ARGS = {"type": "object", "properties": {"city": STR}, "required": ["city"]}
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        {"type": "object", "$ref": "#/$defs/Args", "$defs": {"Args": CLOSED_ARGS}},
+        {"$ref": "#/$defs/Alias", "$defs": {"Alias": {"$ref": "#/$defs/Args"}, "Args": CLOSED_ARGS}},
+        {"type": "object", "anyOf": [CLOSED_ARGS, {**CLOSED_ARGS, "properties": {"zip": STR}}]},
+        {"type": "object", "allOf": [CLOSED_ARGS]},
+    ],
+)
+def test_sch002_near_miss_closed_through_ref_or_branches(root: dict[str, Any]) -> None:
+    assert IS not in pointers("SCH-002", root)
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        {"type": "object", "$ref": "#/$defs/Args", "$defs": {"Args": OPEN_ARGS}},
+        {"type": "object", "anyOf": [CLOSED_ARGS, OPEN_ARGS]},  # one branch lets anything through
+        {"type": "object", "$ref": "#/$defs/Loop", "$defs": {"Loop": {"$ref": "#/$defs/Loop"}}},
+    ],
+)
+def test_sch002_fires_when_what_it_applies_is_open(root: dict[str, Any]) -> None:
+    assert IS in pointers("SCH-002", root)
+
+
 def test_sch002_reports_each_nested_object_at_its_own_pointer() -> None:
     open_obj = {"type": "object", "properties": {"x": STR}, "required": []}
     schema = obj(

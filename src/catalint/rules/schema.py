@@ -111,6 +111,31 @@ def _closed(schema: dict[str, Any], dialect: str | None) -> bool:
 _BEFORE_2019 = frozenset({"draft-07", "draft-06", "draft-04"})
 
 
+def _closed_by_subschemas(schema: dict[str, Any], root: dict[str, Any], node: Node, dialect: str | None) -> bool:
+    """Closed through what it applies: a `$ref` to a closed schema (`{"type": "object", "$ref":
+    "#/$defs/Args"}`), every anyOf/oneOf branch closed, or one allOf branch closed."""
+    if "$ref" not in schema and "anyOf" not in schema and "oneOf" not in schema and "allOf" not in schema:
+        return False  # the common case
+    return _closes(schema, root, node, dialect, set())
+
+
+def _closes(schema: Any, root: dict[str, Any], node: Node, dialect: str | None, seen: set[int]) -> bool:
+    if not isinstance(schema, dict) or id(schema) in seen or len(seen) > 64:
+        return False
+    seen.add(id(schema))
+    if _closed(schema, dialect) or _is_map(schema):
+        return True
+    if "$ref" in schema and _closes(resolve(root, schema["$ref"], node.resource, node.base), root, node, dialect, seen):
+        return True
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and branches:
+            if all(_closes(b, root, node, dialect, seen) for b in branches):
+                return True
+    branches = schema.get("allOf")
+    return isinstance(branches, list) and any(_closes(b, root, node, dialect, seen) for b in branches)
+
+
 def _refines_parent(node: Node) -> bool:
     """A branch that adds to its parent object's properties rather than standing alone.
 
@@ -155,7 +180,9 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     from the published tool-schema-lint checks.
 
     Not reported: an object whose `additionalProperties` is a non-empty schema (a
-    deliberate map such as headers: string to string); a branch that refines its
+    deliberate map such as headers: string to string); an object closed through
+    what it applies (a `$ref` to a closed schema, every `anyOf`/`oneOf` branch
+    closed, or one `allOf` branch closed); a branch that refines its
     parent (every `allOf` branch, and the `anyOf`/`oneOf`/`if`/`then`/`else`
     branches of an object that declares properties itself or closes with
     `unevaluatedProperties: false`), since closing it would reject the parent's own
@@ -180,7 +207,7 @@ def open_object(tool: Tool) -> Iterator[Hit]:
         else:  # the cheap test first: most nodes have no properties
             candidate = isinstance(s.get("properties"), dict) and node.is_object()
         if candidate and not node.condition and not _refines_parent(node):
-            if not _closed(s, d) and not _is_map(s):
+            if not _closed(s, d) and not _is_map(s) and not _closed_by_subschemas(s, _root_of(tool), node, d):
                 where = node.pointer + "/additionalProperties" if "additionalProperties" in s else node.pointer
                 yield Hit(
                     where,
