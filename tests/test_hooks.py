@@ -38,6 +38,10 @@ MATCH = [
     "tools_list.json",
     "mcp-tools.json",
     "server.tools-list.json",
+    "tools-list.yaml",
+    "tools_list.yml",
+    "mcp-tools.yaml",
+    "a/server.tools-list.yml",
 ]
 NO_MATCH = [
     ".mcp.json",
@@ -82,9 +86,7 @@ def test_files_pattern_leaves_other_files_alone(name: str) -> None:
 
 @pytest.mark.parametrize("name", MATCH + NO_MATCH)
 def test_hook_pattern_and_directory_defaults_agree(name: str) -> None:
-    """What the hook passes is what `catalint lint DIR` picks up (YAML catalogs aside)."""
-    if name.endswith((".yaml", ".yml")) and "-list" in name:
-        pytest.skip("the hook also takes tools-list YAML names")
+    """What the hook passes is what `catalint lint DIR` picks up."""
     assert bool(re.search(HOOK["files"], name)) == glob_match(name, DEFAULT_INCLUDE), name
 
 

@@ -534,7 +534,7 @@ def test_directory_with_no_catalogs(cli, tmp_path: Path) -> None:
     assert doc["files"] == []
     # Said, not silently passed: the globs it tried and how to widen them.
     [notice] = doc["notices"]
-    assert notice.startswith("proj: notice: no catalog files found (include: tools.json, tools.yaml,")
+    assert notice.startswith("proj: notice: no catalog files found (include: the default names: tools.json,")
     assert "--include" in notice
 
 

@@ -22,17 +22,12 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 CONFIG_NAMES = ("catalint.toml", ".catalint.toml", "pyproject.toml")
 
+# Conventional catalog names, each as .json, .yaml and .yml (the pre-commit hook's files: pattern
+# matches the same names).
 DEFAULT_INCLUDE = [
-    "tools.json",
-    "tools.yaml",
-    "tools.yml",
-    "*.tools.json",
-    "*.tools.yaml",
-    "*.tools.yml",
-    "tools-list.json",
-    "tools_list.json",
-    "*.tools-list.json",
-    "mcp-tools.json",
+    f"{name}.{ext}"
+    for name in ("tools", "*.tools", "tools-list", "tools_list", "*.tools-list", "mcp-tools")
+    for ext in ("json", "yaml", "yml")
 ]
 DEFAULT_TOOL_TOKEN_BUDGET = 700  # TOK-001; see its docs for why
 DEFAULT_EXCLUDE = [".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".nox"]

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from catalint.config import Settings, glob_match
+from catalint.config import DEFAULT_INCLUDE, Settings, glob_match
 
 
 def walk_catalogs(directory: Path, settings: Settings) -> Iterator[str]:
@@ -59,7 +59,10 @@ def expand(
 
 def no_catalogs_notice(directory: str, settings: Settings) -> str:
     """What to tell a user whose directory argument matched no file."""
-    globs = ", ".join(settings.include) or "none"
+    if settings.include == DEFAULT_INCLUDE:
+        globs = "the default names: tools.json, *.tools.json, tools-list.json, ... and their .yaml/.yml"
+    else:
+        globs = ", ".join(settings.include) or "none"
     return (
         f"{directory}: notice: no catalog files found (include: {globs}); "
         "name the files, or widen the globs with --include or the include setting"
