@@ -70,3 +70,19 @@ def test_readme_profile_table_is_current() -> None:
     assert readme_with_profiles(readme, CORPUS) == readme, (
         "stale profile table: run `python -m catalint.docs README.md --corpus ../shared/corpus`"
     )
+
+
+def test_readme_sample_output_is_what_catalint_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's first example shows the head and tail of a real run, cut at '...'."""
+    from click.testing import CliRunner
+
+    from catalint.cli import main
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = "$ catalint lint examples/weather.tools.json\n"
+    block = readme[readme.index(command) + len(command) :].split("```", 1)[0]
+    head, tail = (part.strip("\n").splitlines() for part in block.split("...\n"))
+    monkeypatch.chdir(ROOT)
+    printed = CliRunner().invoke(main, ["lint", "examples/weather.tools.json"]).stdout.splitlines()
+    assert printed[: len(head)] == head
+    assert printed[-len(tail) :] == tail
