@@ -125,7 +125,7 @@ def load_suite(path: str) -> Suite:
         for key in data
         if key not in KNOWN
     ]
-    scenarios = _scenarios(data, path, fail)
+    scenarios = _scenarios(data, path, fail, notices)
     blocks = []
     for i, entry in enumerate(data.get("tool_quality", [])):
         if "server" in entry and entry["server"] not in servers:
@@ -150,8 +150,9 @@ def load_suite(path: str) -> Suite:
     return Suite(servers, blocks, scenarios, notices)
 
 
-def _scenarios(data: dict[str, Any], path: str, fail: Any) -> list[Scenario]:
-    """agents: entries, and tests: entries (which take servers and prompt from the agent they name)."""
+def _scenarios(data: dict[str, Any], path: str, fail: Any, notices: list[str]) -> list[Scenario]:
+    """agents: entries, and tests: entries (which take servers and prompt from the agent they name);
+    a tests: entry with no trace block is skipped with a notice."""
     agents = {a["name"]: a for a in data.get("agents", [])}
     found: list[Scenario] = []
     names: dict[str, str] = {}
@@ -168,6 +169,11 @@ def _scenarios(data: dict[str, Any], path: str, fail: Any) -> list[Scenario]:
                 entry = {**{k: base[k] for k in ("servers", "prompt") if k in base}, **entry}
             _check_typos(entry, pointer, fail)
             if not any(block in entry for block in TRACE_BLOCKS):
+                if key == "tests":  # an agents: entry without one is a definition that tests use
+                    notices.append(
+                        f"{path}: notice: skipping tests[{i}] {entry.get('name')!r}: it has no trace block "
+                        f"({', '.join(TRACE_BLOCKS)}), and catalint scores only recorded runs"
+                    )
                 continue
             if entry["name"] in names:
                 raise fail(
