@@ -77,7 +77,10 @@ def test_statistics(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "tools.json", [no_ann, {**no_ann, "name": "get_weather2"}])
     out = cli("lint", "--statistics", "tools.json").stdout
     assert "     2  DESC-006  [critical]  undocumented-required-argument" in out
-    assert "     2  DESC-012  [warning]  missing-annotations" in out
+    assert "     2  DESC-012  [warning]   missing-annotations" in out  # columns line up
+    rows = [line for line in out.splitlines() if line.startswith("     ")]
+    assert len(rows) > 2 and len({row.index("[") for row in rows}) == 1
+    assert len({row.rindex(" ") for row in rows}) == 1  # the rule names start in one column
 
 
 def test_json_output_has_every_field_and_every_tool(cli, catalog: Path) -> None:

@@ -411,14 +411,14 @@ def test_gate_false_in_config(cli, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("check", "message"),
     [
-        ("bogus>=1", "error: command line: extend-gate: unknown gate target 'bogus' (known: min_score, mean_score,"),
+        ("bogus>=1", "error: command line: --gate: unknown gate target 'bogus' (known: min_score, mean_score,"),
         ("max_score>=0.5", "unknown gate target 'max_score'"),
-        ("smells.smelly<=0", "error: command line: extend-gate: unknown smell 'smelly' (known: underspecified,"),
+        ("smells.smelly<=0", "error: command line: --gate: unknown smell 'smelly' (known: underspecified,"),
         ("mean_score=0.8", "expected TARGET OP NUMBER such as 'mean_score>=0.8', got 'mean_score=0.8'"),
         ("mean_score~0.8", "expected TARGET OP NUMBER"),
         ("mean_score>=", "'=' is not a number"),
         (">=0.8", "expected TARGET OP NUMBER"),
-        ("mean_score>=high", "error: command line: extend-gate: 'high' is not a number"),
+        ("mean_score>=high", "error: command line: --gate: 'high' is not a number"),
         ("mean_score>=0.8.1", "'0.8.1' is not a number"),
     ],
 )

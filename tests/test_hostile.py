@@ -503,7 +503,14 @@ def _yaml_tool() -> list[str]:
 @pytest.mark.parametrize("name", ["t.json", "t.yaml", "t.tools.json"])
 def test_utf16_without_bom_is_a_clean_error(cli, tmp_path: Path, codec: str, name: str) -> None:
     write(tmp_path / name, CLEAN_TEXT.encode(codec))
-    one_error(cli("lint", name), f"{name}:1:")
+    line = one_error(cli("lint", name), f"{name}:1:1: error: ")
+    assert f"looks like {codec.upper()} text without a byte-order mark" in line
+
+
+@pytest.mark.parametrize("codec", ["utf-32-le", "utf-32-be"])
+def test_utf32_without_bom_is_named(cli, tmp_path: Path, codec: str) -> None:
+    write(tmp_path / "t.json", CLEAN_TEXT.encode(codec))
+    assert f"looks like {codec.upper()} text" in one_error(cli("lint", "t.json"), "t.json:1:1: error: ")
 
 
 def test_utf16_with_bom_broken_is_a_clean_error(cli, tmp_path: Path) -> None:

@@ -393,7 +393,7 @@ def rule_cmd(code: str, output_format: str) -> None:
         return
     r = get_rule(code)
     if r is None:
-        fail(f"error: unknown rule {code!r} (see 'catalint rules'; also TDQS and GATE)")
+        fail(f"error: unknown rule {code!r} (see 'catalint rules'; also TDQS, GATE and TRACE)")
         return
     if output_format == "json":
         click.echo(json.dumps(rule_dict(r), indent=2))

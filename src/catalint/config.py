@@ -127,7 +127,7 @@ class Settings:
         return None
 
     def unused_notices(self) -> list[str]:
-        where = shown_path(self.path) if self.path else "command line"
+        where = shown_path(self.path) if self.path else COMMAND_LINE
         entries: list[FileIgnore | ToolIgnore] = [*self.per_file_ignores, *self.per_tool_ignores]
         return [f"{where}: notice: {e.label} matched no finding; remove it" for e in entries if not e.used]
 
@@ -183,29 +183,40 @@ def _codes(value: Any, where: str) -> list[str]:
     return codes
 
 
+COMMAND_LINE = "command line"
+_FLAGS = {"extend-gate": "--gate", "targets": "--target", "gate": "--no-gate"}
+
+
+def _named(where: str, key: str) -> str:
+    """How a message names a setting: by its key in a config file, by its flag on the command line."""
+    if where == COMMAND_LINE:
+        return f"{where}: {_FLAGS.get(key, '--' + key)}"
+    return f"{where}: {key}"
+
+
 def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
     """Apply a [tool.catalint] table (or the same keys from the CLI) onto settings."""
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
     if "select" in table:
-        settings.select = _codes(table["select"], f"{where}: select")
+        settings.select = _codes(table["select"], _named(where, "select"))
     if "extend-select" in table:
-        settings.extend_select += _codes(table["extend-select"], f"{where}: extend-select")
+        settings.extend_select += _codes(table["extend-select"], _named(where, "extend-select"))
     if "ignore" in table:
-        settings.ignore += _codes(table["ignore"], f"{where}: ignore")
+        settings.ignore += _codes(table["ignore"], _named(where, "ignore"))
     if "fail-severity" in table:
-        settings.fail_severity = _severity(table["fail-severity"], f"{where}: fail-severity")
+        settings.fail_severity = _severity(table["fail-severity"], _named(where, "fail-severity"))
     if "include" in table:
-        settings.include = _strings(table["include"], f"{where}: include")
+        settings.include = _strings(table["include"], _named(where, "include"))
     if "exclude" in table:
-        settings.exclude = _strings(table["exclude"], f"{where}: exclude")
+        settings.exclude = _strings(table["exclude"], _named(where, "exclude"))
     if "severity" in table:
         sev = table["severity"]
         if not isinstance(sev, dict):
             raise ConfigError(f'{where}: severity must be a table of RULE = "critical|warning|info"')
         for code, value in sev.items():
-            _codes([code], f"{where}: severity")
+            _codes([code], _named(where, "severity"))
             settings.severity[code.upper()] = _severity(value, f"{where}: severity.{code}")
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
@@ -231,18 +242,18 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         elif value is True:
             settings.gate_enabled = True
         else:
-            settings.gate = parse_gate_table(value, f"{where}: gate")
+            settings.gate = parse_gate_table(value, _named(where, "gate"))
             settings.gate_enabled = True
     if "extend-gate" in table:
         from catalint.gate import merge, parse_short
 
-        where_key = f"{where}: extend-gate"
+        where_key = _named(where, "extend-gate")
         extra = [parse_short(g, where_key) for g in _strings(table["extend-gate"], where_key)]
         settings.extend_gate = merge(settings.extend_gate, extra)
     if "targets" in table:
         from catalint.profiles import resolve
 
-        targets = _strings(table["targets"], f"{where}: targets")
+        targets = _strings(table["targets"], _named(where, "targets"))
         for target in targets:
             try:
                 resolve(target)
@@ -382,7 +393,7 @@ class SettingsResolver:
     def _settings(self, config: Path | None) -> Settings:
         if config not in self._by_config:
             settings = load_settings(config)
-            apply_table(settings, self.overrides, "command line")
+            apply_table(settings, self.overrides, COMMAND_LINE)
             self._by_config[config] = settings
         return self._by_config[config]
 

@@ -65,6 +65,21 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _wide_codec(head: bytes) -> str | None:
+    """UTF-16/32 without a BOM, told by where the NUL bytes of its first characters fall (JSON and
+    YAML never hold a raw NUL, so UTF-8 catalog text cannot look like this)."""
+    nul = [b == 0 for b in head]
+    if len(head) == 4 and nul == [False, True, True, True]:
+        return "UTF-32-LE"
+    if len(head) == 4 and nul == [True, True, True, False]:
+        return "UTF-32-BE"
+    if len(head) >= 2 and nul[:2] == [False, True] and (len(head) < 4 or nul[2:] == [False, True]):
+        return "UTF-16-LE"
+    if len(head) >= 2 and nul[:2] == [True, False] and (len(head) < 4 or nul[2:] == [True, False]):
+        return "UTF-16-BE"
+    return None
+
+
 def decode_bytes(data: bytes, display: str) -> str:
     """Decode UTF-8 (with or without BOM) or BOM-marked UTF-16/32."""
     for bom, codec in (
@@ -80,6 +95,10 @@ def decode_bytes(data: bytes, display: str) -> str:
                 raise LoadError(display, f"invalid {codec.upper()} text: {exc.reason}") from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    wide = _wide_codec(data[:4])
+    if wide is not None:
+        message = f"looks like {wide} text without a byte-order mark: save it as UTF-8 (or add the BOM)"
+        raise LoadError(display, message, 1, 1)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -84,7 +84,7 @@ def format_github(run: Run, statistics: bool = False) -> str:
     if hidden:
         lines.append(
             f"::notice title=catalint::{hidden} more finding{'s' * (hidden != 1)} than GitHub shows per step; "
-            "all of them are in the job summary"
+            "the job summary (or a text report) has all of them"
         )
     from catalint.formatters.text import summary
 

@@ -20,9 +20,13 @@ def format_text(run: Run, statistics: bool = False) -> str:
             severities[f.code] = severity
     if statistics and run.findings:
         lines.append("")
-        for code, count in sorted(run.by_rule().items(), key=lambda kv: (-kv[1], kv[0])):
+        counts = sorted(run.by_rule().items(), key=lambda kv: (-kv[1], kv[0]))
+        code_width = max(len(code) for code, _ in counts)
+        tag_width = max(len(severities[code]) for code, _ in counts) + 2
+        for code, count in counts:
             r = get_rule(code)
-            lines.append(f"{count:>6}  {code}  [{severities[code]}]  {r.name if r else ''}")
+            tag = f"[{severities[code]}]"
+            lines.append(f"{count:>6}  {code:<{code_width}}  {tag:<{tag_width}}  {r.name if r else ''}".rstrip())
     if run.show_scores:
         lines += score_tables(run)
     if run.explain:

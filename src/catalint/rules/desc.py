@@ -74,7 +74,7 @@ def missing_description(tool: Tool) -> Iterator[Hit]:
     elif len(text) < MIN_DESCRIPTION:
         yield Hit(
             _desc_pointer(tool),
-            f"description is {len(text)} characters, under {MIN_DESCRIPTION}: {_quote(text)}",
+            f"description is {len(text)} character{'s' * (len(text) != 1)}, under {MIN_DESCRIPTION}: {_quote(text)}",
         )
 
 
