@@ -240,3 +240,10 @@ def test_messages_name_the_config_file_by_its_path_not_just_its_name(cli, tmp_pa
     monkeypatch.chdir(tmp_path / "sub")  # the config is above the working directory: named in full
     result = cli("lint", "tools.json", "--exit-zero")
     assert f"{tmp_path / 'pyproject.toml'}: notice: per-tool ignore" in result.stdout
+
+
+def test_a_missing_config_file_is_one_line_and_exit_2(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [TOOL])
+    result = cli("lint", "--config", "nope.toml", "tools.json")
+    assert result.exit_code == 2
+    assert result.stderr == "error: --config: nope.toml: no such file\n"

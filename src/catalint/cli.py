@@ -276,7 +276,7 @@ def lint(
     if catalog_token_budget is not None:
         overrides["catalog-token-budget"] = catalog_token_budget
     if config_path is not None and not config_path.is_file():
-        fail(f"{config_path}: error: config file not found")
+        fail(f"error: --config: {config_path}: no such file")
     extra_reports = []
     for value in reports:
         fmt, _, target = value.partition(":")  # the format comes first; the path may hold colons
