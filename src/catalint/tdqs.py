@@ -13,7 +13,7 @@ from typing import Any
 
 from catalint.arguments import iter_arguments
 from catalint.model import Tool
-from catalint.text import RETURN_WORDS, LazyRegex, repeats_name, squash
+from catalint.text import LazyRegex, repeats_name, says_what_returns, squash
 
 # (key, label, weight); the weights sum to 1.
 HEURISTICS: tuple[tuple[str, str, float], ...] = (
@@ -238,7 +238,7 @@ def _repetition(text: str) -> str | None:
 def returns(tool: Tool, text: str) -> Part:
     if isinstance(tool.raw.get("outputSchema"), dict):
         return Part("returns", 1.0)
-    if text and RETURN_WORDS.search(text):
+    if text and says_what_returns(text):
         return Part("returns", 1.0)
     return Part("returns", 0.0, ["neither an outputSchema nor a word on what comes back"])
 

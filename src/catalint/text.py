@@ -184,14 +184,33 @@ def mentions(text: str, value: str) -> bool:
 # Wording that says what a tool gives back (DESC-010, TDQS return-format signal): a return word;
 # a data format it comes in ("as JSON", "in a PNG image"); a list of what it holds ("details
 # including: ..."); or what a conversion turns its input into ("Convert an address to coordinates").
+# The last three are tried only in a text holding their key words (substring tests run in C).
 RETURN_WORDS = LazyRegex(
     r"\b(?:return(?:s|ed|ing)?|outputs?|results?|respon(?:se|ses|ds)|yields?|produces?"
-    r"|gives back|sends back|comes back)\b"
-    r"|\b(?:as|in)\s+(?:an?\s+)?(?:JSON|markdown|CSV|XML|YAML|HTML|PNG|JPE?G|SVG|base64)\b"
-    r"|\b(?:including|includes|containing|contains)\s*:"
-    r"|\b(?:convert|translate|transform|encode|decode)s?\b[^.\n]{1,80}?\b(?:to|into)\s+\w",
+    r"|gives back|sends back|comes back)\b",
     re.IGNORECASE,
 )
+_FORMATS = ("json", "markdown", "csv", "xml", "yaml", "html", "png", "jpg", "jpeg", "svg", "base64")
+_IN_FORMAT = LazyRegex(
+    r"\b(?:as|in)\s+(?:an?\s+)?(?:JSON|markdown|CSV|XML|YAML|HTML|PNG|JPE?G|SVG|base64)\b", re.IGNORECASE
+)
+_FIELD_LIST = LazyRegex(r"\b(?:including|includes|containing|contains)\s*:", re.IGNORECASE)
+_CONVERSIONS = ("convert", "translate", "transform", "encode", "decode")
+_CONVERTS_TO = LazyRegex(
+    r"\b(?:convert|translate|transform|encode|decode)s?\b[^.\n]{1,80}?\b(?:to|into)\s+\w", re.IGNORECASE
+)
+
+
+def says_what_returns(text: str) -> bool:
+    """Whether a description says anything about what the tool gives back."""
+    if RETURN_WORDS.search(text):
+        return True
+    lowered = text.lower()
+    if any(word in lowered for word in _FORMATS) and _IN_FORMAT.search(text):
+        return True
+    if ":" in text and ("includ" in lowered or "contain" in lowered) and _FIELD_LIST.search(text):
+        return True
+    return any(word in lowered for word in _CONVERSIONS) and _CONVERTS_TO.search(text) is not None
 
 
 def repeats_name(text: str, name: str) -> bool:

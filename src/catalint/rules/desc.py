@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from catalint.arguments import Argument, iter_arguments, top_level_properties
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
-from catalint.text import RETURN_WORDS, LazyRegex, has_verb, mentions, mostly_latin, normalize, repeats_name
+from catalint.text import LazyRegex, has_verb, mentions, mostly_latin, normalize, repeats_name, says_what_returns
 
 MIN_DESCRIPTION = 20
 MAX_DESCRIPTION = 500
@@ -280,10 +281,12 @@ def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
 def _listed_in_description(name: str, text: str) -> bool:
     """Whether a docstring-style parameter list in the tool description starts a line with the
     argument: "query: The search text" (Args:), "scr : float" (numpy), "- `query` (str): ..."."""
-    if name not in text:
-        return False
-    line = rf"(?m)^[ \t]*(?:[-*•][ \t]*)?`?{re.escape(name)}`?[ \t]*(?:\([^)\n]*\))?[ \t]*:"
-    return re.search(line, text) is not None
+    return name in text and _parameter_line(name).search(text) is not None
+
+
+@lru_cache(maxsize=1024)
+def _parameter_line(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?m)^[ \t]*(?:[-*•][ \t]*)?`?{re.escape(name)}`?[ \t]*(?:\([^)\n]*\))?[ \t]*:")
 
 
 def _fixed_value(schema: dict[str, Any]) -> bool:
@@ -299,7 +302,7 @@ def _enum_values(arg: Argument) -> list[Any] | None:
     if not isinstance(enum, list):
         items = arg.schema.get("items")
         enum = items.get("enum") if isinstance(items, dict) else None
-    if not isinstance(enum, list):
+    if not isinstance(enum, list) and ("anyOf" in arg.schema or "oneOf" in arg.schema):
         enum = [v for branch in _branches(arg.schema) for v in _branch_enum(branch)] or None
     return enum if isinstance(enum, list) and enum else None
 
@@ -322,12 +325,9 @@ def _branch_enum(branch: dict[str, Any]) -> list[Any]:
 
 
 def _mentioned(text: str, value: Any) -> bool:
-    """Whether the description names value: as whole words ignoring case and punctuation; a value
-    of other scripts (CJK words) or of punctuation only ("." or ",") as it is written; the empty
-    string as '' or \"\"."""
+    """Whether the description names a value that mentions() cannot see: one of other scripts (CJK
+    words) or of punctuation only ("." or ",") as it is written; the empty string as '' or \"\"."""
     shown = _enum_text(value)
-    if mentions(text, shown):
-        return True
     if shown == "":
         return "''" in text or '""' in text
     if shown.isascii() and normalize(shown):
@@ -371,7 +371,7 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
         text = arg.description
         if values is None or text is None or len(values) > MAX_ENUM_TO_MENTION or len(values) == 1:
             continue
-        if not any(_mentioned(text, v) for v in values):
+        if not any(mentions(text, _enum_text(v)) for v in values) and not any(_mentioned(text, v) for v in values):
             shown = ", ".join(_enum_text(v) for v in values[:6]) + (", …" if len(values) > 6 else "")
             yield Hit(
                 _desc_or_schema(arg),
@@ -434,20 +434,27 @@ _DEFAULT_VALUE = (
     r"""(?:[-+]?\d|["'`\[{]|(?:true|false|null|none)\b"""
     r"|(?!(?:the|a|an|used|applied|set|given|provided|ignored)\b)[\w.-]+\s*(?:[.,;)]|$))"
 )
-_EXAMPLE_TEXT = LazyRegex(
-    r"\be\.\s?g\.|\bfor (?:example|instance)\b|\bexamples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b)"
-    r"""|\b(?:such as|like)\s+[`'"]|例如|比如|例えば"""
-    rf"|\bdefaults?(?:\s+(?:to|is)|\s*[:=])\s*{_DEFAULT_VALUE}",
-    re.IGNORECASE,
+# Each form is looked for only in a text that holds its key word (a substring test in C), which is
+# far cheaper than one search with every form in it.
+_EXAMPLE_FORMS = (
+    ("e.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE)),
+    ("example", LazyRegex(r"\bexamples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b)", re.IGNORECASE)),
+    ("such as", LazyRegex(r"""\bsuch as\s+[`'"]""", re.IGNORECASE)),
+    ("like", LazyRegex(r"""\blike\s+[`'"]""", re.IGNORECASE)),
+    ("default", LazyRegex(rf"\bdefaults?(?:\s+(?:to|is)|\s*[:=])\s*{_DEFAULT_VALUE}", re.IGNORECASE)),
 )
-_EXAMPLE_HINTS = ("e.", "example", "instance", "such as", "like", "default", "例如", "比如", "例えば")
+_EXAMPLE_PHRASES = ("for example", "for instance", "例如", "比如", "例えば")
 
 
 def _gives_example(text: str) -> bool:
     lowered = text.lower()
-    if not any(hint in lowered for hint in _EXAMPLE_HINTS):
-        return False
-    return _EXAMPLE_TEXT.search(text) is not None
+    for phrase in _EXAMPLE_PHRASES:
+        if phrase in lowered:
+            return True
+    for word, pattern in _EXAMPLE_FORMS:
+        if word in lowered and pattern.search(text) is not None:
+            return True
+    return False
 
 
 def _has_examples(tool: Tool) -> bool:
@@ -550,7 +557,7 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     text = _description(tool)
     if not text or "outputSchema" in tool.raw or not mostly_latin(text):
         return
-    if has_verb(text) and not RETURN_WORDS.search(text):
+    if has_verb(text) and not says_what_returns(text):
         yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
 
 
