@@ -1774,3 +1774,37 @@ def test_trace_score_mutated_specs(cli, tmp_path: Path, text: str) -> None:
     write(tmp_path / "spec.yml", text)
     result = cli("trace", "score", "--spec", "spec.yml", "--catalog", "search.json", "runs.jsonl")
     contract(result)
+
+
+# --------------------------------------------------------------------------------------
+# Patterns that read a window after a key word try only its first few occurrences.
+# --------------------------------------------------------------------------------------
+
+
+def test_match_near_tries_a_bounded_number_of_places() -> None:
+    from catalint.text import MATCH_TRIES, LazyRegex, match_near
+
+    tried: list[int] = []
+
+    class Counting:
+        def match(self, text: str, pos: int) -> None:
+            tried.append(pos)
+
+    starts = LazyRegex(r"\bconvert\b")
+    assert not match_near(starts, Counting(), "convert " * 100_000)  # type: ignore[arg-type]
+    assert len(tried) == MATCH_TRIES
+    window = LazyRegex(r"convert\b[^.\n]{1,80}?\bto\s+\w")
+    assert match_near(starts, window, "Convert it. convert an address to coordinates")
+    assert not match_near(starts, window, "convert. " * MATCH_TRIES + "convert an address to coordinates")
+
+
+@pytest.mark.parametrize("word", ["convert ", "example ", "default ", "like ", "such as "])
+def test_a_description_repeating_a_key_word_is_linted(tmp_path: Path, word: str) -> None:
+    text = "Get the weather. " + word * (2_000_000 // len(word))
+    tool = {"name": "get_weather", "description": text, "inputSchema": {"type": "object", "properties": {}}}
+    write(tmp_path / "w.tools.json", json.dumps({"tools": [tool]}))
+    done = catalint("lint", "w.tools.json", "--select", "DESC-010", "--no-gate", cwd=tmp_path, timeout=60)
+    no_crash(done)
+    assert done.code == 0
+    # None of these words says what comes back, however often it is repeated.
+    assert "DESC-010 [warning] get_weather: description never says what the tool returns" in done.stdout

@@ -27,6 +27,24 @@ class LazyRegex:
         return value
 
 
+MATCH_TRIES = 20  # places match_near() tries: a real description names a key word a few times
+
+
+def match_near(starts: LazyRegex, pattern: LazyRegex, text: str) -> bool:
+    """Whether pattern matches where one of the first MATCH_TRIES matches of starts begins.
+
+    For a pattern that reads a window after a key word ("convert ... to X"): searching with it
+    would try that window at every occurrence, which a text repeating the word makes slow; this
+    tries a bounded number of occurrences, each found at C speed.
+    """
+    for tries, found in enumerate(starts.finditer(text)):
+        if tries == MATCH_TRIES:
+            return False
+        if pattern.match(text, found.start()):
+            return True
+    return False
+
+
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")  # on lower-cased text: "don't", "agent's"
 _ALNUM_RUN = re.compile(r"[^0-9a-z]+")
 
@@ -196,8 +214,9 @@ _IN_FORMAT = LazyRegex(
 )
 _FIELD_LIST = LazyRegex(r"\b(?:including|includes|containing|contains)\s*:", re.IGNORECASE)
 _CONVERSIONS = ("convert", "translate", "transform", "encode", "decode")
+_CONVERSION = LazyRegex(r"\b(?:convert|translate|transform|encode|decode)s?\b", re.IGNORECASE)
 _CONVERTS_TO = LazyRegex(
-    r"\b(?:convert|translate|transform|encode|decode)s?\b[^.\n]{1,80}?\b(?:to|into)\s+\w", re.IGNORECASE
+    r"(?:convert|translate|transform|encode|decode)s?\b[^.\n]{1,80}?\b(?:to|into)\s+\w", re.IGNORECASE
 )
 
 
@@ -210,7 +229,7 @@ def says_what_returns(text: str) -> bool:
         return True
     if ":" in text and ("includ" in lowered or "contain" in lowered) and _FIELD_LIST.search(text):
         return True
-    return any(word in lowered for word in _CONVERSIONS) and _CONVERTS_TO.search(text) is not None
+    return any(word in lowered for word in _CONVERSIONS) and match_near(_CONVERSION, _CONVERTS_TO, text)
 
 
 def repeats_name(text: str, name: str) -> bool:

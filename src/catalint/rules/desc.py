@@ -12,7 +12,16 @@ from catalint.arguments import Argument, iter_arguments, top_level_properties
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
-from catalint.text import LazyRegex, has_verb, mentions, mostly_latin, normalize, repeats_name, says_what_returns
+from catalint.text import (
+    LazyRegex,
+    has_verb,
+    match_near,
+    mentions,
+    mostly_latin,
+    normalize,
+    repeats_name,
+    says_what_returns,
+)
 
 MIN_DESCRIPTION = 20
 MAX_DESCRIPTION = 500
@@ -286,7 +295,8 @@ def _listed_in_description(name: str, text: str) -> bool:
 
 @lru_cache(maxsize=1024)
 def _parameter_line(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(?m)^[ \t]*(?:[-*•][ \t]*)?`?{re.escape(name)}`?[ \t]*(?:\([^)\n]*\))?[ \t]*:")
+    # Each run of spaces is read by one [ \t]* only, so a long run cannot make the search backtrack.
+    return re.compile(rf"(?m)^[ \t]*(?:[-*•][ \t]*)?`?{re.escape(name)}`?[ \t]*(?:\([^)\n]*\)[ \t]*)?:")
 
 
 def _fixed_value(schema: dict[str, Any]) -> bool:
@@ -435,13 +445,22 @@ _DEFAULT_VALUE = (
     r"|(?!(?:the|a|an|used|applied|set|given|provided|ignored)\b)[\w.-]+\s*(?:[.,;)]|$))"
 )
 # Each form is looked for only in a text that holds its key word (a substring test in C), which is
-# far cheaper than one search with every form in it.
+# far cheaper than one search with every form in it; the forms that read a window after the word
+# are tried at its first few occurrences only (match_near), so repeating the word costs little.
 _EXAMPLE_FORMS = (
-    ("e.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE)),
-    ("example", LazyRegex(r"\bexamples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b)", re.IGNORECASE)),
-    ("such as", LazyRegex(r"""\bsuch as\s+[`'"]""", re.IGNORECASE)),
-    ("like", LazyRegex(r"""\blike\s+[`'"]""", re.IGNORECASE)),
-    ("default", LazyRegex(rf"\bdefaults?(?:\s+(?:to|is)|\s*[:=])\s*{_DEFAULT_VALUE}", re.IGNORECASE)),
+    ("e.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),
+    (
+        "example",
+        LazyRegex(r"\bexamples?\b", re.IGNORECASE),
+        LazyRegex(r"examples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b)", re.IGNORECASE),
+    ),
+    ("such as", LazyRegex(r"""\bsuch as\s+[`'"]""", re.IGNORECASE), None),
+    ("like", LazyRegex(r"""\blike\s+[`'"]""", re.IGNORECASE), None),
+    (
+        "default",
+        LazyRegex(r"\bdefaults?\b", re.IGNORECASE),
+        LazyRegex(rf"defaults?(?:\s+(?:to|is)|\s*[:=])\s*{_DEFAULT_VALUE}", re.IGNORECASE),
+    ),
 )
 _EXAMPLE_PHRASES = ("for example", "for instance", "例如", "比如", "例えば")
 
@@ -451,9 +470,12 @@ def _gives_example(text: str) -> bool:
     for phrase in _EXAMPLE_PHRASES:
         if phrase in lowered:
             return True
-    for word, pattern in _EXAMPLE_FORMS:
-        if word in lowered and pattern.search(text) is not None:
-            return True
+    for word, pattern, window in _EXAMPLE_FORMS:
+        if word in lowered:
+            if window is None and pattern.search(text) is not None:
+                return True
+            if window is not None and match_near(pattern, window, text):
+                return True
     return False
 
 
