@@ -107,3 +107,22 @@ def test_invalid_suites_are_exit_2_with_a_position(cli, tmp_path: Path, text: st
 def test_a_missing_catalog_fails_its_block(cli, tmp_path: Path) -> None:
     result = cli("check", suite(tmp_path, "tool_quality:\n  - {name: gone, catalog: none.json}\n"))
     assert result.exit_code == 1 and result.stdout.startswith("tool_quality [FAIL] gone:")
+
+
+def test_markdown_report_is_tables_and_nested_headings(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "cat").mkdir()
+    write_catalog(tmp_path / "cat" / "good.json", [GOOD])
+    text = "tool_quality:\n  - {name: good one, catalog: cat/good.json}\n  - {name: lost, catalog: cat/none.json}\n"
+    result = cli("check", suite(tmp_path, text), "--output-format", "markdown")
+    assert result.exit_code == 1
+    out = result.stdout
+    assert out.startswith("# catalint check\n\n## tool_quality\n\n| Block | Source | Result | Check |\n")
+    assert "| good one | catalog cat/good.json | ✅ PASS | `min_score" in out
+    assert "| lost | catalog cat/none.json | ❌ FAIL |" in out
+    assert "    tool_quality" not in out  # no indented (code-block) text
+    # With traces: the scenarios sit below, one level down, under a single top heading.
+    example = ROOT / "examples" / "traces"
+    monkeypatch.chdir(example)
+    out = cli("check", "suite.yml", "--traces", "runs", "--output-format", "markdown").stdout
+    assert out.count("\n# ") == 0 and out.startswith("# catalint check\n")
+    assert "\n## Agent scenarios\n\n### research agent: PASS\n" in out

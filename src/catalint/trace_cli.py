@@ -276,6 +276,26 @@ def suite_catalogs(servers: dict[str, Any], suite: str, given: dict[str, Catalog
     return out
 
 
+def _quality_markdown(quality: list[dict[str, Any]]) -> str:
+    """The tool_quality blocks as a table: one row per gate check (or the block's error)."""
+    if not quality:
+        return ""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    rows = ["## tool_quality", "", "| Block | Source | Result | Check |", "|---|---|---|---|"]
+    for q in quality:
+        name = cell(q["name"])
+        if "error" in q:
+            rows.append(f"| {name} | {q['kind']} {cell(q['source'])} | ❌ FAIL | {cell(q['error'])} |")
+            continue
+        for gate in q["gates"]:
+            mark = "✅ PASS" if gate["passed"] else "❌ FAIL"
+            rows.append(f"| {name} | {q['kind']} {cell(q['source'])} | {mark} | `{cell(gate['message'])}` |")
+    return "\n".join(rows) + "\n\n"
+
+
 def report_check(
     quality: list[dict[str, Any]],
     results: list[Result],
@@ -304,9 +324,8 @@ def report_check(
                 lines.append(f"  gate [{'PASS' if gate['passed'] else 'FAIL'}] {gate['message']}")
         head = "\n".join(lines) + "\n" if lines else ""
         if output_format == "markdown":
-            head = "".join(f"    {line}\n" for line in lines)
-            head = f"# catalint check\n\n{head}\n" if lines else ""
-            body = to_markdown(results, comparison) if results else ""
+            head = "# catalint check\n\n" + _quality_markdown(quality)
+            body = to_markdown(results, comparison, "## Agent scenarios") if results or comparison else ""
         else:
             body = to_text(results, comparison) if results or comparison else ""
         text = head + body

@@ -118,12 +118,16 @@ def _times(n: int, name: str, of: int | None, unit: str) -> str:
     return f"{name} ({n} {unit}{'s' * (n != 1)})" if unit == "call" else name
 
 
-def to_markdown(results: list[Result], comparison: list[dict[str, Any]] | None = None) -> str:
-    out = ["# catalint trace report", ""]
+def to_markdown(
+    results: list[Result], comparison: list[dict[str, Any]] | None = None, title: str = "# catalint trace report"
+) -> str:
+    """The report in markdown; below `title`, whose level sets the level of the headings under it."""
+    sub = "#" * (len(title) - len(title.lstrip("#")) + 1)
+    out = [title, ""]
     for result in results:
         status = "PASS" if result.passed else "FAIL"
         out += [
-            f"## {result.scenario.name}: {status}",
+            f"{sub} {result.scenario.name}: {status}",
             "",
             f"{len(result.runs)} runs from {', '.join(result.sources)}.",
         ]
@@ -145,7 +149,7 @@ def to_markdown(results: list[Result], comparison: list[dict[str, Any]] | None =
             out += ["", *(f"- {n}" for n in result.notices)]
         out.append("")
     if comparison is not None:
-        out += ["## Compared with the baseline", "", "```", *compare_lines(comparison), "```", ""]
+        out += [f"{sub} Compared with the baseline", "", "```", *compare_lines(comparison), "```", ""]
     return "\n".join(out)
 
 
