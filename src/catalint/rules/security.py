@@ -338,8 +338,10 @@ _INSTRUCTIONS = (
         "override",
         "ignore|disregard|forget|override|bypass|new instructions",
         r"""\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|the|your|of|these|those)\s+){0,3}
-          (?:(?:previous|prior|preceding|earlier|above|former|existing|original|system|safety|security)\s+){1,2}
-          (?:instructions?|prompts?|rules|directions|guidelines|guardrails|policies|constraints|messages)\b
+          (?:(?:previous|prior|preceding|earlier|above|former|system|safety|security)\s+){1,2}
+          (?:instructions?|prompts?|rules|directions|guidelines|guardrails|policies|constraints)\b
+        | \b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|the|your|of|these|those)\s+){0,3}
+          (?:existing|original)\s+(?:instructions?|prompts?|directions|guidelines|guardrails)\b
         | \b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?your\s+(?:instructions|rules|guidelines|system\s+prompt)\b
         | \byour\s+new\s+instructions\s+are\b""",
         starts="ignore disregard forget override bypass your",
@@ -347,7 +349,8 @@ _INSTRUCTIONS = (
     _gated(
         "authority",
         "from now on|you are now|note to|user has",
-        r"""\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:assistant|model|ai|agent))\b
+        r"""\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:assistant|model|ai|agent))\s+(?:must|should|shall|are|need|have\s+to
+          |will\s+(?:always|never|only|not|now|act|respond|answer|reply|obey|follow|ignore|use|call|send|be))\b
         | \byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|unrestricted|jailbroken|free\s+of)
         | \bnote\s+to\s+(?:the\s+)?(?:ai|assistant|model|llm|agent)\b
         | \b(?:the\s+)?user\s+has\s+(?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted)\s+
@@ -379,7 +382,9 @@ _INSTRUCTIONS = (
         "conceal",
         "user|mention|reveal|disclos|acknowledge|secretly|covertly|surreptitious|keep",
         r"""\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?
-          (?:tell|mention|reveal|disclose|inform|let)\b(?:\s+\S+){0,5}?\s+(?:the\s+)?users?\b(?!'s|’s|\s+to\b)
+          (?:tell|mention|reveal|disclose|inform)\b(?:\s+\S+){0,5}?\s+(?:the\s+)?users?\b(?!'s|’s|\s+to\b)
+        | \b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?let\s+(?:the\s+)?users?\s+
+          (?:know|see|notice|learn|find\s+out)\b
         | \b(?:do\s+not|don'?t|never|must\s+not)\s+(?:ever\s+)?(?:mention|reveal|disclose|acknowledge)\s+
           (?:that\s+you|these\s+instructions|this\s+instruction|the\s+(?:above|following|hidden)
             |this\s+(?:step|note|block|part))
@@ -398,9 +403,12 @@ _INSTRUCTIONS = (
         r"""\bbefore\s+(?:(?:using|calling|invoking|running|executing|you\s+(?:use|call|invoke|run))\s+(?:this|the|any)\s+
           (?:tool|function)|responding|answering|replying)\b[\s,:;-]*
         (?:you\s+(?:must|should|need\s+to|have\s+to)\s+|please\s+|always\s+|first\s+|make\s+sure\s+(?:to|you)\s+)*
-        (?:(?:send|upload|post|forward|email|transmit|exfiltrate|share)\b
+        (?:(?:send|upload|post|forward|email|transmit|exfiltrate|share)\b[^.;\n]{0,60}?
+            (?:\b(?:conversation|chat|history|messages|context|credentials?|keys?|tokens?|passwords?|secrets?|files?
+              |contents?|cookies|session|prompt|instructions|environment)\b|https?://|\b[\w.+-]+@[\w-]+\.)
           | (?:read|cat|open|load|access)\s+(?:the\s+(?:contents?\s+of\s+)?)?(?:the\s+user'?s\s+)?
-            (?:[`'"(]?(?:~|\$HOME|%\w+%|/|\.{1,2}/)|[`'"(]?[\w.-]*\.(?:json|env|ya?ml|toml|ini|pem|key|conf|cfg)\b
+            (?:[`'"(]?(?:~|\$HOME|%\w+%|/(?=\w))|[`'"(]?[\w.-]*\.(?:env|pem|key|p12|pfx|kdbx)\b
+              |[`'"(]?(?:credentials?|secrets?|mcp|service[-_]account|tokens?|auth)[\w.-]*\.(?:json|ya?ml|toml|ini|conf|cfg)\b
               |[`'"(]?\.[a-z][\w-]*|ssh\b|private\s+key)[^\s`'"),;]*)""",
         starts="before",
     ),
@@ -446,23 +454,28 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     - overriding its instructions: "ignore all previous instructions", "disregard
       prior safety guidelines", "your new instructions are";
     - claiming authority: "note to the AI", "the user has authorised you to",
-      "from now on you …", "you are now in developer mode";
+      "from now on you must/will always …", "you are now in developer mode";
     - hidden-instruction blocks and markers: `<IMPORTANT>`, `<SYSTEM>`,
       `<secret>`, `<hidden>`, an HTML comment addressed to the model, chat-template
       tokens (`[INST]`, `<|im_start|>`, `<<SYS>>`);
     - hiding things from the user: "do not tell/mention this to the user", "do not
       mention that you …", "without telling the user", "secretly", "keep this
       hidden from the user";
-    - a side task before acting: "before using this tool, read `~/…`" (a path or
-      dotfile) or "…, send …".
+    - a side task before acting: "before using this tool, read `~/…`" (an
+      absolute path, a dotfile or a secrets file such as `credentials.json`) or
+      "…, send the conversation …" (a send, upload or share that carries chat,
+      keys, files or prompts, or goes to a URL or address).
 
     One finding per string, quoting up to three phrases with the reason for each.
 
     Ordinary usage guidance stays quiet: "IMPORTANT: always use absolute paths",
     "Before using this tool, call list_projects", "before using this tool, read
-    the file with read_file", "tell the user to migrate", "Do not show raw IDs to
-    the user", "never reveal the user's password", "without the user's approval",
-    and `<example>` blocks. So does the reference fetch server's "this tool now
+    the file with read_file", "…, read package.json", "…, share the sheet with the
+    service account", "tell the user to migrate", "Do not show raw IDs to the
+    user", "do not let the user wait", "never reveal the user's password",
+    "without the user's approval", "from now on you will receive notifications",
+    "forget previous messages" (a chat tool), "override existing rules" (a
+    firewall), and `<example>` blocks. So does the reference fetch server's "this tool now
     grants you internet access": it tells the model what the tool can do, and asks
     for nothing the user cannot see.
 
@@ -592,8 +605,13 @@ def _emoji_join(text: str, i: int) -> bool:
 
 
 def _script_join(text: str, i: int) -> bool:
-    """A joiner between two non-ASCII letters or marks, as Persian and Indic text use it."""
-    if i == 0 or i + 1 >= len(text):
+    """A joiner between two non-ASCII letters or marks, as Persian and Indic text use it, or right after a
+    virama (the old-style Malayalam chillu ends a word with virama + ZWJ)."""
+    if i == 0:
+        return False
+    if unicodedata.combining(text[i - 1]) == 9:  # canonical combining class 9: a virama
+        return True
+    if i + 1 >= len(text):
         return False
     return all(not c.isascii() and unicodedata.category(c)[0] in "LM" for c in (text[i - 1], text[i + 1]))
 
@@ -687,7 +705,8 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
 
     Legitimate uses are left alone: right-to-left letters themselves, LRM, RLM and
     ALM in text that has right-to-left letters, ZWJ inside an emoji sequence
-    (👩‍💻) or between letters of a joining script, ZWNJ in Persian or Indic words,
+    (👩‍💻), between letters of a joining script or right after a virama (the
+    Malayalam chillu), ZWNJ in Persian or Indic words,
     a single variation selector (⚠️), an emoji subdivision flag (🏴 followed by
     tag letters and CANCEL TAG), the prepended concatenation marks (U+0600–U+0605,
     U+06DD, …, format characters that draw a visible sign in Arabic and Syriac),
@@ -1097,8 +1116,11 @@ _BACK_REFERENCE = LazyRegex(
 _NEGATED = LazyRegex(r"\b(?:never|not|avoid|without|no)\b|n't\b", re.IGNORECASE)
 # An argument made to carry a secret: handing one to it is the tool's subject, not theft.
 SECRET_ARGUMENT = LazyRegex(
-    r"key|token|secret|passw|credential|auth|cert|pem|identity|ssh|env|cookie|session|private", re.I
+    r"key|token|secret|passw|credential|auth|cert|pem|identity|ssh|env|cookie|session|private|header", re.I
 )
+# An argument made to carry a conversation: handing it the chat history is the tool's subject (a summariser).
+_CONVERSATION_ARGUMENT = LazyRegex(r"messages|history|transcript|conversation|chat|dialog", re.I)
+_CONVERSATION = LazyRegex(r"conversation|chat|message|history", re.I)
 HAND_OVER_REACH = 100  # characters between the verb and the argument or destination
 
 
@@ -1147,6 +1169,9 @@ def _hand_over(sentence: str, targets: list[Target], prop: str | None) -> tuple[
         if slot is None or _negated(sentence, verb.start()):
             continue
         carried = _carried(sentence, targets, verb, slot.start())
+        if carried and all(_CONVERSATION.search(t.text) for t in carried):
+            if _CONVERSATION_ARGUMENT.search(_slot_argument(slot, prop) or ""):
+                continue  # the conversation, into the argument made for it
         if carried:
             return carried, sentence[verb.start() : slot.end()]
     return None
@@ -1303,8 +1328,14 @@ _PLACEHOLDER = LazyRegex(
 )
 
 
+# Keys and tokens printed in public documentation as samples: Stripe's API reference test keys.
+_PUBLIC_SAMPLES = frozenset({"sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2"})
+
+
 def _real_looking(token: str, shape: SecretShape) -> bool:
     """Whether a match looks like a real credential rather than a placeholder or a format hint."""
+    if token in _PUBLIC_SAMPLES:
+        return False
     if shape.kind == "a PEM private key":
         return len(set(token.split("-----")[-1])) >= 12
     if _PLACEHOLDER.search(token):
@@ -1318,13 +1349,21 @@ def _real_looking(token: str, shape: SecretShape) -> bool:
 
 
 def _jwt_header(token: str) -> bool:
-    """A JWT's first segment decodes to a JSON object naming its algorithm."""
-    head = token.split(".", 1)[0]
-    try:
-        decoded = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
-    except (binascii.Error, ValueError, UnicodeDecodeError):
+    """A JWT's first segment decodes to a JSON object naming its algorithm, and its claims are not the
+    sample that JWT documentation prints (subject 1234567890, John Doe)."""
+    head, claims = [*token.split("."), ""][:2]
+    decoded = _b64_json(head)
+    if not isinstance(decoded, dict) or "alg" not in decoded:
         return False
-    return isinstance(decoded, dict) and "alg" in decoded
+    sample = _b64_json(claims)
+    return not (isinstance(sample, dict) and sample.get("sub") == "1234567890" and sample.get("name") == "John Doe")
+
+
+def _b64_json(segment: str) -> Any:
+    try:
+        return json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4)))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
 
 
 def secrets_in(text: str) -> list[tuple[str, str]]:
@@ -1366,9 +1405,10 @@ def secret_in_catalog(tool: Tool) -> Iterator[Hit]:
 
     Placeholders and format hints stay quiet: `sk-...`, `xoxb-your-bot-token`,
     "a token starting with ghp_", `sk-xxxxxxxxxxxx`, AWS's documentation key
-    `AKIAIOSFODNN7EXAMPLE`, a bare `-----BEGIN PRIVATE KEY-----` header, and tokens
-    with too few distinct characters or (where real ones always mix them) no
-    digits or no letters.
+    `AKIAIOSFODNN7EXAMPLE`, Stripe's reference sample key, the sample token JWT
+    documentation prints (subject 1234567890, John Doe), a bare `-----BEGIN
+    PRIVATE KEY-----` header, and tokens with too few distinct characters or
+    (where real ones always mix them) no digits or no letters.
 
     **Why.** A catalog is sent to every client that connects, ends up in model
     context and logs, and is often committed or published; a key in it is a
