@@ -348,14 +348,18 @@ _INSTRUCTIONS = (
     ),
     _gated(
         "authority",
-        "from now on|you are now|note to|user has",
+        "from now on|you are|note to|user has|is hereby|is now|is authori|is permitted|is allowed"
+        "|system note|system notice|system override",
         r"""\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:assistant|model|ai|agent))\s+(?:must|should|shall|are|need|have\s+to
           |will\s+(?:always|never|only|not|now|act|respond|answer|reply|obey|follow|ignore|use|call|send|be))\b
         | \byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|unrestricted|jailbroken|free\s+of)
         | \bnote\s+to\s+(?:the\s+)?(?:ai|assistant|model|llm|agent)\b
         | \b(?:the\s+)?user\s+has\s+(?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted)\s+
-          (?:you|the\s+(?:assistant|model|ai|agent))\s+to\b""",
-        starts="from you note the user",
+          (?:you|the\s+(?:assistant|model|ai|agent))\s+to\b
+        | \b(?:you\s+are|the\s+(?:assistant|model|ai|agent)\s+is)\s+(?:now\s+|hereby\s+)?
+          (?:authori[sz]ed|permitted|allowed)\s+to\s+(?:skip|bypass|ignore|override|disable|omit)\b
+        | \bsystem\s+(?:note|notice|override)\s*:""",
+        starts="from you note the user system",
     ),
     _gated(
         "tag",
@@ -380,14 +384,16 @@ _INSTRUCTIONS = (
     ),
     _gated(
         "conceal",
-        "user|mention|reveal|disclos|acknowledge|secretly|covertly|surreptitious|keep",
+        "user|mention|reveal|disclos|acknowledge|secretly|covertly|surreptitious|keep|nothing|quietly|silently",
         r"""\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?
           (?:tell|mention|reveal|disclose|inform)\b(?:\s+\S+){0,5}?\s+(?:the\s+)?users?\b(?!'s|’s|\s+to\b)
         | \b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?let\s+(?:the\s+)?users?\s+
           (?:know|see|notice|learn|find\s+out)\b
         | \b(?:do\s+not|don'?t|never|must\s+not)\s+(?:ever\s+)?(?:mention|reveal|disclose|acknowledge)\s+
           (?:that\s+you|these\s+instructions|this\s+instruction|the\s+(?:above|following|hidden)
-            |this\s+(?:step|note|block|part))
+            |this\s+(?:step|note|block|part|requirement|rule|call|behaviou?r))
+        | \b(?:say|mention|tell)\s+nothing\s+(?:about|of)\s+(?:this|it|these)\b
+        | \b(?:quietly|silently)\s+(?:also\s+)?(?:call|invoke|send|upload|forward|post|e-?mail)\b
         | \bwithout\s+(?:telling|informing|letting)\s+(?:the\s+)?users?\b
         | \b(?:secretly|covertly|surreptitiously)\b
         | \b(?:hide|conceal)\s+(?:this|these|it|them|that)\b(?:\s+\S+){0,3}?\s+from\s+(?:the\s+)?users?\b
@@ -395,7 +401,8 @@ _INSTRUCTIONS = (
         | \bthe\s+users?\s+(?:must|should|need|needs)\s+(?:not|never)\s+(?:to\s+)?
           (?:know|see|learn|find\s+out|be\s+told|notice)\b
         | \busers?\s+(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+need\s+to\s+know\b""",
-        starts="do never must should without secretly covertly surreptitiously hide conceal keep the user",
+        starts="do never must should without secretly covertly surreptitiously hide conceal keep the user say mention"
+        " tell quietly silently",
     ),
     _gated(
         "preaction",
@@ -454,13 +461,15 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     - overriding its instructions: "ignore all previous instructions", "disregard
       prior safety guidelines", "your new instructions are";
     - claiming authority: "note to the AI", "the user has authorised you to",
-      "from now on you must/will always …", "you are now in developer mode";
+      "from now on you must/will always …", "you are now in developer mode", "you
+      are authorized to skip …", "(System note: …)";
     - hidden-instruction blocks and markers: `<IMPORTANT>`, `<SYSTEM>`,
       `<secret>`, `<hidden>`, an HTML comment addressed to the model, chat-template
       tokens (`[INST]`, `<|im_start|>`, `<<SYS>>`);
     - hiding things from the user: "do not tell/mention this to the user", "do not
-      mention that you …", "without telling the user", "secretly", "keep this
-      hidden from the user";
+      mention that you …", "must not reveal this requirement", "mention nothing
+      about this", "without telling the user", "secretly", "quietly call …",
+      "keep this hidden from the user";
     - a side task before acting: "before using this tool, read `~/…`" (an
       absolute path, a dotfile or a secrets file such as `credentials.json`) or
       "…, send the conversation …" (a send, upload or share that carries chat,
