@@ -208,6 +208,26 @@ def test_cat004_flags_the_minority_verb_of_a_synonym_group() -> None:
     assert "'remove' where other tools say 'delete'" in by_tool["remove_label"]
 
 
+def test_cat004_remove_from_is_unlinking_not_deleting() -> None:
+    tools = [
+        *_named("delete_file", "delete_repo"),
+        tool("remove_sub_issue", "Remove a sub-issue from its parent issue; the sub-issue itself is kept."),
+    ]
+    assert run("CAT-004", *tools) == []
+    tools[2] = tool("remove_comment", "Remove a comment for good; it cannot be restored.")
+    assert [f.tool for f in run("CAT-004", *tools)] == ["remove_comment"]
+
+
+def test_cat004_a_verb_several_tools_share_is_a_convention() -> None:
+    names = ("search_events", "search_docs", "search_issues", "search_traces", "find_projects", "find_teams")
+    names += ("find_dsns",)
+    assert run("CAT-004", *_named(*names)) == []
+    # One odd tool among many is still a slip; so is one of two (a tie).
+    found = run("CAT-004", *_named("search_code", "search_issues", "search_users", "search_commits", "find_duplicate"))
+    assert [f.tool for f in found] == ["find_duplicate"]
+    assert [f.tool for f in run("CAT-004", *_named("update_issue", "set_project"))] == ["set_project"]
+
+
 @pytest.mark.parametrize(
     "names",
     [

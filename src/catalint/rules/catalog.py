@@ -165,6 +165,15 @@ SYNONYMS = (
 )
 
 
+_FROM = re.compile(r"\bfrom\b", re.IGNORECASE)
+
+
+def _unlinks(tool: Tool) -> bool:
+    """A remove_* tool that takes a thing out of another ("Remove a label from an issue"): unlinking, not
+    the deleting that delete_* means."""
+    return isinstance(tool.description, str) and _FROM.search(tool.description) is not None
+
+
 def naming_style(name: str) -> str | None:
     """snake_case, camelCase, PascalCase or kebab-case of a name's last dotted part; None for one plain word."""
     last = name.rsplit(".", 1)[-1]
@@ -203,7 +212,11 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
     `get_issue` beside `fetch_pull_request`), reported on the tools whose verb is
     the less common one. Synonym groups: update/set/modify,
     delete/remove/destroy/erase, fetch/retrieve/get, search/find/lookup ("edit"
-    and "change" are left out: editing a document is not setting a value). A
+    and "change" are left out: editing a document is not setting a value). Not
+    reported: a `remove_*` tool whose description says "from" (removing a label
+    from an issue unlinks it; it deletes nothing), and a verb that at least two
+    tools and more than a third of its group use, which is a convention of the
+    catalog (`find_*` to list, `search_*` to query) rather than a slip. A
     namespace before a dot is ignored; one-word names have no style.
 
     **Why.** Agents guess tool names from patterns they have seen in the same
@@ -236,14 +249,19 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
                     ),
                 )
     verbs = [(_verb(t.name), t) for t in tools]
+    verbs = [(None if v == "remove" and _unlinks(t) else v, t) for v, t in verbs]
     for group in SYNONYMS:
         used = Counter(v for v, _ in verbs if v in group)
         if len(used) < 2:
             continue
         main_verb = max(used.items(), key=lambda kv: (kv[1], -group.index(kv[0])))[0]
+        total = sum(used.values())
+        # A verb that several tools share, a good part of the group, is a convention of the catalog (find_*
+        # to list entities, search_* to run a query), not a slip.
+        convention = {v for v, n in used.items() if n >= 2 and 3 * n > total}
         examples = ", ".join(sorted(t.name for v, t in verbs if v == main_verb)[:3])
         for verb, tool in verbs:
-            if verb in used and verb != main_verb:
+            if verb in used and verb != main_verb and verb not in convention:
                 yield CatalogHit(
                     tool,
                     Hit(
