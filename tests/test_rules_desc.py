@@ -61,6 +61,16 @@ def test_desc001_near_miss_exactly_twenty_chars() -> None:
     assert fires("DESC-001", tool(description="Get weather for cit"))  # 19 chars
 
 
+def test_desc001_a_wide_cjk_character_counts_as_three() -> None:
+    assert not fires("DESC-001", tool(description="查询12306余票信息。"))  # 12 characters, 32 by weight
+    assert not fires("DESC-001", tool(description="根据农历时间、性别来获取八字信息。"))
+    [finding] = run("DESC-001", tool(description="获取所有菜谱"))  # "get all recipes": short in any script
+    assert finding.message == (
+        "description is 6 characters (18 counting a wide CJK character as 3), under 20: '获取所有菜谱'"
+    )
+    assert fires("DESC-001", tool(description="Ĝet wéather"))  # accented Latin is not wide
+
+
 def test_desc001_trims_whitespace_before_counting() -> None:
     assert fires("DESC-001", tool(description="   Get the weather      "))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
@@ -57,7 +58,9 @@ def _quote(text: str, limit: int = 60) -> str:
 def missing_description(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A tool whose `description` is absent, not a string, blank,
-    or shorter than 20 characters once trimmed.
+    or shorter than 20 characters once trimmed. A wide (CJK) character counts as
+    three, since one carries about a word: `获取所有菜谱` (6 characters, "get all
+    recipes") is short, `查询12306余票信息。` ("query remaining 12306 tickets") is not.
 
     **Why.** An agent chooses tools from their names and descriptions alone. Hasan
     et al. ("MCP Tool Descriptions Are Smelly!", arXiv:2602.14878) found that purpose
@@ -81,11 +84,22 @@ def missing_description(tool: Tool) -> Iterator[Hit]:
         yield Hit(_desc_pointer(tool), "description is not a string")
     elif not text:
         yield Hit(_desc_pointer(tool), "description is empty")
-    elif len(text) < MIN_DESCRIPTION:
-        yield Hit(
-            _desc_pointer(tool),
-            f"description is {len(text)} character{'s' * (len(text) != 1)}, under {MIN_DESCRIPTION}: {_quote(text)}",
-        )
+    elif len(text) < MIN_DESCRIPTION and (weight := _weight(text)) < MIN_DESCRIPTION:
+        size = f"{len(text)} character{'s' * (len(text) != 1)}"
+        if weight != len(text):
+            size += f" ({weight} counting a wide CJK character as {WIDE_WEIGHT})"
+        yield Hit(_desc_pointer(tool), f"description is {size}, under {MIN_DESCRIPTION}: {_quote(text)}")
+
+
+WIDE_WEIGHT = 3  # '获取所有菜谱' (6) says what 'Get all recipes' (15) does
+
+
+def _weight(text: str) -> int:
+    """Length in Latin-letter equivalents: a wide (CJK) character carries about a word."""
+    if text.isascii():
+        return len(text)
+    wide = sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
+    return len(text) + (WIDE_WEIGHT - 1) * wide
 
 
 @rule(
