@@ -284,6 +284,19 @@ def test_sch003_near_miss_typed_directly_or_through_ref_and_branches(prop: Any) 
     assert not fires("SCH-003", tool(schema))
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["The value to apply. Any JSON value is accepted; use null to clear the field.", "A setting of any type."],
+)
+def test_sch003_near_miss_any_value_on_purpose(text: str) -> None:
+    assert not fires("SCH-003", tool(obj({"value": {"description": text}})))
+
+
+def test_sch003_a_description_that_does_not_say_any_value_still_fires() -> None:
+    assert fires("SCH-003", tool(obj({"value": {"description": "The value to apply to the field."}})))
+    assert fires("SCH-003", tool(obj({"value": {"description": "Pick any value from the list below."}})))
+
+
 def test_sch003_near_miss_unresolved_ref_is_left_to_sch010() -> None:
     assert not fires("SCH-003", tool(obj({"value": {"$ref": "#/$defs/Missing"}})))
 

@@ -268,8 +268,9 @@ def untyped_property(tool: Tool) -> Iterator[Hit]:
     `enum` or `const`, and no `$ref`, `anyOf`, `oneOf` or `allOf` that supplies
     one: every branch of an `anyOf`/`oneOf` must be typed, one `allOf` branch is
     enough. `"prop": {}` and `"prop": true` are the usual forms. Not reported: a
-    property inside a `not`/`if` test, and a branch property that only narrows one
-    its parent object already types.
+    property inside a `not`/`if` test, a branch property that only narrows one
+    its parent object already types, and one whose description says it takes any
+    value ("Any JSON value is accepted"), which is then a choice, not an omission.
 
     **Why.** The model has to guess whether to send a string, a number or an
     object, and the server accepts whatever comes. This rule is from the
@@ -291,12 +292,29 @@ def untyped_property(tool: Tool) -> Iterator[Hit]:
         for name, sub in props.items():
             if _typed_by_parent(node, name, root):
                 continue
-            if sub is True or (isinstance(sub, dict) and not _supplies_type(sub, root, node.resource, node.base)):
+            if sub is True or (
+                isinstance(sub, dict)
+                and not _supplies_type(sub, root, node.resource, node.base)
+                and not _any_on_purpose(sub)
+            ):
                 yield Hit(
                     join_pointer(node.pointer, "properties", name),
                     f"property {name!r} declares no type, so any value is accepted",
                     'add "type" (or an "enum" of the allowed values)',
                 )
+
+
+_ANY_VALUE = re.compile(
+    r"\bany\s+JSON\s+(?:value|type)s?\b|\b(?:accepts?|takes?|allows?)\s+any\s+(?:value|type)s?\b"
+    r"|\bany\s+(?:value|type)s?\s+(?:is|are)\s+(?:accepted|allowed|valid)\b|\b(?:of|can\s+be)\s+any\s+type\b",
+    re.IGNORECASE,
+)
+
+
+def _any_on_purpose(schema: dict[str, Any]) -> bool:
+    """An untyped property whose description says it takes any value ("Any JSON value is accepted")."""
+    text = schema.get("description")
+    return isinstance(text, str) and _ANY_VALUE.search(text) is not None
 
 
 def _unbounded(node: Node) -> str | None:
