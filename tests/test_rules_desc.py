@@ -596,3 +596,13 @@ def test_a_well_written_tool_is_clean_under_every_rule() -> None:
         "annotations": {"readOnlyHint": True, "openWorldHint": True},
     }
     assert run("ALL", t) == []
+
+
+def test_desc013_values_another_argument_declares_are_about_that_one() -> None:
+    props = {
+        "property": {"type": "string", "description": "Filters by type of object (either `page` or `data_source`)"},
+        "value": {"type": "string", "enum": ["page", "data_source"], "description": "page or data_source"},
+    }
+    assert not fires("DESC-013", tool(inputSchema=schema(props)))
+    props["value"]["enum"] = ["page", "database"]  # a different set: the prose lists this argument's own values
+    assert fires("DESC-013", tool(inputSchema=schema(props)))

@@ -759,7 +759,8 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     whose description spells out a closed set: "one of open, closed or pending",
     "must be 'asc' or 'desc'", "allowed values: json, csv". Lists introduced as
     examples ("e.g. Paris or Osaka", "such as ...") are not a closed set and do
-    not fire. The inverse of DESC-007.
+    not fire, nor do values that another argument of the tool declares as its
+    `enum` (the prose is about that one). The inverse of DESC-007.
 
     **Why.** Values in prose are a suggestion the agent may misspell; an `enum` is
     a constraint that clients validate and many render as a choice. Hasan et al.
@@ -784,12 +785,23 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
         if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
         values = _spelled_out_values(text, starts)
-        if values:
+        if values and not _enum_elsewhere(tool, arg, values):
             shown = ", ".join(values[:6])
             yield Hit(
                 _desc_or_schema(arg),
                 f"argument {arg.name!r} lists allowed values in prose ({shown}) but declares no enum",
             )
+
+
+def _enum_elsewhere(tool: Tool, arg: Argument, values: list[str]) -> bool:
+    """Whether another argument of the tool declares exactly these values as its enum: the prose is
+    about that argument ("filters by type of object (either `page` or `data_source`)")."""
+    wanted = {v.lower() for v in values}
+    for other in iter_arguments(tool):
+        enum = _enum_values(other) if other is not arg else None
+        if enum and {str(v).lower() for v in enum} == wanted:
+            return True
+    return False
 
 
 def _branch_has_enum(schema: dict[str, Any]) -> bool:
