@@ -50,6 +50,20 @@ def test_check_is_0_when_current_and_1_with_a_diff(cli, tmp_path: Path) -> None:
     assert len(json.loads((tmp_path / "tools.json").read_text())["tools"]) == 3  # --check never writes
 
 
+def test_check_ignores_the_order_of_the_tools(cli, tmp_path: Path) -> None:
+    snap(cli, "tools.json", count=3)
+    path = tmp_path / "tools.json"
+    doc = json.loads(path.read_text())
+    doc["tools"].reverse()
+    path.write_text(json.dumps(doc, indent=2))
+    result = snap(cli, "tools.json", "--check", count=3)
+    assert result.exit_code == 0
+    assert "up to date (3 tools; the server lists them in another order)" in result.stdout
+    doc["tools"][0]["description"] += " Changed."
+    path.write_text(json.dumps(doc, indent=2))
+    assert snap(cli, "tools.json", "--check", count=3).exit_code == 1  # a real change still counts
+
+
 @pytest.mark.parametrize(
     ("mode", "words"),
     [
