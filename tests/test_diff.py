@@ -192,8 +192,32 @@ def test_schema_pointer_changes() -> None:
         SchemaChange("/inputSchema/additionalProperties", "removed"),
         SchemaChange("/inputSchema/properties/city/description", "added"),
         SchemaChange("/inputSchema/properties/city/maxLength", "changed"),
-        SchemaChange("/inputSchema/required/1", "added"),
+        SchemaChange("/inputSchema/required", "added", '"units"'),
     ]
+
+
+def test_set_like_lists_report_members_not_positions(cli, tmp_path) -> None:
+    old = copy.deepcopy(WEATHER)
+    old["inputSchema"]["properties"]["units"] = {"type": "string", "enum": ["metric", "imperial", "kelvin"]}
+    old["inputSchema"]["required"] = ["units", "city"]
+    new = copy.deepcopy(old)
+    new["inputSchema"]["required"] = ["city"]  # units made optional: one change, not two positions
+    new["inputSchema"]["properties"]["units"]["enum"] = ["kelvin", "metric"]  # reordered, imperial dropped
+    changes = schema_changes(catalog([old]).tools[0], catalog([new]).tools[0])
+    assert changes == [
+        SchemaChange("/inputSchema/properties/units/enum", "removed", '"imperial"'),
+        SchemaChange("/inputSchema/required", "removed", '"units"'),
+    ]
+    (tmp_path / "a.json").write_text(json.dumps({"tools": [old]}))
+    (tmp_path / "b.json").write_text(json.dumps({"tools": [new]}))
+    text = cli("diff", "a.json", "b.json").stdout
+    assert '/properties/units/enum "imperial" removed, /required "units" removed' in text
+    doc = json.loads(cli("diff", "a.json", "b.json", "--output-format", "json").stdout)
+    assert doc["tools"]["changed"][0]["input_schema"]["changes"][1] == {
+        "pointer": "/inputSchema/required",
+        "change": "removed",
+        "value": "units",
+    }
 
 
 def test_schema_appearing_or_disappearing_is_one_pointer() -> None:

@@ -121,6 +121,7 @@ class ToolState:
 class SchemaChange:
     pointer: str  # inside the tool: /inputSchema/properties/q
     kind: str  # added, removed or changed
+    value: str | None = None  # a set-like list's (required, enum, type) member added or removed, as JSON text
 
 
 @dataclass
@@ -372,10 +373,18 @@ def _schema_only(raw: dict[str, Any]) -> dict[str, Any]:
     return {"inputSchema": raw["inputSchema"]} if "inputSchema" in raw else {}
 
 
+# Lists whose order means nothing: a change is a member added or removed, not a position that differs.
+_SET_LIKE = frozenset({"required", "enum", "type"})
+
+
 def _walk(old: Any, new: Any, pointer: str, out: list[SchemaChange]) -> None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key in sorted(old.keys() | new.keys()):
             _child(old, new, key, key in old, key in new, pointer, out)
+    elif isinstance(old, list) and isinstance(new, list) and pointer.rsplit("/", 1)[-1] in _SET_LIKE:
+        before, after = {canonical(v): v for v in old}, {canonical(v): v for v in new}
+        out += [SchemaChange(pointer, "removed", key) for key in before if key not in after]
+        out += [SchemaChange(pointer, "added", key) for key in after if key not in before]
     elif isinstance(old, list) and isinstance(new, list):
         for i in range(max(len(old), len(new))):
             _child(old, new, i, i < len(old), i < len(new), pointer, out)

@@ -73,7 +73,10 @@ def _token_move(before: int, after: int) -> str:
 
 
 def _schema_text(change: ToolChange) -> str:
-    parts = [f"{c.pointer.removeprefix('/inputSchema')} {c.kind}".lstrip() for c in change.schema]
+    parts = [
+        f"{c.pointer.removeprefix('/inputSchema')}{'' if c.value is None else ' ' + c.value} {c.kind}".lstrip()
+        for c in change.schema
+    ]
     more = change.schema_total - len(change.schema)
     return ", ".join(parts) + (f" (+{more} more)" if more else "")
 
@@ -171,7 +174,10 @@ def _change_dict(c: ToolChange) -> dict[str, Any]:
         "head_pointer": c.head.tool.pointer,
         "description_diff": c.description,
         "input_schema": {
-            "changes": [{"pointer": s.pointer, "change": s.kind} for s in c.schema],
+            "changes": [
+                {"pointer": s.pointer, "change": s.kind, **({} if s.value is None else {"value": json.loads(s.value)})}
+                for s in c.schema
+            ],
             "total": c.schema_total,
         },
         "fields": c.fields,
