@@ -106,7 +106,7 @@ def test_invalid_suites_are_exit_2_with_a_position(cli, tmp_path: Path, text: st
 
 def test_a_missing_catalog_fails_its_block(cli, tmp_path: Path) -> None:
     result = cli("check", suite(tmp_path, "tool_quality:\n  - {name: gone, catalog: none.json}\n"))
-    assert result.exit_code == 1 and result.stdout.startswith("tool_quality [FAIL] gone:")
+    assert result.exit_code == 2 and result.stdout.startswith("tool_quality [FAIL] gone:")  # unreadable: as lint
 
 
 def test_markdown_report_is_tables_and_nested_headings(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -114,7 +114,7 @@ def test_markdown_report_is_tables_and_nested_headings(cli, tmp_path: Path, monk
     write_catalog(tmp_path / "cat" / "good.json", [GOOD])
     text = "tool_quality:\n  - {name: good one, catalog: cat/good.json}\n  - {name: lost, catalog: cat/none.json}\n"
     result = cli("check", suite(tmp_path, text), "--output-format", "markdown")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # cat/none.json cannot be read
     out = result.stdout
     assert out.startswith("# catalint check\n\n## tool_quality\n\n| Block | Source | Result | Check |\n")
     assert "| good one | catalog cat/good.json | ✅ PASS | `min_score" in out

@@ -538,7 +538,7 @@ def check_cmd(
     orchestration, token_efficiency) is scored against its recorded runs:
     DIR/NAME.json, .jsonl or .yaml, or the folder DIR/NAME/ (NAME as written, or
     lower-cased with dashes). One row per check; exit 1 when any fails, 2 for an
-    invalid suite or unreadable traces.
+    invalid suite, an unreadable catalog or traces, or a server that could not be read.
     """
     from catalint.config import ConfigError, Settings
     from catalint.engine import lint_catalog
@@ -582,7 +582,8 @@ def check_cmd(
 
     report_check(quality, results, output_format, output_file, baseline)
     failed = not all(q["passed"] for q in quality) or not all(r.passed for r in results)
-    sys.exit(1 if failed else 0)
+    unreadable = any("error" in q for q in quality)  # a catalog or server that could not be read: as lint does
+    sys.exit(2 if unreadable else 1 if failed else 0)
 
 
 def _live_catalog(command: tuple[str, ...], url: str | None) -> Any:
