@@ -182,6 +182,12 @@ def test_resolver_fills_servers_from_the_catalogs() -> None:
     assert Resolver({"weather": CATALOG}).resolve("unknown", None) == ("unknown", "weather")
 
 
+def test_resolver_reads_the_server_from_an_mcp_name_without_a_catalog() -> None:
+    assert Resolver({}).resolve("mcp__github__create_issue", None) == ("create_issue", "github")
+    # with catalogs of other servers too: the name says which server the agent called
+    assert Resolver({"weather": CATALOG}).resolve("mcp__github__create_issue", None) == ("create_issue", "github")
+
+
 # ---- orchestration --------------------------------------------------------------------------
 
 

@@ -79,7 +79,7 @@ class Resolver:
         if server:
             return name, server
         found = _CLAUDE_NAME.match(name)
-        if found and found.group(1) in self.catalogs:
+        if found:  # the agent recorded the server in the name, catalog or not
             return found.group(2), found.group(1)
         owners = self.owners.get(name, [])
         if len(owners) == 1:
