@@ -165,6 +165,15 @@ def test_both_worked_examples_together_are_micro_averaged(cli, tmp_path: Path, l
     assert json.loads(result.stdout)["passed"] is True
 
 
+def test_json_lines_on_standard_input(cli) -> None:
+    lines = json.dumps(HIT) + "\n" + json.dumps(MISS) + "\n"
+    result = cli("trace", "score", "-", *CLASSES, "--output-format", "json", input=lines)
+    assert result.exit_code == 0, result.stderr
+    assert scenario(result)["runs"] == 2
+    pretty = json.dumps([HIT, MISS], indent=2)  # one document over many lines is still one document
+    assert scenario(cli("trace", "score", "-", *CLASSES, "--output-format", "json", input=pretty))["runs"] == 2
+
+
 # ---- 2. orchestration --------------------------------------------------------------------------
 
 

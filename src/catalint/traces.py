@@ -151,7 +151,7 @@ def _documents(file: str) -> list[tuple[str, Any, Any]]:
         text = read_text(file)
     if not text.strip():
         raise LoadError(file, "empty file")
-    if file.lower().endswith(JSONL_SUFFIXES):
+    if file.lower().endswith(JSONL_SUFFIXES) or (file == "-" and _looks_like_jsonl(text)):
         docs = []
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
@@ -166,6 +166,12 @@ def _documents(file: str) -> list[tuple[str, Any, Any]]:
         return docs
     data, source = parse_yaml(text, file) if looks_like_yaml(file, text) else parse_json(text, file)
     return [(file, data, _doc_span(source))]
+
+
+def _looks_like_jsonl(text: str) -> bool:
+    """Standard input holding one JSON object a line (a pretty-printed document has lines of other kinds)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return len(lines) > 1 and all(line.startswith("{") and line.endswith("}") for line in lines)
 
 
 def _doc_span(source: Any) -> Any:
