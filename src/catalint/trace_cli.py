@@ -153,7 +153,8 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
         fail(f"{catalog}: error: a tool is nested too deeply to write")
     save(text, output_file, "the catalog")
     names = ", ".join(t["name"] for t in extra) or "none"
-    click.echo(f"{output_file or '-'}: {len(tools)} tools and {len(extra)} distractors ({names})", err=True)
+    count = f"{len(extra)} distractor{'s' * (len(extra) != 1)}"
+    click.echo(f"{output_file or '-'}: {len(tools)} tools and {count} ({names})", err=True)
 
 
 def check_traces(scenarios: list[Scenario], traces_dir: str, catalogs: dict[str, Catalog]) -> list[Result]:

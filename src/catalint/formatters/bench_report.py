@@ -103,7 +103,7 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
     if report.tokens is not None:
         tokens = f"; {report.tokens:,} tokens (cl100k_base), {report.whitespace_tokens:,} whitespace-separated"
     lines.append(
-        f"catalog: {len(spec.catalog.tools)} tools, {n} intents; TDQS mean {report.tdqs_mean:.2f}, "
+        f"catalog: {len(spec.catalog.tools)} tools, {n} intent{'s' * (n != 1)}; TDQS mean {report.tdqs_mean:.2f}, "
         f"min {report.tdqs_min:.2f}; {sum(report.smells.values())} smells{tokens}"
     )
     lines.append(f"baseline: {k}/{n} correct, accuracy {_pct(k / n)} (95% CI {_interval(k, n)})")
@@ -117,7 +117,9 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
         width = max(len(f"{m.mutation.tool} {m.mutation.label()}") for m in report.mutations)
         for m in report.mutations:
             label = f"{m.mutation.tool} {m.mutation.label()}"
-            removed = "" if m.tokens_removed is None else f"; tokens removed {m.tokens_removed}"
+            removed = ""
+            if m.tokens_removed is not None:
+                removed = f"; tokens {'removed' if m.tokens_removed >= 0 else 'added'} {abs(m.tokens_removed)}"
             lines.append(
                 f"  {label:<{width}}  accuracy {_pct(m.accuracy):>6} ({_interval(m.correct, m.total)})  "
                 f"drop {_pts(m.drop)}; flips {len(m.flips)}; smells {_smells(m.smells_added)}{removed}"
@@ -126,8 +128,10 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
                 mark = "now right" if f.correct_after else ("now wrong" if f.correct_before else "still wrong")
                 lines.append(f"      {f.query!r}: {f.before or 'nothing'} -> {f.after or 'nothing'} ({mark})")
         largest = report.largest_drop()
-        if largest is not None:
+        if largest is not None and largest.drop > 0:
             lines.append(f"largest drop: {_pts(largest.drop)} ({largest.mutation.tool} {largest.mutation.label()})")
+        elif largest is not None:
+            lines.append("largest drop: none (no mutation lowered accuracy)")
         if report.auto:
             lines.append("tools by how much selection depends on their description:")
             for tool, drop, label in report.ranking():
