@@ -108,6 +108,14 @@ def test_near_miss_with_a_different_description_is_not_a_rename() -> None:
     assert compare(catalog([WEATHER]), catalog([other])).renamed == []
 
 
+def test_near_miss_tools_without_descriptions_are_not_paired() -> None:
+    bare = {"name": "get-problem", "inputSchema": {"type": "object", "properties": {}}}
+    other = {"name": "delete-account", "inputSchema": {"type": "object", "properties": {}}}
+    diff = compare(catalog([bare]), catalog([other]))
+    assert diff.renamed == []
+    assert [s.name for s in diff.removed] == ["get-problem"] and [s.name for s in diff.added] == ["delete-account"]
+
+
 def test_schema_equality_is_json_equality() -> None:
     old = tool(WEATHER, inputSchema={**WEATHER["inputSchema"], "maxProperties": 1})
     new = tool(WEATHER, name="fetch_weather", inputSchema={"maxProperties": 1.0, **WEATHER["inputSchema"]})

@@ -256,8 +256,10 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
     """Removed and added tools with JSON-equal inputSchemas and similar descriptions, most similar first.
 
     Equal descriptions pair first, in name order, without comparing words (a mass rename stays linear).
+    Tools without a description are never paired: an equal schema alone does not make two tools one.
     """
-    olds, news = _by_schema(removed), _by_schema(added)
+    described = [t for t in removed if _word_key(t)], [t for t in added if _word_key(t)]
+    olds, news = _by_schema(described[0]), _by_schema(described[1])
     pairs: list[tuple[Tool, Tool]] = []
     for key in sorted(olds.keys() & news.keys()):
         equal, left_old, left_new = _equal_descriptions(olds[key], news[key])
