@@ -140,14 +140,21 @@ def test_from_catalog_takes_the_first_in_file_order() -> None:
 
 
 def test_from_catalog_skips_collisions_ignoring_case() -> None:
-    first, second, third, fourth = _names(bundled())[:4]
-    picked = _names(from_catalog([second.upper(), "unrelated", fourth], 3))
-    assert picked == [first, third, _names(bundled())[4]]
+    picked = _names(from_catalog(["TRANSLATE_TEXT", "unrelated_tool"], 47))
+    assert "translate_text" not in picked and len(picked) == 47
+
+
+def test_from_catalog_skips_tools_on_a_catalog_tools_topic() -> None:
+    # A weather catalog gets no weather distractors: picking one would not be picking an irrelevant tool.
+    assert _names(from_catalog(["get_weather"], 2)) == ["convert_currency", "get_exchange_rates"]
+    assert "get_stock_quote" not in _names(from_catalog(["stockPrice"], 40))  # camelCase names split too
+    assert _names(from_catalog(["get_data", "list_items"], 1)) == ["get_current_weather"]  # generic words only
+    with pytest.raises(DistractorError, match=r"\(2 are on a catalog tool's topic\)$"):
+        from_catalog(["weather"], 47)
 
 
 def test_from_catalog_accepts_any_iterable() -> None:
-    first = _names(bundled())[0]
-    assert _names(from_catalog(iter([first]), 1)) == [_names(bundled())[1]]
+    assert _names(from_catalog(iter(["get_moon_phase"]), 1)) == [_names(bundled())[0]]
 
 
 def test_from_catalog_zero_is_empty() -> None:

@@ -4,7 +4,8 @@ Everything here is deterministic: the same input always gives the same output.
 Two sources of distractors:
 
 - `from_catalog`: unrelated tools from the bundled `data/distractors.json`
-  (weather, currency, calendar, maps, ...), taken in file order;
+  (weather, currency, calendar, maps, ...), taken in file order, skipping any on
+  the topic of a catalog tool (a word of its name such as weather or stock);
 - `near_duplicates`: look-alikes of named real tools (`NAME_v2`, `NAME_internal`,
   a casing variant, a pluralization variant) with the original's description and schema.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
@@ -43,17 +45,39 @@ def _check_count(count: int) -> None:
         raise DistractorError(f"the number of distractors must be 0 or more, not {count}")
 
 
+# Words of a tool name that say what it does rather than what it is about: a bundled tool is kept
+# out only when it shares a topic word (weather, calendar, stock) with a catalog tool.
+_GENERIC_WORDS = frozenset(
+    """get list set create update delete remove add search find fetch read write run query make generate calculate
+    convert check detect define evaluate decode encode track draft solve shorten translate the a an of in on by to for
+    and or current details detail info data history""".split()
+)
+
+
+def _topic_words(name: str) -> set[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    return {w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if len(w) > 2 and w not in _GENERIC_WORDS}
+
+
 def from_catalog(existing: Iterable[str], count: int) -> list[dict[str, Any]]:
-    """The first `count` bundled tools, in file order, whose names differ (ignoring case) from every `existing` name."""
+    """The first `count` bundled tools, in file order, that differ (ignoring case) from every `existing` name
+    and share no topic word with one: a weather catalog gets no weather tools, which would not be irrelevant."""
     _check_count(count)
     if count == 0:
         return []
-    taken = {name.casefold() for name in existing}
+    names = list(existing)
+    taken = {name.casefold() for name in names}
+    topics = set().union(*(_topic_words(name) for name in names)) if names else set()
     tools = bundled()
-    available = [tool for tool in tools if tool["name"].casefold() not in taken]
+    same_name = [tool for tool in tools if tool["name"].casefold() in taken]
+    available = [
+        tool for tool in tools if tool["name"].casefold() not in taken and not (_topic_words(tool["name"]) & topics)
+    ]
     if count > len(available):
-        clash = len(tools) - len(available)
-        why = f" ({clash} {'shares' if clash == 1 else 'share'} a name with a catalog tool)" if clash else ""
+        clash, topical = len(same_name), len(tools) - len(available) - len(same_name)
+        whys = [f"{clash} {'shares' if clash == 1 else 'share'} a name with a catalog tool"] if clash else []
+        whys += [f"{topical} {'is' if topical == 1 else 'are'} on a catalog tool's topic"] if topical else []
+        why = f" ({'; '.join(whys)})" if whys else ""
         raise DistractorError(
             f"asked for {count} bundled distractors, but only {len(available)} of {len(tools)} are available{why}"
         )
