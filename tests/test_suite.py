@@ -126,3 +126,34 @@ def test_markdown_report_is_tables_and_nested_headings(cli, tmp_path: Path, monk
     out = cli("check", "suite.yml", "--traces", "runs", "--output-format", "markdown").stdout
     assert out.count("\n# ") == 0 and out.startswith("# catalint check\n")
     assert "\n## Agent scenarios\n\n### research agent: PASS\n" in out
+
+
+def test_a_suite_with_nothing_to_check_says_so(cli, tmp_path: Path) -> None:
+    result = cli("check", suite(tmp_path, "servers:\n  a: {command: [x]}\n"))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "suite.yml:1:1: error: the suite has no tool_quality:, agents: or tests: block, so there is nothing to check\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "servers:\n  a: {command: [x]}\nagents:\n  - {name: x, tool_selection: {expected_tool: a}}\n",
+        "agents:\n  - name: x\n    tool_selection: {expected_tool: a}\n",
+    ],
+)
+def test_a_suite_given_as_a_trace_spec_points_at_check(cli, tmp_path: Path, text: str) -> None:
+    (tmp_path / "runs.jsonl").write_text('{"tool_calls": []}\n')
+    result = cli("trace", "score", "--spec", suite(tmp_path, text), "runs.jsonl")
+    assert result.exit_code == 2
+    assert "this is a suite (servers:, tool_quality:, agents: or tests:), not a trace spec: run `catalint check" in (
+        result.stderr
+    )
+
+
+def test_compare_with_something_that_is_not_a_report(cli, tmp_path: Path) -> None:
+    (tmp_path / "runs.jsonl").write_text('{"tool_calls": []}\n{"tool_calls": []}\n')
+    result = cli("trace", "score", "runs.jsonl", "--class", "a=b", "--compare", "runs.jsonl")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("runs.jsonl:2:1: error: not a catalint trace JSON report (Extra data")

@@ -81,8 +81,19 @@ def _validated(path: str, what: str, pointer: str) -> tuple[Any, Any]:
         where = "/".join(parts) or "the root"
         inner = "".join(f"/{p.replace('~', '~0').replace('/', '~1')}" for p in parts)
         span = source.span(inner)
-        raise LoadError(path, f"invalid {what} at {where}: {error.message}", span.line, span.col, inner)
+        message = f"invalid {what} at {where}: {error.message}"
+        if what == "suite" and isinstance(data, dict) and not any(k in data for k in KNOWN[1:]):
+            message = "the suite has no tool_quality:, agents: or tests: block, so there is nothing to check"
+        elif what == "trace spec" and isinstance(data, dict) and any(k in data for k in KNOWN):
+            message = _SUITE_AS_SPEC
+        raise LoadError(path, message, span.line, span.col, inner)
     return data, source
+
+
+_SUITE_AS_SPEC = (
+    "this is a suite (servers:, tool_quality:, agents: or tests:), not a trace spec: run `catalint check FILE "
+    "--traces DIR`, or give one scenario's blocks at the top level"
+)
 
 
 def load_spec(path: str) -> Scenario:
@@ -95,6 +106,8 @@ def load_spec(path: str) -> Scenario:
 
     _check_typos(data, "", fail)
     if not any(block in data for block in TRACE_BLOCKS):
+        if any(k in data for k in KNOWN):
+            raise fail(_SUITE_AS_SPEC, "")
         raise fail(f"the spec has no trace block ({', '.join(TRACE_BLOCKS)})", "")
     return parse_scenario({"name": Path(path).stem, **data}, path, fail)
 

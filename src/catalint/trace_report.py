@@ -166,7 +166,8 @@ def load_baseline(path: str) -> dict[str, Any]:
     try:
         data, _ = parse_json(read_text(path), path)
     except LoadError as exc:
-        raise CompareError(str(exc)) from None
+        where = f"{path}:{exc.line}:{exc.col}" if exc.line is not None else path
+        raise CompareError(f"{where}: error: not a catalint trace JSON report ({exc.message})") from None
     if not isinstance(data, dict) or not isinstance(data.get("scenarios"), list):
         raise CompareError(f"{path}: error: not a catalint trace JSON report (no scenarios array)")
     for i, entry in enumerate(data["scenarios"]):
