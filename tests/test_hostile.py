@@ -1808,3 +1808,36 @@ def test_a_description_repeating_a_key_word_is_linted(tmp_path: Path, word: str)
     assert done.code == 0
     # None of these words says what comes back, however often it is repeated.
     assert "DESC-010 [warning] get_weather: description never says what the tool returns" in done.stdout
+
+
+# --------------------------------------------------------------------------------------
+# Integers past Python's 4,300-digit limit for decimal text: JSON, and YAML hex literals
+# (which the limit does not cover, so every later str() of the value would fail).
+# --------------------------------------------------------------------------------------
+
+
+def test_a_json_integer_of_too_many_digits_is_a_clean_error(cli, tmp_path: Path) -> None:
+    text = '{"tools": [{"name": "a", "description": "1' + "1" * 5000 + '", "inputSchema": {"maxProperties": '
+    write(tmp_path / "t.json", text + "9" * 5000 + "}}]}")
+    line = one_error(cli("lint", "t.json"), "t.json:1:")
+    assert line.endswith("error: an integer of 5,000 digits: catalint reads integers of up to 4,300 digits")
+    assert line.startswith(f"t.json:1:{len(text) + 1}:")  # the number, not the digits in the string before it
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("t.yaml", ["lint", "--tokens", "--select", "ALL"]),
+        ("t.yaml", ["diff", "t.yaml"]),
+        ("spec.yaml", ["bench", "run"]),
+        ("runs.yaml", ["trace", "score", "--class", "a=b"]),
+    ],
+)
+def test_a_yaml_hex_integer_past_the_limit_is_a_clean_error(cli, tmp_path: Path, name: str, args: list[str]) -> None:
+    big = "0x" + "f" * 5000
+    schema = f"inputSchema: {{maxProperties: {big}}}"
+    write(tmp_path / "t.yaml", f"tools:\n- name: a\n  description: Get a thing.\n  {schema}\n")
+    write(tmp_path / "spec.yaml", f"catalog: t.yaml\nintents:\n- {{query: a, gold: [a], weight: {big}}}\n")
+    write(tmp_path / "runs.yaml", f"tool_calls:\n- {{name: a, args: {{n: {big}}}}}\n")
+    line = one_error(cli(*args, name), name)
+    assert "an integer of about 6,021 digits: catalint reads integers of up to 4,300 digits" in line

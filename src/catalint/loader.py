@@ -137,7 +137,14 @@ def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
             found = pattern.search(text, found.end())
         where = LineIndex(text).position(found.start(1)) if found else (None, None)
         raise LoadError(display, str(exc), *where) from None
-    except ValueError as exc:  # NaN / Infinity
+    except ValueError as exc:  # NaN / Infinity, or an integer of too many digits
+        long = _LONG_DIGITS.search(text) if "integer string conversion" in str(exc) else None
+        while long is not None and not long.group(1):
+            long = _LONG_DIGITS.search(text, long.end())
+        if long is not None:
+            digits = len(long.group(1).lstrip("-"))
+            line, col = LineIndex(text).position(long.start(1))
+            raise LoadError(display, f"an integer of {digits:,} digits: {_TOO_LONG}", line, col) from None
         found = _CONSTANT.search(text)
         while found and not found.group(1):
             found = _CONSTANT.search(text, found.end())
@@ -255,6 +262,10 @@ def expanded_size(data: Any, limit: int) -> int:
 
 
 _LOADER: Any = None
+MAX_INT_DIGITS = 4300  # Python's default limit on converting integers to and from decimal text
+MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219)  # log2(10) bits a digit: an integer this wide has about 4,300 digits
+_TOO_LONG = f"catalint reads integers of up to {MAX_INT_DIGITS:,} digits"
+_LONG_DIGITS = re.compile(rf'"(?:[^"\\]|\\.)*"|(-?\d{{{MAX_INT_DIGITS + 1},}})')  # a string, or a long number
 
 
 def _json_loader() -> Any:
@@ -297,8 +308,20 @@ def _json_loader() -> Any:
                 )
             return value
 
+        def bounded_int(loader: Any, node: Any) -> int:
+            # Hex, octal and binary literals are not bound by Python's 4,300-digit limit for decimal text, so
+            # one could build an integer that every later str() or JSON output of it would fail on.
+            value: int = yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+            if value.bit_length() > MAX_INT_BITS:
+                digits = int(value.bit_length() * 0.30103) + 1
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"an integer of about {digits:,} digits: {_TOO_LONG}", node.start_mark
+                )
+            return value
+
         JsonCompatibleLoader.add_constructor("tag:yaml.org,2002:set", no_set)
         JsonCompatibleLoader.add_constructor("tag:yaml.org,2002:float", finite_float)
+        JsonCompatibleLoader.add_constructor("tag:yaml.org,2002:int", bounded_int)
         _LOADER = JsonCompatibleLoader
     return _LOADER
 
