@@ -487,7 +487,7 @@ def test_trace_distract_bad_requests_exit_2_with_one_line(
 ) -> None:
     write_catalog(tmp_path / "wx.json", [WEATHER, SEARCH])
     line = one_error_line(cli("trace", "distract", "wx.json", "--count", "2", *args, "-o", "out.json"))
-    assert words in line
+    assert words in line and line.startswith("wx.json: error: ")  # names the catalog, as every input error does
     assert not (tmp_path / "out.json").exists()
 
 

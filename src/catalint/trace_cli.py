@@ -144,7 +144,7 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
         else:
             extra = near_duplicates(tools, list(of), count)
     except DistractorError as exc:
-        fail(f"error: {exc}")
+        fail(f"{catalog}: error: {exc}")
     except RecursionError:
         fail(f"{catalog}: error: a tool is nested too deeply to copy")
     try:
