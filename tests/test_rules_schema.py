@@ -397,6 +397,12 @@ def test_sch004_fires_when_the_pattern_leaves_the_length_open(pattern: str) -> N
     assert fires("SCH-004", tool(obj({"value": {"type": "string", "pattern": pattern}})))
 
 
+@pytest.mark.parametrize("fmt", [["date"], {"x": 1}, 7])
+def test_sch004_a_format_that_is_not_a_string_bounds_nothing(fmt: Any) -> None:
+    prop = {"type": "string", "format": fmt, "anyOf": [{"format": fmt}, {"format": "uuid"}]}
+    assert fires("SCH-004", tool(obj({"value": prop})))  # and no crash on an unhashable format
+
+
 def test_sch004_fires_when_one_branch_leaves_the_string_open() -> None:
     prop = {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "hostname"}]}
     assert fires("SCH-004", tool(obj({"value": prop})))

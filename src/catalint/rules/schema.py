@@ -332,7 +332,8 @@ def _unbounded(node: Node) -> str | None:
 
 def _bounded_string(s: dict[str, Any]) -> bool:
     """maxLength, enum, const, a fixed-size format, or a pattern that caps the length."""
-    if "maxLength" in s or "enum" in s or "const" in s or s.get("format") in BOUNDED_FORMATS:
+    fmt = s.get("format")
+    if "maxLength" in s or "enum" in s or "const" in s or (isinstance(fmt, str) and fmt in BOUNDED_FORMATS):
         return True
     pattern = s.get("pattern")
     return isinstance(pattern, str) and bounded_pattern(pattern)
