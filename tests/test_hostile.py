@@ -224,6 +224,7 @@ def _chain(key: str, n: int) -> str:
             "diff",
             id="diff-not-chain",
         ),
+        pytest.param(_in_property(_chain("not", PARSEABLE)), "diff-deep-base", id="diff-deep-base"),
         pytest.param(
             _in_property('{"type": "array", "default": ' + _nest_arrays(PARSEABLE) + "}"),
             "diff",
@@ -245,6 +246,7 @@ def test_nesting_just_under_the_parser_limit(tmp_path: Path, schema: str, comman
     args = {
         "lint": ["lint", "deep.json"],
         "diff": ["diff", "base.json", "deep.json"],
+        "diff-deep-base": ["diff", "deep.json", "base.json"],  # the error names the deep side, not always HEAD
         "distract": ["trace", "distract", "deep.json", "--count", "1", "--from", "near_duplicate", "--of", "get_x"],
         "distract-catalog": ["trace", "distract", "deep.json", "--count", "2"],
     }[command]

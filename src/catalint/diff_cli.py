@@ -16,6 +16,19 @@ if TYPE_CHECKING:  # kept out of `catalint --help` and every other command's sta
 DETAILS_FROM = 10  # markdown finding lists this long fold into <details>
 
 
+def _depth(value: Any) -> int:
+    """How deeply a document nests (iteratively, so a deep one cannot exhaust the stack here)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(node, dict):
+            stack += [(v, depth + 1) for v in node.values()]
+        elif isinstance(node, list):
+            stack += [(v, depth + 1) for v in node]
+    return deepest
+
+
 @click.command("diff")
 @click.argument("base")
 @click.argument("head")
@@ -37,14 +50,21 @@ def diff_command(base: str, head: str, output_format: str, output_file: str | No
     from catalint.loader import LoadError
     from catalint.tokens import TokenError
 
+    sides = []
     try:
         cwd = Path.cwd()
-        result = compare(load_side(base, cwd), load_side(head, cwd))
+        sides = [load_side(base, cwd), load_side(head, cwd)]
+        result = compare(*sides)
     except (LoadError, RuleCrash) as exc:
         fail(str(exc))
         return
     except RecursionError:
-        fail(f"{head}: error: nested too deeply to compare")
+        deep = (
+            head
+            if len(sides) < 2 or _depth([t.raw for t in sides[1].tools]) >= _depth([t.raw for t in sides[0].tools])
+            else base
+        )
+        fail(f"{deep}: error: nested too deeply to compare")
         return
     except TokenError as exc:
         fail(f"error: {exc}")
