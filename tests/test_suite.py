@@ -54,24 +54,17 @@ def test_a_server_block_with_expect_in_both_forms(cli, tmp_path: Path) -> None:
     assert result.stdout.count("gate [PASS]") == 3
 
 
-def test_unknown_blocks_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
+def test_unknown_blocks_and_tests_without_trace_blocks_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "good.json", [GOOD])
     text = "judges: {a: {}}\nrecord: []\nagents: [{name: plain, model: m}]\n"
+    text += "tests:\n  - {name: asks the time, agent: plain, prompt: hi}\n"
     text += "tool_quality:\n  - {name: g, catalog: good.json}\n"
     result = cli("check", suite(tmp_path, text))
     assert result.exit_code == 0
     assert "skipping 'judges'" in result.stderr and "skipping 'record'" in result.stderr
+    assert "notice: skipping tests[0] 'asks the time': it has no trace block (equal_function_sets," in result.stderr
     assert "skipping 'agents'" not in result.stderr  # an agent entry without trace blocks is the runner's, not a skip
     assert "agents[0]" not in result.stderr
-
-
-def test_a_test_without_trace_blocks_is_skipped_with_a_notice(cli, tmp_path: Path) -> None:
-    write_catalog(tmp_path / "good.json", [GOOD])
-    text = "agents: [{name: plain, model: m}]\ntests:\n  - {name: asks the time, agent: plain, prompt: hi}\n"
-    text += "tool_quality:\n  - {name: g, catalog: good.json}\n"
-    result = cli("check", suite(tmp_path, text))
-    assert result.exit_code == 0
-    assert "notice: skipping tests[0] 'asks the time': it has no trace block (equal_function_sets," in result.stderr
 
 
 def test_trace_scenarios_without_traces_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:

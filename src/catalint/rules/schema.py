@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from catalint.loader import json_kind
@@ -111,6 +111,17 @@ def _closed(schema: dict[str, Any], dialect: str | None) -> bool:
 _BEFORE_2019 = frozenset({"draft-07", "draft-06", "draft-04"})
 
 
+def _through_branches(schema: dict[str, Any], every: Callable[[Any], bool], some: Callable[[Any], bool]) -> bool:
+    """What the applicators make true: every branch of a (non-empty) anyOf or oneOf passes `every`, or
+    one allOf branch passes `some`."""
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and branches and all(every(b) for b in branches):
+            return True
+    branches = schema.get("allOf")
+    return isinstance(branches, list) and any(some(b) for b in branches)
+
+
 def _closed_by_subschemas(schema: dict[str, Any], root: dict[str, Any], node: Node, dialect: str | None) -> bool:
     """Closed through what it applies: a `$ref` to a closed schema (`{"type": "object", "$ref":
     "#/$defs/Args"}`), every anyOf/oneOf branch closed, or one allOf branch closed."""
@@ -127,13 +138,11 @@ def _closes(schema: Any, root: dict[str, Any], node: Node, dialect: str | None, 
         return True
     if "$ref" in schema and _closes(resolve(root, schema["$ref"], node.resource, node.base), root, node, dialect, seen):
         return True
-    for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(branches, list) and branches:
-            if all(_closes(b, root, node, dialect, seen) for b in branches):
-                return True
-    branches = schema.get("allOf")
-    return isinstance(branches, list) and any(_closes(b, root, node, dialect, seen) for b in branches)
+
+    def closes(branch: Any) -> bool:
+        return _closes(branch, root, node, dialect, seen)
+
+    return _through_branches(schema, closes, closes)
 
 
 def _refines_parent(node: Node) -> bool:
@@ -237,13 +246,11 @@ def _supplies_type(
         target = resolve(root, schema["$ref"], resource, base)
         if target is None or _supplies_type(target, root, resource, base, seen):
             return True  # an unresolved $ref is SCH-010's finding
-    for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(branches, list) and branches:
-            if all(_supplies_type(b, root, resource, base, seen) for b in branches):
-                return True
-    branches = schema.get("allOf")
-    return isinstance(branches, list) and any(_supplies_type(b, root, resource, base, seen) for b in branches)
+
+    def typed(branch: Any) -> bool:
+        return _supplies_type(branch, root, resource, base, seen)
+
+    return _through_branches(schema, typed, typed)
 
 
 def _typed_by_parent(node: Node, name: str, root: dict[str, Any]) -> bool:
@@ -342,13 +349,11 @@ def _bounded_string(s: dict[str, Any]) -> bool:
 def _branches_bound(s: dict[str, Any]) -> bool:
     """Every anyOf/oneOf branch bounds the string (`anyOf: [{"format": "ipv4"}, {"format": "ipv6"}]`),
     or some allOf branch does."""
-    for key in ("anyOf", "oneOf"):
-        branches = s.get(key)
-        if isinstance(branches, list) and branches:
-            if all(isinstance(b, dict) and (_bounded_string(b) or _not_string(b)) for b in branches):
-                return True
-    branches = s.get("allOf")
-    return isinstance(branches, list) and any(isinstance(b, dict) and _bounded_string(b) for b in branches)
+    return _through_branches(
+        s,
+        lambda b: isinstance(b, dict) and (_bounded_string(b) or _not_string(b)),
+        lambda b: isinstance(b, dict) and _bounded_string(b),
+    )
 
 
 def _not_string(branch: dict[str, Any]) -> bool:
