@@ -332,6 +332,7 @@ def _enum_values(arg: Argument) -> list[Any] | None:
 
 
 def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The object branches of a schema's anyOf and oneOf."""
     found = []
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
@@ -395,6 +396,7 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
         text = arg.description
         if values is None or text is None or len(values) > MAX_ENUM_TO_MENTION or len(values) == 1:
             continue
+        # Whole words first (nearly every value is found so); the as-written fallback only after.
         if not any(mentions(text, _enum_text(v)) for v in values) and not any(_mentioned(text, v) for v in values):
             shown = ", ".join(_enum_text(v) for v in values[:6]) + (", …" if len(values) > 6 else "")
             yield Hit(
@@ -458,9 +460,10 @@ _DEFAULT_VALUE = (
     r"""(?:[-+]?\d|["'`\[{]|(?:true|false|null|none)\b"""
     r"|(?!(?:the|a|an|used|applied|set|given|provided|ignored)\b)[\w.-]+\s*(?:[.,;)]|$))"
 )
-# Each form is looked for only in a text that holds its key word (a substring test in C), which is
-# far cheaper than one search with every form in it; the forms that read a window after the word
-# are tried at its first few occurrences only (match_near), so repeating the word costs little.
+# (key word, pattern, window). Each form is looked for only in a text that holds its key word (a
+# substring test in C), which is far cheaper than one search with every form in it. Without a window
+# the pattern is searched; with one, the pattern finds where the key word starts and the window is
+# tried at its first few occurrences only (match_near), so repeating the word costs little.
 _EXAMPLE_FORMS = (
     ("e.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),
     (
@@ -805,8 +808,4 @@ def _enum_elsewhere(tool: Tool, arg: Argument, values: list[str]) -> bool:
 
 
 def _branch_has_enum(schema: dict[str, Any]) -> bool:
-    for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(branches, list) and any(isinstance(b, dict) and ("enum" in b or "const" in b) for b in branches):
-            return True
-    return False
+    return any("enum" in b or "const" in b for b in _branches(schema))
