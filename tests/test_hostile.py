@@ -1018,11 +1018,13 @@ def test_yaml_tags(cli, tmp_path: Path, value: str) -> None:
     [
         ("t.json", '{"tools": [{"name": "a\\ud800", "description": "Get \\udfff it. Returns it."}]}', ["lint"]),
         ("t.json", '{"tools": [{"name": "a\\ud800"}]}', ["lint", "--output-format", "sarif"]),
+        ("t.json", '{"tools": [{"name": "a\\ud800"}]}', ["lint", "--output-format", "markdown"]),
+        ("t.json", '{"tools": [{"name": "a\\ud800"}]}', ["diff", "t.json", "--output-format", "markdown"]),
         ("t.yaml", 'tools:\n  - name: "a\\ud800"\n', ["lint", "--output-format", "json"]),
         ("t.json", '{"tools": [{"name": "a\\ud800"}]}', ["trace", "distract", "--count", "1"]),
         ("runs.jsonl", '{"tool_calls": [{"name": "web\\ud800"}]}\n', ["trace", "score", "--class", "a=x.y"]),
     ],
-    ids=["lint-text", "lint-sarif", "lint-yaml-json", "distract", "trace-score"],
+    ids=["lint-text", "lint-sarif", "lint-markdown", "diff-markdown", "lint-yaml-json", "distract", "trace-score"],
 )
 def test_lone_surrogate_escapes(tmp_path: Path, name: str, text: str, args: list[str]) -> None:
     """Through the console script: how it writes to a real stdout is the point."""

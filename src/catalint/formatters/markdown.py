@@ -63,7 +63,7 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
 
 
 def _limit(text: str) -> str:
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", "backslashreplace")  # a lone surrogate (from a JSON escape) as written out
     if len(data) <= MAX_BYTES:
         return text
     budget = MAX_BYTES - len(_TRUNCATED.encode("utf-8"))
