@@ -188,6 +188,7 @@ def _unencodable(value: Any) -> Any:
 
 
 _ENCODE = _c_encoder()  # no indent: the C encoder
+encode_line = _ENCODE  # for other formatters: a value as one line of JSON, at C speed
 _STRING: Any = getattr(json.encoder, "c_encode_basestring", None) or json.encoder.py_encode_basestring  # one string
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from catalint import __version__
 from catalint.formatters.github import repo_path
+from catalint.formatters.json_format import encode_line
 from catalint.model import Severity
 from catalint.registry import Rule, all_rules
 from catalint.run import Run
@@ -33,11 +34,21 @@ def rule_descriptor(r: Rule) -> dict[str, Any]:
     }
 
 
+# Stands in for the results array while the rest of the document is indented by json.dumps: with
+# indent, json.dumps runs the pure-Python encoder, far too slow for tens of thousands of results,
+# which are encoded one a line by the C encoder instead.
+_RESULTS = "\u0000catalint-results\u0000"
+
+
 def format_sarif(run: Run, statistics: bool = False) -> str:
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
+    uris: dict[int, str] = {}  # one per file: resolving a path is a system call or more
     results = []
     for fr, f in run.findings:
+        uri = uris.get(id(fr))
+        if uri is None:
+            uri = uris[id(fr)] = repo_path(fr.catalog.path if fr.catalog.path != "-" else fr.catalog.display)
         span = f.span
         results.append(
             {
@@ -48,9 +59,7 @@ def format_sarif(run: Run, statistics: bool = False) -> str:
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {
-                                "uri": repo_path(fr.catalog.path if fr.catalog.path != "-" else fr.catalog.display)
-                            },
+                            "artifactLocation": {"uri": uri},
                             "region": {
                                 "startLine": span.line,
                                 "startColumn": span.col,
@@ -96,8 +105,11 @@ def format_sarif(run: Run, statistics: bool = False) -> str:
                 },
                 "columnKind": "unicodeCodePoints",
                 "invocations": [{"executionSuccessful": not run.errors, "toolExecutionNotifications": notifications}],
-                "results": results,
+                "results": _RESULTS,
             }
         ],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    inner = " " * 8  # results sit in runs[0], three levels down
+    array = "[]" if not results else "[\n" + ",\n".join(inner + encode_line(r) for r in results) + "\n      ]"
+    return text.replace(json.dumps(_RESULTS), array, 1)
