@@ -1845,3 +1845,31 @@ def test_a_yaml_hex_integer_past_the_limit_is_a_clean_error(cli, tmp_path: Path,
     write(tmp_path / "runs.yaml", f"tool_calls:\n- {{name: a, args: {{n: {big}}}}}\n")
     line = one_error(cli(*args, name), name)
     assert "an integer of about 6,021 digits: catalint reads integers of up to 4,300 digits" in line
+
+
+# --------------------------------------------------------------------------------------
+# YAML documents that hold themselves (an alias to an enclosing anchor): no JSON form.
+# --------------------------------------------------------------------------------------
+
+RECURSIVE_YAML = {
+    "mapping": "tools:\n- name: a\n  description: Get a thing.\n  inputSchema: &s\n    properties:\n      loop: *s\n",
+    "sequence": "tools:\n- name: a\n  description: Get a thing.\n  inputSchema: {enum: &e [1, *e]}\n",
+    "beside-tools": "meta: &m {self: *m}\ntools:\n- name: a\n  description: Get a thing.\n",
+    # a recursive node and a tag the loader cannot build: looking for the failing node once looped forever
+    "with-bad-tag": "tools:\n- name: a\n  inputSchema: &s\n    x: !!int abc\n    loop: *s\n",
+}
+
+
+@pytest.mark.parametrize("case", RECURSIVE_YAML)
+@pytest.mark.parametrize("command", [["lint"], ["bench", "run"], ["trace", "score", "--class", "a=b"], ["check"]])
+def test_a_recursive_yaml_document_is_a_quick_clean_error(tmp_path: Path, case: str, command: list[str]) -> None:
+    write(tmp_path / "t.yaml", RECURSIVE_YAML[case])
+    done = catalint(*command, "t.yaml", cwd=tmp_path, timeout=20)
+    line = one_error(done, "t.yaml:")
+    assert "holds an alias to itself" in line or "cannot read this value" in line
+
+
+def test_a_yaml_decimal_integer_past_the_limit_says_so(cli, tmp_path: Path) -> None:
+    write(tmp_path / "t.yaml", "tools:\n- name: a\n  inputSchema: {maxLength: " + "9" * 4401 + "}\n")
+    line = one_error(cli("lint", "t.yaml"), "t.yaml:3:")
+    assert line.endswith("error: an integer of 4,401 digits: catalint reads integers of up to 4,300 digits")

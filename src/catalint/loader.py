@@ -171,7 +171,7 @@ def _duplicate_error(display: str, source: Any, pointer: str, key: str, offset: 
 def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
     import yaml
 
-    loader = None
+    loader = node = None
     try:
         loader = _json_loader()(text)
         node = loader.get_single_node()
@@ -203,19 +203,53 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
     except yaml.YAMLError as exc:
         raise LoadError(display, str(exc).splitlines()[0]) from None
     except RecursionError:
+        loop = _contains_itself(node) if node is not None else None
+        if loop is not None:  # `a: &x {b: *x}`: an alias to a node that holds it
+            where = (loop.start_mark.line + 1, loop.start_mark.column + 1)
+            raise LoadError(display, "this anchored node holds an alias to itself: no JSON form", *where) from None
         raise LoadError(display, "YAML nested too deeply") from None
     finally:
         if loader is not None:
             loader.dispose()
 
 
+def _contains_itself(root: Any) -> Any:
+    """The first node, depth first, that an alias inside it points back to; None for a tree."""
+    import yaml
+
+    def children(node: Any) -> list[Any]:
+        if isinstance(node, yaml.MappingNode):
+            return [part for pair in node.value for part in pair]
+        return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+    path: set[int] = {id(root)}
+    stack = [(root, iter(children(root)))]
+    done: set[int] = set()
+    while stack:
+        node, kids = stack[-1]
+        kid = next(kids, None)
+        if kid is None:
+            stack.pop()
+            path.discard(id(node))
+            done.add(id(node))
+        elif id(kid) in path:
+            return kid
+        elif id(kid) not in done:
+            path.add(id(kid))
+            stack.append((kid, iter(children(kid))))
+    return None
+
+
 def _failing_node(loader: Any, root: Any) -> Any:
     """The first node, in document order, that the loader cannot build (a leaf before its parents)."""
     import yaml
 
-    order, stack = [], [root]
+    order, stack, seen = [], [root], set()
     while stack:
         node = stack.pop()
+        if id(node) in seen:  # an alias to an enclosing node (a recursive document) is one node
+            continue
+        seen.add(id(node))
         order.append(node)
         if isinstance(node, yaml.MappingNode):
             stack.extend(part for pair in reversed(node.value) for part in reversed(pair))
@@ -311,7 +345,15 @@ def _json_loader() -> Any:
         def bounded_int(loader: Any, node: Any) -> int:
             # Hex, octal and binary literals are not bound by Python's 4,300-digit limit for decimal text, so
             # one could build an integer that every later str() or JSON output of it would fail on.
-            value: int = yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+            try:
+                value: int = yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+            except ValueError as exc:
+                if "integer string conversion" not in str(exc):
+                    raise  # not an integer at all (`!!int abc`): said where the value cannot be built
+                digits = len(node.value.lstrip("+-").replace("_", ""))  # a decimal literal past the limit
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"an integer of {digits:,} digits: {_TOO_LONG}", node.start_mark
+                ) from None
             if value.bit_length() > MAX_INT_BITS:
                 digits = int(value.bit_length() * 0.30103) + 1
                 raise yaml.constructor.ConstructorError(
