@@ -1873,3 +1873,23 @@ def test_a_yaml_decimal_integer_past_the_limit_says_so(cli, tmp_path: Path) -> N
     write(tmp_path / "t.yaml", "tools:\n- name: a\n  inputSchema: {maxLength: " + "9" * 4401 + "}\n")
     line = one_error(cli("lint", "t.yaml"), "t.yaml:3:")
     assert line.endswith("error: an integer of 4,401 digits: catalint reads integers of up to 4,300 digits")
+
+
+def test_a_finding_hundreds_of_levels_down_is_placed_at_a_reachable_ancestor(cli, tmp_path: Path) -> None:
+    schema: dict[str, Any] = {"type": "null"}
+    for _ in range(250):
+        schema = {"anyOf": [schema]}
+    write(
+        tmp_path / "t.json",
+        json.dumps({"tools": [{"name": "deep", "description": "Deep tool.", "inputSchema": schema}]}),
+    )
+    result = cli("lint", "t.json", "--target", "anthropic", "--output-format", "json")
+    assert result.exit_code == 1, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["findings"] and all(f["line"] >= 1 for f in doc["findings"])
+
+
+@pytest.mark.parametrize("value", ['!!int ""', "!!int -", '!!float ""', "!!float _"])
+def test_a_yaml_number_tag_on_an_empty_or_sign_only_value(cli, tmp_path: Path, value: str) -> None:
+    write(tmp_path / "t.yaml", f"tools: [{{name: t, inputSchema: {{maximum: {value}}}}}]\n")
+    assert "cannot read this value as" in one_error(cli("lint", "t.yaml"), "t.yaml:1:")

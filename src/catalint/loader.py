@@ -182,7 +182,7 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
             raise _duplicate_error(display, source, *source.duplicate, "YAML")
         try:
             data = loader.construct_document(node)
-        except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError, IndexError) as exc:
             # an explicit tag the value does not fit (`!!int abc`, `!!set x`): PyYAML does not say where
             bad = _failing_node(loader, node)
             where = (bad.start_mark.line + 1, bad.start_mark.column + 1) if bad is not None else (None, None)

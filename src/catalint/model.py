@@ -82,7 +82,17 @@ class Catalog:
 
     def locate(self, pointer: str) -> Span:
         """Region of the node at pointer, or of its closest existing ancestor."""
-        return self.source.span(pointer)
+        try:
+            return self.source.span(pointer)
+        except RecursionError:  # hundreds of levels down: the nearest ancestor the source map can reach
+            parts = pointer.split("/")
+            while len(parts) > 1:
+                parts = parts[: len(parts) // 2 + 1] if len(parts) > 2 else parts[:1]
+                try:
+                    return self.source.span("/".join(parts))
+                except RecursionError:
+                    continue
+            return self.source.span("")
 
     def start(self, pointer: str) -> tuple[int, int]:
         """Line and column where that node starts (cheaper than its whole span)."""
