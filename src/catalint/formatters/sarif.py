@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from catalint import __version__
@@ -40,41 +41,42 @@ def rule_descriptor(r: Rule) -> dict[str, Any]:
 _RESULTS = "\u0000catalint-results\u0000"
 
 
-def format_sarif(run: Run, statistics: bool = False) -> str:
+def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
+    """The SARIF document in pieces: the indented frame, then each result as one line, built and
+    encoded one at a time, so that a run with many findings never holds them all as dicts or text."""
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
     uris: dict[int, str] = {}  # one per file: resolving a path is a system call or more
-    results = []
-    for fr, f in run.findings:
+
+    def result(fr: Any, f: Any) -> dict[str, Any]:
         uri = uris.get(id(fr))
         if uri is None:
             uri = uris[id(fr)] = repo_path(fr.catalog.path if fr.catalog.path != "-" else fr.catalog.display)
         span = f.span
-        results.append(
-            {
-                "ruleId": f.code,
-                "ruleIndex": index[f.code],
-                "level": LEVELS[f.severity],
-                "message": {"text": f"{f.tool}: {f.message}"},
-                "locations": [
-                    {
-                        "physicalLocation": {
-                            "artifactLocation": {"uri": uri},
-                            "region": {
-                                "startLine": span.line,
-                                "startColumn": span.col,
-                                "endLine": span.end_line,
-                                "endColumn": span.end_col,
-                            },
+        return {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": LEVELS[f.severity],
+            "message": {"text": f"{f.tool}: {f.message}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri},
+                        "region": {
+                            "startLine": span.line,
+                            "startColumn": span.col,
+                            "endLine": span.end_line,
+                            "endColumn": span.end_col,
                         },
-                        "logicalLocations": [
-                            {"name": f.tool, "fullyQualifiedName": f"{f.tool}{f.pointer}", "kind": "member"}
-                        ],
-                    }
-                ],
-                "partialFingerprints": {"catalintFinding/v1": f"{f.code}|{f.tool}|{f.pointer}"},
-            }
-        )
+                    },
+                    "logicalLocations": [
+                        {"name": f.tool, "fullyQualifiedName": f"{f.tool}{f.pointer}", "kind": "member"}
+                    ],
+                }
+            ],
+            "partialFingerprints": {"catalintFinding/v1": f"{f.code}|{f.tool}|{f.pointer}"},
+        }
+
     notifications = [
         {
             "level": "error",
@@ -109,7 +111,13 @@ def format_sarif(run: Run, statistics: bool = False) -> str:
             }
         ],
     }
-    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    before, after = (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").split(json.dumps(_RESULTS), 1)
+    if not run.findings:
+        yield before + "[]" + after
+        return
+    yield before + "[\n"
     inner = " " * 8  # results sit in runs[0], three levels down
-    array = "[]" if not results else "[\n" + ",\n".join(inner + encode_line(r) for r in results) + "\n      ]"
-    return text.replace(json.dumps(_RESULTS), array, 1)
+    last = len(run.findings) - 1
+    for i, (fr, f) in enumerate(run.findings):
+        yield inner + encode_line(result(fr, f)) + (",\n" if i < last else "\n")
+    yield "      ]" + after
