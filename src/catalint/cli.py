@@ -601,7 +601,7 @@ def _live_catalog(command: tuple[str, ...], url: str | None) -> Any:
 
 def _check_snapshot(saved: str, live_text: str) -> int:
     """0 when the saved snapshot matches the live catalog; else print what changed and return 1."""
-    from catalint.diff import compare
+    from catalint.diff import canonical, compare
     from catalint.diff_cli import format_text
     from catalint.loader import LoadError, load_path, load_text
 
@@ -614,17 +614,13 @@ def _check_snapshot(saved: str, live_text: str) -> int:
     if [t.raw for t in base.tools] == [t.raw for t in live.tools]:
         click.echo(f"{saved}: up to date ({len(live.tools)} tools)")
         return 0
-    if sorted(map(_canonical, base.tools)) == sorted(map(_canonical, live.tools)):
+    if sorted(canonical(t.raw) for t in base.tools) == sorted(canonical(t.raw) for t in live.tools):
         # The same tools in another order: what an agent sees is unchanged (a server may list them in any order).
         click.echo(f"{saved}: up to date ({len(live.tools)} tools; the server lists them in another order)")
         return 0
     click.echo(f"{saved}: out of date; run the same command without --check to update it")
     click.echo(format_text(compare(base, live)), nl=False)
     return 1
-
-
-def _canonical(tool: Any) -> str:
-    return json.dumps(tool.raw, sort_keys=True, ensure_ascii=False)
 
 
 def _check_revision(rev: str) -> None:

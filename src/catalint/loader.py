@@ -45,7 +45,16 @@ class LoadError(Exception):
 
 
 # Strings are matched too, so that a NaN inside a string is skipped.
-_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+_STRING = r'"(?:[^"\\]|\\.)*"'  # a JSON string literal, skipped where a bare token is looked for
+_CONSTANT = re.compile(_STRING + r"|(-?Infinity|NaN)")
+
+
+def _outside_strings(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first match of pattern's group 1 outside JSON strings (pattern: _STRING | (token))."""
+    found = pattern.search(text)
+    while found and not found.group(1):
+        found = pattern.search(text, found.end())
+    return found
 
 
 class _OutOfRange(ValueError):
@@ -131,27 +140,19 @@ def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
         line, col = LineIndex(text).position(exc.pos)
         raise LoadError(display, exc.msg, line, col) from None
     except _OutOfRange as exc:  # 1e309: Python would read it as infinity
-        pattern = re.compile(r'"(?:[^"\\]|\\.)*"|(' + re.escape(exc.literal) + r")(?![0-9eE.+-])")
-        found = pattern.search(text)
-        while found and not found.group(1):
-            found = pattern.search(text, found.end())
+        pattern = re.compile(_STRING + "|(" + re.escape(exc.literal) + r")(?![0-9eE.+-])")
+        found = _outside_strings(pattern, text)
         where = LineIndex(text).position(found.start(1)) if found else (None, None)
         raise LoadError(display, str(exc), *where) from None
     except ValueError as exc:  # NaN / Infinity, or an integer of too many digits
-        long = _LONG_DIGITS.search(text) if "integer string conversion" in str(exc) else None
-        while long is not None and not long.group(1):
-            long = _LONG_DIGITS.search(text, long.end())
+        long = _outside_strings(_LONG_DIGITS, text) if "integer string conversion" in str(exc) else None
         if long is not None:
             digits = len(long.group(1).lstrip("-"))
             line, col = LineIndex(text).position(long.start(1))
             raise LoadError(display, f"an integer of {digits:,} digits: {_TOO_LONG}", line, col) from None
-        found = _CONSTANT.search(text)
-        while found and not found.group(1):
-            found = _CONSTANT.search(text, found.end())
-        if found is None:
-            raise LoadError(display, str(exc)) from None
-        line, col = LineIndex(text).position(found.start(1))
-        raise LoadError(display, str(exc), line, col) from None
+        found = _outside_strings(_CONSTANT, text)
+        where = LineIndex(text).position(found.start(1)) if found else (None, None)
+        raise LoadError(display, str(exc), *where) from None
     except RecursionError:
         raise LoadError(display, "JSON nested too deeply") from None
     source = JsonSourceMap(text)
@@ -213,17 +214,19 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
             loader.dispose()
 
 
-def _contains_itself(root: Any) -> Any:
-    """The first node, depth first, that an alias inside it points back to; None for a tree."""
+def _yaml_children(node: Any) -> list[Any]:
+    """A composed node's children in document order: a mapping's keys and values, a sequence's items."""
     import yaml
 
-    def children(node: Any) -> list[Any]:
-        if isinstance(node, yaml.MappingNode):
-            return [part for pair in node.value for part in pair]
-        return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
 
+
+def _contains_itself(root: Any) -> Any:
+    """The first node, depth first, that an alias inside it points back to; None for a tree."""
     path: set[int] = {id(root)}
-    stack = [(root, iter(children(root)))]
+    stack = [(root, iter(_yaml_children(root)))]
     done: set[int] = set()
     while stack:
         node, kids = stack[-1]
@@ -236,7 +239,7 @@ def _contains_itself(root: Any) -> Any:
             return kid
         elif id(kid) not in done:
             path.add(id(kid))
-            stack.append((kid, iter(children(kid))))
+            stack.append((kid, iter(_yaml_children(kid))))
     return None
 
 
@@ -251,10 +254,7 @@ def _failing_node(loader: Any, root: Any) -> Any:
             continue
         seen.add(id(node))
         order.append(node)
-        if isinstance(node, yaml.MappingNode):
-            stack.extend(part for pair in reversed(node.value) for part in reversed(pair))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(reversed(node.value))
+        stack.extend(reversed(_yaml_children(node)))
     leaves = [n for n in order if isinstance(n, yaml.ScalarNode)]
     for node in [*leaves, *(n for n in reversed(order) if not isinstance(n, yaml.ScalarNode))]:
         loader.constructed_objects, loader.recursive_objects, loader.state_generators = {}, {}, []
@@ -299,7 +299,7 @@ _LOADER: Any = None
 MAX_INT_DIGITS = 4300  # Python's default limit on converting integers to and from decimal text
 MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219)  # log2(10) bits a digit: an integer this wide has about 4,300 digits
 _TOO_LONG = f"catalint reads integers of up to {MAX_INT_DIGITS:,} digits"
-_LONG_DIGITS = re.compile(rf'"(?:[^"\\]|\\.)*"|(-?\d{{{MAX_INT_DIGITS + 1},}})')  # a string, or a long number
+_LONG_DIGITS = re.compile(_STRING + rf"|(-?\d{{{MAX_INT_DIGITS + 1},}})")
 
 
 def _json_loader() -> Any:
