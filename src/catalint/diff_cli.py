@@ -59,12 +59,8 @@ def diff_command(base: str, head: str, output_format: str, output_file: str | No
         fail(str(exc))
         return
     except RecursionError:
-        deep = (
-            head
-            if len(sides) < 2 or _depth([t.raw for t in sides[1].tools]) >= _depth([t.raw for t in sides[0].tools])
-            else base
-        )
-        fail(f"{deep}: error: nested too deeply to compare")
+        depths = [_depth([t.raw for t in side.tools]) for side in sides]
+        fail(f"{base if len(depths) == 2 and depths[0] > depths[1] else head}: error: nested too deeply to compare")
         return
     except TokenError as exc:
         fail(f"error: {exc}")
