@@ -748,8 +748,69 @@ def test_markdown_report_has_a_table_and_confusions(cli):
     assert "|---|---|---:|---|---:|---:|---|---:|" in lines
     assert any(line.startswith("| `weather_now` | blank | 40.0% |") for line in lines)
     assert "<details><summary>Baseline confusions</summary>" in lines
-    assert "- 'translate this paragraph': picked `nothing`, expected `city_guide`" in lines
+    assert "- 'translate this paragraph': picked *nothing*, expected `city_guide`" in lines
     assert lines[-1] == "</details>"
+
+
+def test_markdown_report_lists_the_flips_under_the_table(cli):
+    write_spec(Path.cwd(), weather_spec([{"tool": "weather_now", "kind": "blank"}]))
+    lines = cli("bench", "run", "spec.json", "--output-format", "markdown").stdout.splitlines()
+    assert "**Largest drop:** +50.0 pts (`weather_now` blank)." in lines
+    start = lines.index("<details><summary>Flipped intents (2)</summary>")
+    assert (
+        lines.index("| `weather_now` | blank | 50.0% | 15.0%-85.0% | +50.0 pts | 2 | +1 underspecified | 9 |") < start
+    )
+    assert lines[start + 2 : start + 5] == [
+        "- `weather_now` blank:",
+        "  - 'humidity in Lisbon': `weather_now` → *nothing* (now wrong)",
+        "  - 'city humidity': `weather_now` → `city_guide` (now wrong)",
+    ]
+
+
+def test_markdown_report_without_flips_has_no_flip_section(cli):
+    write_spec(Path.cwd(), weather_spec([{"tool": "city_guide", "kind": "drop_keyword", "word": "visit"}]))
+    out = cli("bench", "run", "spec.json", "--output-format", "markdown").stdout
+    assert "Flipped intents" not in out
+    assert "**Largest drop:** none (no mutation lowered accuracy)." in out.splitlines()
+
+
+def test_markdown_min_drop_line_names_the_largest_drop(cli):
+    write_spec(Path.cwd(), weather_spec(STOCK_BLANK))
+    lines = cli("bench", "run", "spec.json", "--min-drop", "0.1", "--output-format", "markdown").stdout.splitlines()
+    assert "**min-drop:** ✅ pass: largest drop +25.0 pts (`stock_quote` blank), required +10.0 pts." in lines
+    assert not any(line.startswith("**Largest drop:**") for line in lines)  # said once, in the verdict
+
+
+def test_markdown_auto_report_ranks_tools_first_with_shared_ranks_for_ties(cli):
+    write_spec(Path.cwd(), weather_spec())
+    lines = cli("bench", "run", "spec.json", "--auto", "--output-format", "markdown").stdout.splitlines()
+    head = lines.index("| Rank | Tool | Largest drop | Mutation |")
+    assert lines[head + 2 : head + 5] == [
+        "| 1 | `weather_now` | +50.0 pts | blank |",
+        "| 2 | `city_guide` | +25.0 pts | blank |",
+        "| 2 | `stock_quote` | +25.0 pts | blank |",  # tied with city_guide: same rank
+    ]
+    folded = lines.index("<details><summary>Every mutation (12)</summary>")  # 4 kinds x 3 gold tools
+    assert (
+        head
+        < folded
+        < lines.index("| Tool | Mutation | Accuracy | 95% CI | Drop | Flips | Smells added | Tokens removed |")
+    )
+
+
+def test_markdown_report_escapes_catalog_text(cli):
+    tools = [
+        {"name": "weather`now", "description": "Report the humidity and wind for a city. <b>|</b>"},
+        *WEATHER_TOOLS[1:],
+    ]
+    intents = [{"query": "humidity <b>now</b> | here", "gold": ["weather`now"]}, *WEATHER_INTENTS[2:]]
+    write_spec(
+        Path.cwd(),
+        {"catalog": {"tools": tools}, "intents": intents, "mutations": [{"tool": "weather`now", "kind": "blank"}]},
+    )
+    lines = cli("bench", "run", "spec.json", "--output-format", "markdown").stdout.splitlines()
+    assert any(line.startswith("| `` weather`now `` | blank |") for line in lines)
+    assert "  - 'humidity &lt;b>now&lt;/b> \\| here': `` weather`now `` → *nothing* (now wrong)" in lines
 
 
 # ---------------------------------------------------------------- spec errors

@@ -100,6 +100,7 @@ def test_invalid_suites_are_exit_2_with_a_position(cli, tmp_path: Path, text: st
 def test_a_missing_catalog_fails_its_block(cli, tmp_path: Path) -> None:
     result = cli("check", suite(tmp_path, "tool_quality:\n  - {name: gone, catalog: none.json}\n"))
     assert result.exit_code == 2 and result.stdout.startswith("tool_quality [FAIL] gone:")  # unreadable: as lint
+    assert result.stderr.splitlines() == ["none.json: error: No such file or directory"]  # and one line on stderr
 
 
 def test_markdown_report_is_tables_and_nested_headings(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

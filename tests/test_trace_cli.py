@@ -896,6 +896,15 @@ def test_markdown_has_a_metrics_table_and_a_gate_table(cli, tmp_path: Path) -> N
     assert "| tool_selection.f1 100 >= 50 | PASS |" in lines
 
 
+def test_markdown_shows_recorded_tool_names_as_written(cli, tmp_path: Path) -> None:
+    odd = {"tool_calls": [{"name": "web_search", "server": "brave"}, {"name": "run`it|<b>", "server": "shell"}]}
+    write_json(tmp_path / "run.json", odd)
+    result = cli("trace", "score", "run.json", *CLASSES, "--output-format", "markdown")
+    lines = result.stdout.splitlines()
+    assert "Unexpected tools: `` shell.run`it|<b> ``." in lines  # a recorded name is untrusted text
+    assert "Missed classes: `fetch`." in lines
+
+
 # ---- what a user gets wrong ------------------------------------------------------------------------------
 
 

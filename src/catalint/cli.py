@@ -564,7 +564,8 @@ def check_cmd(
         try:
             catalog = catalog_for(block, loaded.servers, suite)
             rows = assess(lint_catalog(catalog, Settings()), block.checks, False).gate
-        except (LoadError, SnapshotError) as exc:
+        except (LoadError, SnapshotError) as exc:  # on stderr as lint reports it, and as the block's row
+            click.echo(str(exc), err=True)
             quality.append({**entry, "error": str(exc), "passed": False, "gates": []})
             continue
         except ConfigError as exc:

@@ -209,24 +209,13 @@ def format_json(diff: CatalogDiff) -> str:
 # markdown ------------------------------------------------------------------------------------------------------
 
 
-def _cell(text: str) -> str:
-    """Text safe inside a markdown table cell or list item: no pipe, HTML tag or line break."""
-    return text.replace("|", "\\|").replace("<", "&lt;").replace("\n", " ")
-
-
-def _code(text: str, table: bool = True) -> str:
-    """A code span on one line; in a table its pipes are escaped (GitHub unescapes them inside code)."""
-    text = text.replace("\n", " ")
-    if table:
-        text = text.replace("|", "\\|")
-    return f"`` {text} ``" if "`" in text else f"`{text}`"
-
-
 def format_markdown(diff: CatalogDiff) -> str:
+    from catalint.formatters import md
+
     before, after = diff.mean_score_before, diff.mean_score_after
     score_delta = "" if before is None or after is None else _signed(after - before)
     lines = [
-        f"### catalint diff: {_code(diff.base.display)} → {_code(diff.head.display)}",
+        f"### catalint diff: {md.code(diff.base.display)} → {md.code(diff.head.display)}",
         "",
         "| | Before | After | Change |",
         "|---|---:|---:|---:|",
@@ -237,20 +226,24 @@ def format_markdown(diff: CatalogDiff) -> str:
     ]
     if diff.added or diff.removed or diff.changes:
         lines += ["", "| Tool | Change | Details |", "|---|---|---|"]
-        lines += [f"| {_code(s.name)} | added | score {s.score:.2f}, {s.tokens:,} tokens |" for s in diff.added]
-        lines += [f"| {_code(s.name)} | removed | |" for s in diff.removed]
+        lines += [f"| {md.code(s.name)} | added | score {s.score:.2f}, {s.tokens:,} tokens |" for s in diff.added]
+        lines += [f"| {md.code(s.name)} | removed | |" for s in diff.removed]
         for c in diff.changes:
-            name = f"{_code(c.base.name)} → {_code(c.head.name)}" if c.renamed else _code(c.head.name)
-            lines.append(f"| {name} | {'renamed' if c.renamed else 'changed'} | {_cell('; '.join(_details(c)))} |")
+            name = f"{md.code(c.base.name)} → {md.code(c.head.name)}" if c.renamed else md.code(c.head.name)
+            lines.append(f"| {name} | {'renamed' if c.renamed else 'changed'} | {md.text('; '.join(_details(c)))} |")
     lines += _finding_list("Findings introduced", diff.introduced)
     lines += _finding_list("Findings fixed", diff.fixed)
     return "\n".join(lines) + "\n"
 
 
 def _finding_list(title: str, findings: list[Finding]) -> list[str]:
+    from catalint.formatters import md
+
     if not findings:
         return []
-    items = [f"- **{f.code}** {_code(f.tool, False)} {_code(f.pointer, False)}: {_cell(f.message)}" for f in findings]
+    items = [
+        f"- **{f.code}** {md.code(f.tool, False)} {md.code(f.pointer, False)}: {md.text(f.message)}" for f in findings
+    ]
     if len(findings) < DETAILS_FROM:
         return ["", f"**{title} ({len(findings)})**", "", *items]
     return ["", f"<details><summary>{title} ({len(findings)})</summary>", "", *items, "", "</details>"]

@@ -281,9 +281,8 @@ def _quality_markdown(quality: list[dict[str, Any]]) -> str:
     """The tool_quality blocks as a table: one row per gate check (or the block's error)."""
     if not quality:
         return ""
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|").replace("\n", " ")
+    from catalint.formatters.md import code
+    from catalint.formatters.md import text as cell
 
     rows = ["## tool_quality", "", "| Block | Source | Result | Check |", "|---|---|---|---|"]
     for q in quality:
@@ -293,7 +292,7 @@ def _quality_markdown(quality: list[dict[str, Any]]) -> str:
             continue
         for gate in q["gates"]:
             mark = "✅ PASS" if gate["passed"] else "❌ FAIL"
-            rows.append(f"| {name} | {q['kind']} {cell(q['source'])} | {mark} | `{cell(gate['message'])}` |")
+            rows.append(f"| {name} | {q['kind']} {cell(q['source'])} | {mark} | {code(gate['message'])} |")
     return "\n".join(rows) + "\n\n"
 
 

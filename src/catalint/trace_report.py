@@ -122,31 +122,33 @@ def to_markdown(
     results: list[Result], comparison: list[dict[str, Any]] | None = None, title: str = "# catalint trace report"
 ) -> str:
     """The report in markdown; below `title`, whose level sets the level of the headings under it."""
+    from catalint.formatters.md import code, text
+
     sub = "#" * (len(title) - len(title.lstrip("#")) + 1)
     out = [title, ""]
     for result in results:
         status = "PASS" if result.passed else "FAIL"
         out += [
-            f"{sub} {result.scenario.name}: {status}",
+            f"{sub} {text(result.scenario.name)}: {status}",
             "",
-            f"{len(result.runs)} runs from {', '.join(result.sources)}.",
+            f"{len(result.runs)} runs from {text(', '.join(result.sources))}.",
         ]
         out += ["", "| metric | value |", "|---|---|"]
-        out += [f"| `{k}` | {_p(v)} |" for k, v in result.figures.items()]
+        out += [f"| {code(k)} | {text(_p(v))} |" for k, v in result.figures.items()]
         sel = result.sections.get("tool_selection")
         if sel and (sel["missed"] or sel["unexpected"]):
             out.append("")
             if sel["missed"]:
-                out.append("Missed classes: " + ", ".join(f"`{k}`" for k in sel["missed"]) + ".")
+                out.append("Missed classes: " + ", ".join(code(k, False) for k in sel["missed"]) + ".")
             if sel["unexpected"]:
-                out.append("Unexpected tools: " + ", ".join(f"`{k}`" for k in sel["unexpected"]) + ".")
+                out.append("Unexpected tools: " + ", ".join(code(k, False) for k in sel["unexpected"]) + ".")
         if result.floor:
             out += ["", *(f"    {line}" for line in result.floor.lines())]
         if result.rows:
             out += ["", "| gate | result |", "|---|---|"]
-            out += [f"| {r.text} | {'PASS' if r.passed else 'FAIL'} |" for _, r in result.rows]
+            out += [f"| {text(r.text)} | {'PASS' if r.passed else 'FAIL'} |" for _, r in result.rows]
         if result.notices:
-            out += ["", *(f"- {n}" for n in result.notices)]
+            out += ["", *(f"- {text(n)}" for n in result.notices)]
         out.append("")
     if comparison is not None:
         out += [f"{sub} Compared with the baseline", "", "```", *compare_lines(comparison), "```", ""]

@@ -125,8 +125,7 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
                 f"drop {_pts(m.drop)}; flips {len(m.flips)}; smells {_smells(m.smells_added)}{removed}"
             )
             for f in m.flips:
-                mark = "now right" if f.correct_after else ("now wrong" if f.correct_before else "still wrong")
-                lines.append(f"      {f.query!r}: {f.before or 'nothing'} -> {f.after or 'nothing'} ({mark})")
+                lines.append(f"      {f.query!r}: {f.before or 'nothing'} -> {f.after or 'nothing'} ({_flip_mark(f)})")
         largest = report.largest_drop()
         if largest is not None and largest.drop > 0:
             lines.append(f"largest drop: {_pts(largest.drop)} ({largest.mutation.tool} {largest.mutation.label()})")
@@ -148,35 +147,83 @@ def _largest_pts(report: Report) -> str:
     return _pts(report.largest_drop_value())
 
 
+def _flip_mark(f: Any) -> str:
+    return "now right" if f.correct_after else ("now wrong" if f.correct_before else "still wrong")
+
+
+def _pick(name: str | None) -> str:
+    """A picked tool for markdown; no pick shows as an italic *nothing*, never a tool's name."""
+    from catalint.formatters.md import code
+
+    return "*nothing*" if name is None else code(name, False)
+
+
 def format_markdown(report: Report, min_drop: float | None = None) -> str:
+    from catalint.formatters.md import code, text
+
     spec = report.spec
     n, k = report.total, report.baseline_correct
-    lines = [f"### catalint bench: {spec.name or spec.path}", ""]
+    lines = [f"### catalint bench: {text(spec.name or spec.path)}", ""]
     tokens = f", {report.tokens:,} tokens (cl100k_base)" if report.tokens is not None else ""
     lines.append(
         f"**Baseline:** {k}/{n} intents, accuracy **{_pct(k / n)}** (95% CI {_interval(k, n)}); "
         f"{len(spec.catalog.tools)} tools, TDQS mean {report.tdqs_mean:.2f}, min {report.tdqs_min:.2f}{tokens}."
     )
+    largest = report.largest_drop()
+    what = _largest_pts(report)
+    if largest is not None and largest.drop > 0:
+        what += f" ({code(largest.mutation.tool, False)} {text(largest.mutation.label())})"
     if min_drop is not None:
         verdict = "✅ pass" if passed(report, min_drop) else "❌ fail"
-        lines += ["", f"**min-drop:** {verdict}: largest drop {_largest_pts(report)}, required {_pts(min_drop)}."]
-    if report.mutations:
+        lines += ["", f"**min-drop:** {verdict}: largest drop {what}, required {_pts(min_drop)}."]
+    elif largest is not None:
+        lines += ["", f"**Largest drop:** {what if largest.drop > 0 else 'none (no mutation lowered accuracy)'}."]
+    if report.auto and report.mutations:
         lines += [
             "",
+            "Tools by how much selection depends on their description:",
+            "",
+            "| Rank | Tool | Largest drop | Mutation |",
+            "|---:|---|---:|---|",
+        ]
+        rank, last = 0, None
+        for place, (tool, drop, label) in enumerate(report.ranking(), 1):
+            if drop != last:  # ties share a rank: 1, 1, 3
+                rank, last = place, drop
+            lines.append(f"| {rank} | {code(tool)} | {_pts(drop)} | {text(label)} |")
+    if report.mutations:
+        table = [
             "| Tool | Mutation | Accuracy | 95% CI | Drop | Flips | Smells added | Tokens removed |",
             "|---|---|---:|---|---:|---:|---|---:|",
         ]
         for m in report.mutations:
             removed = "" if m.tokens_removed is None else str(m.tokens_removed)
-            lines.append(
-                f"| `{m.mutation.tool}` | {m.mutation.label()} | {_pct(m.accuracy)} | {_interval(m.correct, m.total)} "
-                f"| {_pts(m.drop)} | {len(m.flips)} | {_smells(m.smells_added)} | {removed} |"
+            table.append(
+                f"| {code(m.mutation.tool)} | {text(m.mutation.label())} | {_pct(m.accuracy)} "
+                f"| {_interval(m.correct, m.total)} | {_pts(m.drop)} | {len(m.flips)} | {_smells(m.smells_added)} "
+                f"| {removed} |"
             )
+        if report.auto:  # one row per kind per gold tool: folded under the ranking
+            lines += ["", f"<details><summary>Every mutation ({len(report.mutations)})</summary>", "", *table]
+            lines += ["", "</details>"]
+        else:
+            lines += ["", *table]
+        flipped = [m for m in report.mutations if m.flips]
+        if flipped:
+            count = sum(len(m.flips) for m in flipped)
+            lines += ["", f"<details><summary>Flipped intents ({count})</summary>", ""]
+            for m in flipped:
+                lines.append(f"- {code(m.mutation.tool, False)} {text(m.mutation.label())}:")
+                lines += [
+                    f"  - {text(repr(f.query))}: {_pick(f.before)} → {_pick(f.after)} ({_flip_mark(f)})"
+                    for f in m.flips
+                ]
+            lines += ["", "</details>"]
     confusions = [(i, p) for i, p, c in zip(spec.intents, report.picks, report.correct, strict=True) if not c]
     if confusions:
         lines += ["", "<details><summary>Baseline confusions</summary>", ""]
         lines += [
-            f"- {i.query!r}: picked `{p or 'nothing'}`, expected {' or '.join(f'`{g}`' for g in i.gold)}"
+            f"- {text(repr(i.query))}: picked {_pick(p)}, expected {' or '.join(code(g, False) for g in i.gold)}"
             for i, p in confusions
         ]
         lines += ["", "</details>"]

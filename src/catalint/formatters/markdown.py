@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
+from catalint.formatters import md
 from catalint.model import SMELLS, Severity
 from catalint.run import Run
 
 MAX_BYTES = 1024 * 1024  # GitHub's limit for one step summary
 _TRUNCATED = "\n\n> The report was cut here to stay under 1 MiB; run `catalint lint` for every finding.\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def format_markdown(run: Run, statistics: bool = False) -> str:
@@ -22,17 +19,17 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
         out += ["| Gate | Check | File |", "|---|---|---|"]
         for fr, row in gate_rows:
             mark = "✅ PASS" if row.passed else "❌ FAIL"
-            out.append(f"| {mark} | `{_cell(row.text)}` | {_cell(fr.catalog.display)} |")
+            out.append(f"| {mark} | {md.code(row.text)} | {md.text(fr.catalog.display)} |")
         out.append("")
     for error in run.errors:
-        out.append(f"- ⚠️ `{_cell(str(error))}`")
+        out.append(f"- ⚠️ {md.code(str(error), table=False)}")
     for notice in run.notices:
-        out.append(f"- ℹ️ {_cell(notice)}")
+        out.append(f"- ℹ️ {md.text(notice)}")
     if run.errors or run.notices:
         out.append("")
     for fr in run.files:
         q = fr.quality
-        out += [f"### {_cell(fr.catalog.display)}", ""]
+        out += [f"### {md.text(fr.catalog.display)}", ""]
         if q is not None and q.tools:
             tokens = f", {q.token_total:,} tokens" if q.token_total is not None else ""
             out.append(f"TDQS min {q.min_score:.2f}, mean {q.mean_score:.2f} (grade {q.grade}){tokens}.")
@@ -47,15 +44,14 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
                 smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
                 tokens_cell = str(t.tokens.total) if t.tokens is not None else "-"
                 score = f"{t.score.score:.2f} | {t.score.grade}"
-                out.append(f"| `{_cell(t.name)}` | {score} | {crit} | {warn} | {smells} | {tokens_cell} |")
+                out.append(f"| {md.code(t.name)} | {score} | {crit} | {warn} | {smells} | {tokens_cell} |")
         findings = fr.findings
         if findings:
             out += ["", f"<details><summary>{len(findings)} finding{'s' * (len(findings) != 1)}</summary>", ""]
             out += ["| Line | Rule | Severity | Tool | Message |", "|---:|---|---|---|---|"]
             for f in findings:
-                out.append(
-                    f"| {f.span.line}:{f.span.col} | {f.code} | {f.severity} | `{_cell(f.tool)}` | {_cell(f.message)} |"
-                )
+                where = f"{f.span.line}:{f.span.col}"
+                out.append(f"| {where} | {f.code} | {f.severity} | {md.code(f.tool)} | {md.text(f.message)} |")
             out += ["", "</details>"]
         out.append("")
     text = "\n".join(out) + "\n"

@@ -1,0 +1,33 @@
+"""Text from catalogs, specs and traces made safe for the markdown reports (job summaries, PR comments).
+
+Catalog text is untrusted: a description may hold `<IMPORTANT>`, `</details>` or a pipe. GitHub drops
+tags it does not know, so an unescaped tag would vanish from the very finding that quotes it, and a
+pipe or line break would split a table row.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def text(value: str) -> str:
+    """Plain text for a table cell or a list item: shown as written, on one line, never as HTML."""
+    value = value.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
+    return value.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+
+
+def code(value: str, table: bool = True) -> str:
+    """A code span on one line that shows value as written, backticks included.
+
+    In a table its pipes are escaped (GitHub removes the backslash again inside code).
+    """
+    value = value.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    if table:
+        value = value.replace("|", "\\|")
+    runs = [len(r) for r in _BACKTICKS.findall(value)]
+    if not runs:
+        return f"`{value}`" if value else "` `"
+    fence = "`" * (max(runs) + 1)
+    return f"{fence} {value} {fence}"
