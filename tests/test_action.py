@@ -17,8 +17,20 @@ from conftest import ROOT, write_catalog
 
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 BIN = Path(sys.executable).with_name("catalint")
-INPUTS = ["paths", "config", "fail-severity", "gate", "only-new", "sarif-file", "summary", "python-version", "version"]
-OUTPUTS = ["critical-count", "warning-count", "min-score", "mean-score", "sarif-file"]
+INPUTS = [
+    "paths",
+    "config",
+    "fail-severity",
+    "gate",
+    "only-new",
+    "sarif-file",
+    "summary",
+    "suite",
+    "traces",
+    "python-version",
+    "version",
+]
+OUTPUTS = ["critical-count", "warning-count", "min-score", "mean-score", "sarif-file", "check-passed"]
 
 GOOD = {
     "name": "get_time",
@@ -98,7 +110,7 @@ def repo(tmp_path: Path) -> tuple[Path, str]:
 
 
 def _run_step(
-    repo: Path, tmp_path: Path, **inputs: str
+    repo: Path, tmp_path: Path, script: str = "lint.sh", **inputs: str
 ) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
     exe = BIN if BIN.exists() else Path(shutil.which("catalint") or "catalint")
     output, summary = tmp_path / "output.txt", tmp_path / "summary.md"
@@ -118,7 +130,7 @@ def _run_step(
     if "base_sha" in inputs:
         env["BASE_SHA"] = inputs["base_sha"]
     proc = subprocess.run(
-        ["bash", str(ROOT / "hooks" / "action" / "lint.sh")], cwd=repo, env=env, capture_output=True, text=True
+        ["bash", str(ROOT / "hooks" / "action" / script)], cwd=repo, env=env, capture_output=True, text=True
     )
     outputs = dict(line.split("=", 1) for line in output.read_text().splitlines()) if output.exists() else {}
     return proc, outputs, summary.read_text() if summary.exists() else ""
@@ -170,6 +182,61 @@ def test_only_new_annotates_only_what_the_pull_request_introduced(repo: tuple[Pa
     annotations = [line for line in proc.stdout.splitlines() if line.startswith("::") and "(DESC-" in line]
     assert annotations and all("get_weather" in a for a in annotations)
     assert proc.returncode == 1
+
+
+# ---------------------------------------------------------------- the check step (input suite)
+
+
+def test_check_step_runs_only_with_a_suite_and_after_a_failed_lint() -> None:
+    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "check")
+    assert step["if"] == "${{ !cancelled() && inputs.suite != '' }}"  # also when the lint step failed
+    assert step["env"]["INPUT_SUITE"] == "${{ inputs.suite }}" and step["run"].endswith('check.sh"')
+    assert ACTION["outputs"]["check-passed"]["value"] == "${{ steps.check.outputs.check-passed }}"
+
+
+@pytest.fixture
+def traces_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "examples", repo)  # the suite also reads ../weather.tools.json
+    return repo / "traces"
+
+
+def test_check_step_scores_traces_into_the_summary(traces_repo: Path, tmp_path: Path) -> None:
+    proc, outputs, summary = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml", traces="runs")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert outputs == {"check-passed": "true"}
+    assert summary.startswith("# catalint check") and "### research agent: PASS" in summary
+    assert "| `tool_selection.f1` | 91 |" in proc.stdout  # the report is in the log too
+    assert "::error" not in proc.stdout
+
+
+def test_check_step_fails_and_annotates_when_a_gate_fails(traces_repo: Path, tmp_path: Path) -> None:
+    suite = traces_repo / "suite.yml"
+    suite.write_text(suite.read_text().replace('tool_selection.f1: {">=": 70}', 'tool_selection.f1: {">=": 95}'))
+    proc, outputs, summary = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml", traces="runs")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert outputs == {"check-passed": "false"}
+    assert "### research agent: FAIL" in summary and "| tool_selection.f1 91 &lt; 95 | FAIL |" in summary
+    assert "::error file=suite.yml,title=catalint check::a check of suite.yml failed (see the job summary)" in (
+        proc.stdout.splitlines()
+    )
+
+
+def test_check_step_turns_errors_into_annotations_at_their_position(traces_repo: Path, tmp_path: Path) -> None:
+    (traces_repo / "suite.yml").write_text("tool_quality:\n  - {name: x, catalog: none.json}\n  - 3\n")
+    proc, outputs, summary = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml")
+    assert proc.returncode == 2
+    assert outputs == {"check-passed": "false"} and summary == ""
+    errors = [line for line in proc.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1 and errors[0].startswith("::error file=suite.yml,line=3,col=5,title=catalint check::")
+
+
+def test_check_step_annotates_an_unreadable_catalog_without_a_position(traces_repo: Path, tmp_path: Path) -> None:
+    (traces_repo / "suite.yml").write_text("tool_quality:\n  - {name: gone, catalog: 'no,ne:.json'}\n")
+    proc, _, summary = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml")
+    assert proc.returncode == 2
+    assert "::error file=no%2Cne%3A.json,title=catalint check::No such file or directory" in proc.stdout
+    assert "❌ FAIL" in summary  # the block's row still reaches the summary
 
 
 def test_install_script_builds_its_own_environment(tmp_path: Path) -> None:
