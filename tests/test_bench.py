@@ -573,7 +573,7 @@ def test_auto_mutates_every_gold_tool_with_every_kind(cli):
     assert got == [
         {"tool": "weather_now", "kind": "blank"},
         {"tool": "weather_now", "kind": "genericize"},
-        {"tool": "weather_now", "kind": "truncate", "chars": 40},
+        # no truncate 40: its description is exactly 40 characters, so the cut would change nothing
         # "humidity" and "city" are both asked for; "city" is also in city_guide's name: humidity is rarer
         {"tool": "weather_now", "kind": "drop_keyword", "word": "humidity"},
         {"tool": "city_guide", "kind": "blank"},
@@ -582,13 +582,12 @@ def test_auto_mutates_every_gold_tool_with_every_kind(cli):
         {"tool": "city_guide", "kind": "drop_keyword", "word": "museums"},  # ties with "visit": first word
         {"tool": "stock_quote", "kind": "blank"},
         {"tool": "stock_quote", "kind": "genericize"},
-        {"tool": "stock_quote", "kind": "truncate", "chars": 40},
         {"tool": "stock_quote", "kind": "drop_keyword", "word": "share"},
         # world_clock's intent matches its name only: no word to drop
         {"tool": "world_clock", "kind": "blank"},
         {"tool": "world_clock", "kind": "genericize"},
-        {"tool": "world_clock", "kind": "truncate", "chars": 40},
     ]
+    assert all(m["changed"] for m in report["mutations"])
     assert "translate_text" not in {m["tool"] for m in report["mutations"]}
 
 
@@ -603,7 +602,7 @@ def test_auto_replaces_the_spec_mutations(cli):
     report = run_json(cli, weather_spec(STOCK_BLANK), "--auto")
     assert report["auto"] is True
     assert {m["tool"] for m in report["mutations"]} == {"weather_now", "city_guide", "stock_quote"}
-    assert len(report["mutations"]) == 12
+    assert len(report["mutations"]) == 10  # 4 kinds x 3 gold tools, less two truncates that cut nothing
 
 
 def test_auto_keyword_is_a_word_the_tools_intents_share_with_its_description(tmp_path):
@@ -752,6 +751,42 @@ def test_markdown_report_has_a_table_and_confusions(cli):
     assert lines[-1] == "</details>"
 
 
+def test_a_spec_mutation_that_changes_nothing_is_a_notice_and_marked(cli):
+    text = (
+        "catalog:\n  tools:\n"
+        "    - {name: weather_now, description: Report the humidity and wind for a city.}\n"
+        "    - {name: stock_quote, description: Latest share price of a listed company.}\n"
+        "    - {name: bare}\n"
+        "intents:\n  - {query: humidity in Lisbon, gold: [weather_now]}\n"
+        "mutations:\n"
+        "  - {tool: weather_now, kind: drop_keyword, word: humid}\n"  # not a whole word of it
+        "  - {tool: weather_now, kind: truncate, chars: 40}\n"  # exactly 40 characters long
+        "  - {tool: bare, kind: blank}\n"
+        "  - {tool: stock_quote, kind: drop_keyword, word: SHARE}\n"  # found, ignoring case
+    )
+    Path("spec.yaml").write_text(text, encoding="utf-8")
+    result = cli("bench", "run", "spec.yaml", "--output-format", "json")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        "spec.yaml:9:5: notice: weather_now drop_keyword 'humid' changes nothing: "
+        "'humid' is not a word of its description (matched whole, ignoring case)",
+        "spec.yaml:10:5: notice: weather_now truncate 40 changes nothing: "
+        "its description is 40 characters, no longer than 40",
+        "spec.yaml:11:5: notice: bare blank changes nothing: the tool has no description",
+    ]
+    assert [m["changed"] for m in json.loads(result.stdout)["mutations"]] == [False, False, False, True]
+    out = cli("bench", "run", "spec.yaml").stdout
+    assert "no change (the tool is as it was)" in out.splitlines()[6]
+    assert "| `bare` | blank (no change) |" in cli("bench", "run", "spec.yaml", "--output-format", "markdown").stdout
+
+
+def test_drop_keyword_of_an_absent_word_keeps_the_text_exactly():
+    tool = Tool(0, "/tools/0", {"name": "t", "description": "Two  spaces , and a comma."})
+    assert mutate(tool, Mutation("t", "drop_keyword", word="absent")).raw == tool.raw
+    assert mutate(tool, Mutation("t", "drop_keyword", word="two")).raw["description"] == "spaces, and a comma."
+    assert mutate(Tool(0, "/tools/0", {"name": "t"}), Mutation("t", "truncate", chars=5)).raw == {"name": "t"}
+
+
 def test_markdown_report_lists_the_flips_under_the_table(cli):
     write_spec(Path.cwd(), weather_spec([{"tool": "weather_now", "kind": "blank"}]))
     lines = cli("bench", "run", "spec.json", "--output-format", "markdown").stdout.splitlines()
@@ -790,7 +825,7 @@ def test_markdown_auto_report_ranks_tools_first_with_shared_ranks_for_ties(cli):
         "| 2 | `city_guide` | +25.0 pts | blank |",
         "| 2 | `stock_quote` | +25.0 pts | blank |",  # tied with city_guide: same rank
     ]
-    folded = lines.index("<details><summary>Every mutation (12)</summary>")  # 4 kinds x 3 gold tools
+    folded = lines.index("<details><summary>Every mutation (10)</summary>")  # 4 kinds x 3 gold tools, less 2 no-ops
     assert (
         head
         < folded

@@ -47,12 +47,14 @@ def mutate(tool: Tool, mutation: Mutation) -> Tool:
     elif mutation.kind == "genericize":
         raw["description"] = GENERIC_DESCRIPTION
     elif mutation.kind == "truncate":
-        raw["description"] = text[: mutation.chars or 0]
+        if isinstance(raw.get("description"), str):  # nothing to cut otherwise
+            raw["description"] = text[: mutation.chars or 0]
     else:
         word = re.escape(mutation.word or "")
-        dropped = re.sub(rf"(?<!\w){word}(?!\w)", "", text, flags=re.IGNORECASE)
-        dropped = re.sub(r"[ \t]+([.,;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", dropped))
-        raw["description"] = dropped.strip()
+        dropped, n = re.subn(rf"(?<!\w){word}(?!\w)", "", text, flags=re.IGNORECASE)
+        if n:  # else the word is absent and the description stays exactly as it was
+            dropped = re.sub(r"[ \t]+([.,;:!?])", r"\1", re.sub(r"[ \t]{2,}", " ", dropped))
+            raw["description"] = dropped.strip()
     return Tool(tool.index, tool.pointer, raw)
 
 
@@ -93,6 +95,7 @@ class MutationResult:
     smells_added: dict[str, int]
     tokens_removed: int | None
     whitespace_removed: int | None
+    changed: bool = True  # False: the mutation left the tool as it was (a word it lacks, a cut past its end)
 
     @property
     def accuracy(self) -> float:
@@ -115,6 +118,7 @@ class Report:
     whitespace_tokens: int | None
     mutations: list[MutationResult] = field(default_factory=list)
     auto: bool = False
+    notices: list[str] = field(default_factory=list)  # for stderr: spec mutations that change nothing
 
     @property
     def baseline_correct(self) -> int:
@@ -274,9 +278,18 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
     for t in tools:
         by_name.setdefault(t.name, t)
     baseline_correct = sum(correct)
-    for mutation in mutations:
+    for i, mutation in enumerate(mutations):
         tool = by_name[mutation.tool]
         mutated = mutate(tool, mutation)
+        changed = mutated.raw != tool.raw
+        if not changed:
+            if report.auto:  # --auto's own no-ops (a short description, none at all) are noise
+                continue
+            line, col = spec.mutation_starts[i] if i < len(spec.mutation_starts) else (1, 1)
+            report.notices.append(
+                f"{spec.path}:{line}:{col}: notice: {mutation.tool} {mutation.label()} changes nothing: "
+                f"{_why_unchanged(tool, mutation)}"
+            )
         right, flips = bench.run_mutation(tool, mutated, baseline_correct)
         after = smells_of(mutated)
         added = {
@@ -288,6 +301,18 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
             removed = before_tokens.total - after_tokens.total
             whitespace_removed = before_tokens.whitespace - after_tokens.whitespace
         report.mutations.append(
-            MutationResult(mutation, right, len(correct), baseline_correct, flips, added, removed, whitespace_removed)
+            MutationResult(
+                mutation, right, len(correct), baseline_correct, flips, added, removed, whitespace_removed, changed
+            )
         )
     return report
+
+
+def _why_unchanged(tool: Tool, mutation: Mutation) -> str:
+    if mutation.kind == "blank":
+        return "the tool has no description"
+    if mutation.kind == "truncate":
+        return f"its description is {len(_text(tool))} characters, no longer than {mutation.chars}"
+    if mutation.kind == "drop_keyword":
+        return f"{mutation.word!r} is not a word of its description (matched whole, ignoring case)"
+    return "its description is already the generic one"

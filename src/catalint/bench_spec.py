@@ -55,7 +55,7 @@ class Spec:
     catalog: Catalog
     intents: list[Intent]
     mutations: list[Mutation] | None  # None: none were given (bench --auto makes them)
-    problems: list[str] = field(default_factory=list)
+    mutation_starts: list[tuple[int, int]] = field(default_factory=list)  # line, column of each in the spec
 
 
 _SCHEMA: Any = None
@@ -122,7 +122,8 @@ def load_spec(path: str) -> Spec:
             if raw["tool"] not in names:
                 raise fail(f"mutation of {raw['tool']!r}, which is not a tool of the catalog", f"/mutations/{i}/tool")
             mutations.append(Mutation(raw["tool"], raw["kind"], raw.get("chars"), raw.get("word")))
-    return Spec(path, data.get("name"), catalog, intents, mutations)
+    starts = [source.start(f"/mutations/{i}") for i in range(len(mutations or []))]
+    return Spec(path, data.get("name"), catalog, intents, mutations, starts)
 
 
 _FIELDS = {"truncate": ("chars",), "drop_keyword": ("word",), "blank": (), "genericize": ()}

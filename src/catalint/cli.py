@@ -442,6 +442,8 @@ def bench_run(spec: str, min_drop: float | None, auto: bool, output_format: str,
     except TokenError as exc:
         fail(f"error: {exc}")
         return
+    for notice in report.notices:
+        click.echo(notice, err=True)
     save(FORMATS[output_format](report, min_drop), output_file)
     sys.exit(1 if min_drop is not None and not passed(report, min_drop) else 0)
 

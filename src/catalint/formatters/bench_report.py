@@ -64,6 +64,7 @@ def as_dict(report: Report, min_drop: float | None = None) -> dict[str, Any]:
                 "smells_added": m.smells_added,
                 "tokens_removed": m.tokens_removed,
                 "whitespace_tokens_removed": m.whitespace_removed,
+                "changed": m.changed,
             }
         )
     out: dict[str, Any] = {
@@ -120,9 +121,10 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
             removed = ""
             if m.tokens_removed is not None:
                 removed = f"; tokens {'removed' if m.tokens_removed >= 0 else 'added'} {abs(m.tokens_removed)}"
+            unchanged = "" if m.changed else "; no change (the tool is as it was)"
             lines.append(
                 f"  {label:<{width}}  accuracy {_pct(m.accuracy):>6} ({_interval(m.correct, m.total)})  "
-                f"drop {_pts(m.drop)}; flips {len(m.flips)}; smells {_smells(m.smells_added)}{removed}"
+                f"drop {_pts(m.drop)}; flips {len(m.flips)}; smells {_smells(m.smells_added)}{removed}{unchanged}"
             )
             for f in m.flips:
                 lines.append(f"      {f.query!r}: {f.before or 'nothing'} -> {f.after or 'nothing'} ({_flip_mark(f)})")
@@ -198,8 +200,9 @@ def format_markdown(report: Report, min_drop: float | None = None) -> str:
         ]
         for m in report.mutations:
             removed = "" if m.tokens_removed is None else str(m.tokens_removed)
+            label = text(m.mutation.label()) + ("" if m.changed else " (no change)")
             table.append(
-                f"| {code(m.mutation.tool)} | {text(m.mutation.label())} | {_pct(m.accuracy)} "
+                f"| {code(m.mutation.tool)} | {label} | {_pct(m.accuracy)} "
                 f"| {_interval(m.correct, m.total)} | {_pts(m.drop)} | {len(m.flips)} | {_smells(m.smells_added)} "
                 f"| {removed} |"
             )
