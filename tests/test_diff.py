@@ -93,14 +93,38 @@ def test_rename_needs_equal_schema_and_similar_description() -> None:
     assert diff.renamed[0].description == "... Returns a JSON [-object.-] {+object!+}"
 
 
-def test_near_miss_with_a_different_schema_is_not_a_rename() -> None:
+def test_a_rename_with_a_schema_edit_is_a_rename_with_its_schema_changes() -> None:
     schema = copy.deepcopy(WEATHER["inputSchema"])
     schema["properties"]["city"]["maxLength"] = 99
+    schema["properties"]["units"] = {"type": "string", "enum": ["C", "F"]}  # 1 of 2 names new: half shared
     near = tool(WEATHER, name="fetch_weather", inputSchema=schema)
     diff = compare(catalog([WEATHER]), catalog([near]))
+    assert [(c.base.name, c.head.name) for c in diff.renamed] == [("get_weather", "fetch_weather")]
+    assert diff.added == [] and diff.removed == []
+    assert [(c.pointer, c.kind) for c in diff.renamed[0].schema] == [
+        ("/inputSchema/properties/city/maxLength", "changed"),
+        ("/inputSchema/properties/units", "added"),
+    ]
+    assert ("DESC-006", "fetch_weather", "/inputSchema/properties/city") not in keys(diff.introduced)  # kept
+
+
+def test_near_miss_with_a_schema_edit_and_a_looser_description_is_not_a_rename() -> None:
+    schema = copy.deepcopy(WEATHER["inputSchema"])
+    schema["properties"]["city"]["maxLength"] = 99
+    # similar enough for an equal schema (0.6), not for an edited one (0.8)
+    near = tool(WEATHER, name="fetch_weather", description="Get the weather for a town. Returns an object.")
+    assert compare(catalog([WEATHER]), catalog([near])).renamed != []
+    edited = tool(near, inputSchema=schema)
+    diff = compare(catalog([WEATHER]), catalog([edited]))
     assert diff.renamed == []
-    assert [s.name for s in diff.added] == ["fetch_weather"]
-    assert [s.name for s in diff.removed] == ["get_weather"]
+    assert [s.name for s in diff.added] == ["fetch_weather"] and [s.name for s in diff.removed] == ["get_weather"]
+
+
+def test_near_miss_with_the_same_description_and_other_arguments_is_not_a_rename() -> None:
+    schema = {"type": "object", "properties": {"zip": {"type": "string"}, "country": {"type": "string"}}}
+    other = tool(WEATHER, name="fetch_weather", inputSchema=schema)  # no argument name shared
+    diff = compare(catalog([WEATHER]), catalog([other]))
+    assert diff.renamed == [] and [s.name for s in diff.added] == ["fetch_weather"]
 
 
 def test_near_miss_with_a_different_description_is_not_a_rename() -> None:
@@ -390,8 +414,13 @@ def run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
 @pytest.fixture
 def pair(tmp_path: Path) -> tuple[str, str]:
     write_catalog(tmp_path / "base.json", [WEATHER, tool(CLEAN, name="old_time")])
-    head = [
-        tool(CLEAN, name="new_time", inputSchema={"type": "object"}),
+    head = [  # new_time is no rename of old_time: another description (compare test_a_rename_with_a_schema_edit)
+        tool(
+            CLEAN,
+            name="new_time",
+            description="Get the server's uptime. Returns whole seconds.",
+            inputSchema={"type": "object"},
+        ),
         tool(documented(WEATHER), description="Get the weather for a city, now. Returns a JSON object."),
     ]
     write_catalog(tmp_path / "head.json", head)

@@ -26,6 +26,10 @@ from catalint.tdqs import score as tdqs_score
 from catalint.tokens import count
 
 RENAME_SIMILARITY = 0.6  # word-level similarity of two descriptions from which a removed+added pair is a rename
+# A rename whose schema also changed must look more alike: a description this similar, and at least
+# this share of the argument names in common (of all names on either side; no arguments on both: 1).
+EDITED_RENAME_SIMILARITY = 0.8
+EDITED_RENAME_SHARED_ARGUMENTS = 0.5
 MAX_RENAME_COMPARISONS = 50_000  # description pairs compared per schema (about 2 s); past it only equal ones pair
 SCHEMA_POINTER_CAP = 20  # schema pointers kept per changed tool
 DIFF_WIDTH = 200  # characters of a description word diff
@@ -253,7 +257,8 @@ def _match(base: list[Tool], head: list[Tool]) -> _Matching:
 
 
 def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
-    """Removed and added tools with JSON-equal inputSchemas and similar descriptions, most similar first.
+    """Removed and added tools with JSON-equal inputSchemas and similar descriptions, most similar first;
+    then, among the rest, renames whose schema changed too (see _edited_renames).
 
     Equal descriptions pair first, in name order, without comparing words (a mass rename stays linear).
     Tools without a description are never paired: an equal schema alone does not make two tools one.
@@ -264,7 +269,36 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
     for key in sorted(olds.keys() & news.keys()):
         equal, left_old, left_new = _equal_descriptions(olds[key], news[key])
         pairs += equal + _most_similar(left_old, left_new)
-    return pairs
+    gone = {old.index for old, _ in pairs}
+    came = {new.index for _, new in pairs}
+    rest_old = sorted((t for t in described[0] if t.index not in gone), key=lambda t: (t.name, t.index))
+    rest_new = sorted((t for t in described[1] if t.index not in came), key=lambda t: (t.name, t.index))
+    return pairs + _edited_renames(rest_old, rest_new)
+
+
+def _edited_renames(olds: list[Tool], news: list[Tool]) -> list[tuple[Tool, Tool]]:
+    """Renames whose schema changed as well: a description at least EDITED_RENAME_SIMILARITY alike and
+    at least EDITED_RENAME_SHARED_ARGUMENTS of the argument names shared; the most similar pair first."""
+    if len(olds) * len(news) > MAX_RENAME_COMPARISONS:
+        return []
+    allowed = {
+        (old.index, new.index)
+        for old in olds
+        for new in news
+        if _shared_arguments(old, new) >= EDITED_RENAME_SHARED_ARGUMENTS
+    }
+    return _most_similar(olds, news, EDITED_RENAME_SIMILARITY, allowed)
+
+
+def _shared_arguments(old: Tool, new: Tool) -> float:
+    a, b = _argument_names(old), _argument_names(new)
+    return 1.0 if not (a or b) else len(a & b) / len(a | b)
+
+
+def _argument_names(tool: Tool) -> frozenset[str]:
+    schema = tool.input_schema
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    return frozenset(props) if isinstance(props, dict) else frozenset()
 
 
 def _by_schema(tools: list[Tool]) -> dict[str, list[Tool]]:
@@ -291,8 +325,14 @@ def _equal_descriptions(olds: list[Tool], news: list[Tool]) -> tuple[list[tuple[
     return pairs, left_old, [t for t in news if t.index not in paired]
 
 
-def _most_similar(olds: list[Tool], news: list[Tool]) -> list[tuple[Tool, Tool]]:
-    """Greedy pairing by description similarity, ties broken by names then positions."""
+def _most_similar(
+    olds: list[Tool],
+    news: list[Tool],
+    least: float = RENAME_SIMILARITY,
+    allowed: set[tuple[int, int]] | None = None,
+) -> list[tuple[Tool, Tool]]:
+    """Greedy pairing by description similarity (at least `least`; only `allowed` index pairs when given),
+    ties broken by names then positions."""
     if len(olds) * len(news) > MAX_RENAME_COMPARISONS:
         return []
     candidates: list[tuple[float, str, str, int, int, Tool, Tool]] = []
@@ -300,11 +340,13 @@ def _most_similar(olds: list[Tool], news: list[Tool]) -> list[tuple[Tool, Tool]]
     for new in news:
         matcher.set_seq2(_word_key(new))  # difflib caches what it learns about the second sequence
         for old in olds:
+            if allowed is not None and (old.index, new.index) not in allowed:
+                continue
             matcher.set_seq1(_word_key(old))
-            if matcher.real_quick_ratio() < RENAME_SIMILARITY or matcher.quick_ratio() < RENAME_SIMILARITY:
+            if matcher.real_quick_ratio() < least or matcher.quick_ratio() < least:
                 continue  # upper bounds of ratio(), much cheaper
             ratio = matcher.ratio()
-            if ratio >= RENAME_SIMILARITY:
+            if ratio >= least:
                 candidates.append((-ratio, old.name, new.name, old.index, new.index, old, new))
     candidates.sort(key=lambda c: c[:5])
     pairs: list[tuple[Tool, Tool]] = []
