@@ -1454,7 +1454,7 @@ def test_hostile_files_in_a_directory_json_report(cli, tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------
 
 PROPERTY = settings(
-    max_examples=60,
+    max_examples=int(os.environ.get("CATALINT_FUZZ_EXAMPLES", "60")),  # raise it for a longer campaign
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
