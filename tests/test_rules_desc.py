@@ -533,6 +533,7 @@ def test_desc012_near_miss_empty_object() -> None:
         "The type of query to use. Either 'range' or 'instant'",
         "Filter by state (one of: new, acknowledged, resolved)",
         "The action to perform.\nOptions are:\n- 'add' - add an item\n- 'remove' - remove an item\n",
+        "Sort order, one of asc or desc. For example 'desc'.",  # the example is a listed value
     ],
 )
 def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
@@ -552,6 +553,8 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         "The SHA of the commit (optional, defaults to latest)",
         "The content should be accurate, rich, creative, and attractive.",
         "Use either 'after_id' or 'before_id' to specify the new position.",
+        # the list names levels; the example shows a value outside it (mcp-server-chart's district map)
+        'A region name, must be one of country, province, city or county. For example, "Shaanxi" is fine.',
     ],
 )
 def test_desc013_near_misses(desc: str) -> None:

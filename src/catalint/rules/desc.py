@@ -690,6 +690,11 @@ _BULLET_VALUE = LazyRegex(rf"^[ \t]*[-*•][ \t]*({_VALUE})", re.MULTILINE)
 _CONDITION = LazyRegex(r"\b(?:if|when|unless|whenever)\b", re.IGNORECASE)
 _SENTENCE_START = LazyRegex(r"[.!?\n]\s")
 _EXAMPLE_LEAD = LazyRegex(r"(?:e\.\s?g\.|for example|for instance|such as|like|example|examples)\W*$", re.I)
+# An example given after the list, quoted: "for example, "Xi'an City" is better than ..."
+_EXAMPLE_AFTER = LazyRegex(
+    r"(?:e\.\s?g\.|for example|for instance|such as)[\s,:]*(?:'([^'\n]{1,40})'|\"([^\"\n]{1,40})\"|`([^`\n]{1,40})`)",
+    re.I,
+)
 _SPLIT = LazyRegex(_SEP, re.IGNORECASE)
 _ARTICLES = {"a", "an", "the", "any", "some", "your", "this", "that"}
 
@@ -745,6 +750,9 @@ def _spelled_out_values(text: str, starts: list[int]) -> list[str] | None:
             # Bare words: all must look like literal tokens, not prose.
             if any(" " in i for i in items) or len(items) > 12:
                 continue
+        example = _EXAMPLE_AFTER.search(text, match.end())
+        if example and next(g for g in example.groups() if g is not None).lower() not in {i.lower() for i in items}:
+            continue  # an example value outside the list: the list names kinds of value, not the values
         return items
     return None
 
@@ -763,7 +771,9 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     "must be 'asc' or 'desc'", "allowed values: json, csv". Lists introduced as
     examples ("e.g. Paris or Osaka", "such as ...") are not a closed set and do
     not fire, nor do values that another argument of the tool declares as its
-    `enum` (the prose is about that one). The inverse of DESC-007.
+    `enum` (the prose is about that one), nor lists followed by a quoted example
+    that is none of the listed values ("one of country, province or city, for
+    example "Xi'an"": the list names kinds of value). The inverse of DESC-007.
 
     **Why.** Values in prose are a suggestion the agent may misspell; an `enum` is
     a constraint that clients validate and many render as a choice. Hasan et al.
