@@ -653,6 +653,16 @@ def test_ranking_ties_follow_catalog_order_not_mutation_order(cli):
 # ---------------------------------------------------------------- the report
 
 
+def test_baseline_smells_are_the_ones_lint_counts_catalog_rules_included(cli, tmp_path):
+    tools = [*WEATHER_TOOLS, {"name": "weather-later", "description": WEATHER_TOOLS[0]["description"]}]
+    write_spec(Path.cwd(), {"catalog": {"tools": tools}, "intents": WEATHER_INTENTS})
+    write_spec(Path.cwd(), {"tools": tools}, "tools.json")
+    bench = json.loads(cli("bench", "run", "spec.json", "--output-format", "json").stdout)["baseline"]
+    lint = json.loads(cli("lint", "tools.json", "--output-format", "json", "--exit-zero").stdout)["summary"]
+    assert {"CAT-003", "CAT-004"} <= set(lint["by_rule"])  # a shared description; snake and kebab case
+    assert bench["smells"] == lint["smells"] and bench["smell_total"] == lint["smell_total"]
+
+
 def test_report_baseline_numbers(tmp_path):
     spec_path = write_spec(tmp_path, weather_spec([{"tool": "weather_now", "kind": "blank"}]))
     spec = load_spec(str(spec_path))
@@ -665,7 +675,7 @@ def test_report_baseline_numbers(tmp_path):
     smells: Counter[str] = Counter()
     for t in spec.catalog.tools:
         smells += smells_of(t)
-    assert baseline["smells"] == {s: smells[s] for s in SMELLS}
+    assert baseline["smells"] == {s: smells[s] for s in SMELLS}  # no catalog-rule finding here
     assert baseline["smell_total"] == sum(smells.values())
     assert baseline["tokens"] == sum(tokens.count(t).total for t in spec.catalog.tools)
     assert baseline["whitespace_tokens"] == sum(tokens.count(t).whitespace for t in spec.catalog.tools)
@@ -1044,6 +1054,14 @@ def test_example_spec_runs_with_a_stable_baseline(cli):
     assert lines[0] == "catalint bench: workspace assistant"
     assert lines[2] == "baseline: 29/34 correct, accuracy 85.3% (95% CI 69.9%-93.6%)"
     assert "largest drop: +8.8 pts (list_events blank)" in lines
+
+
+def test_example_readme_shows_the_commands_output(cli, monkeypatch):
+    text = (EXAMPLE / "README.md").read_text(encoding="utf-8")
+    shown = text.split("```text\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    result = cli("bench", "run", "examples/tool-description-bench/spec.yaml", "--min-drop", "0.05")
+    assert result.stdout == shown  # the README's command, run from the root: regenerate the block if this fails
 
 
 def test_example_spec_validates_against_the_schema():
