@@ -1893,3 +1893,15 @@ def test_a_finding_hundreds_of_levels_down_is_placed_at_a_reachable_ancestor(cli
 def test_a_yaml_number_tag_on_an_empty_or_sign_only_value(cli, tmp_path: Path, value: str) -> None:
     write(tmp_path / "t.yaml", f"tools: [{{name: t, inputSchema: {{maximum: {value}}}}}]\n")
     assert "cannot read this value as" in one_error(cli("lint", "t.yaml"), "t.yaml:1:")
+
+
+@pytest.mark.parametrize("brk", ["\x85", "\u2028", "\x0b", "\x1e"])
+def test_an_error_naming_a_key_with_a_line_break_stays_one_line(cli, tmp_path: Path, brk: str) -> None:
+    # found by the property test of bench specs: U+0085 in a key split the error in two for splitlines()
+    (tmp_path / "spec.json").write_text(
+        json.dumps({f"{brk}catalog_path": "c.json", "intents": [{"query": "q", "gold": ["t"]}]}), encoding="utf-8"
+    )
+    result = cli("bench", "run", str(tmp_path / "spec.json"))
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert repr(brk)[1:-1] in result.stderr
