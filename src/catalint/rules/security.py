@@ -350,35 +350,47 @@ def _gated(kind: str, gate: str, pattern: str, starts: str) -> Gated:
 _INSTRUCTIONS = (
     _gated(
         "override",
-        "ignore|disregard|forget|override|bypass|new instructions",
+        "ignore|disregard|forget|override|bypass|new instructions|pay no attention",
         r"""\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|the|your|of|these|those)\s+){0,3}
           (?:(?:previous|prior|preceding|earlier|above|former|system|safety|security)\s+){1,2}
           (?:instructions?|prompts?|rules|directions|guidelines|guardrails|policies|constraints)\b
         | \b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|the|your|of|these|those)\s+){0,3}
           (?:existing|original)\s+(?:instructions?|prompts?|directions|guidelines|guardrails)\b
         | \b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?your\s+(?:instructions|rules|guidelines|system\s+prompt)\b
+        | \b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?
+          (?:instructions|rules|directions|guidelines|prompts?)\s+
+          (?:above|before\s+this|so\s+far|you\s+(?:were|have\s+been)\s+given)\b
+        | \bforget\s+(?:everything|all)\s+(?:(?:that\s+)?you\s+(?:were|have\s+been)\s+told|above|before\s+this)\b
+        | \bpay\s+no\s+attention\s+to\s+(?:(?:all|any|the|your)\s+)?(?:previous|prior|earlier|above|system)\s+
+          (?:instructions?|prompts?|rules|guidelines)\b
         | \byour\s+new\s+instructions\s+are\b""",
-        starts="ignore disregard forget override bypass your",
+        starts="ignore disregard forget override bypass your pay",
     ),
     _gated(
         "authority",
         "from now on|you are|note to|user has|is hereby|is now|is authori|is permitted|is allowed"
-        "|system note|system notice|system override",
-        r"""\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:assistant|model|ai|agent))\s+(?:must|should|shall|are|need|have\s+to
+        "|system note|system notice|system override|henceforth|from this point|from here on|going forward|has authori"
+        "|has pre|has already|been granted|[system|you're now",
+        r"""\b(?:from\s+now\s+on|from\s+this\s+point\s+on|from\s+here\s+on|henceforth|going\s+forward),?\s+
+          (?:you|the\s+(?:assistant|model|ai|agent))\s+(?:must|should|shall|are|need|have\s+to
           |will\s+(?:always|never|only|not|now|act|respond|answer|reply|obey|follow|ignore|use|call|send|be))\b
-        | \byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|unrestricted|jailbroken|free\s+of)
+        | \byou(?:'re|\s+are)\s+now\s+(?:operating\s+|running\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|unrestricted
+          |jailbroken|free\s+of|(?:maintenance|debug|admin|god|sudo|root)\s+mode)
         | \bnote\s+to\s+(?:the\s+)?(?:ai|assistant|model|llm|agent)\b
-        | \b(?:the\s+)?user\s+has\s+(?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted)\s+
-          (?:you|the\s+(?:assistant|model|ai|agent))\s+to\b
+        | \[\s*system(?:\s+(?:note|notice|message|override|prompt))?\s*\]
+        | \b(?:the\s+)?(?:user|developer|administrator|admin|operator|owner)\s+has\s+(?:already\s+)?(?:pre-?)?
+          (?:authori[sz]ed|approved|allowed|permitted)\s+(?:you|the\s+(?:assistant|model|ai|agent))\s+to\b
+        | \byou\s+have\s+been\s+(?:granted|given)\s+(?:\w+\s+){0,2}?
+          (?:admin(?:istrator)?|root|elevated|full|unrestricted|superuser|sudo)\s+(?:privileges|permissions|access|rights)\b
         | \b(?:you\s+are|the\s+(?:assistant|model|ai|agent)\s+is)\s+(?:now\s+|hereby\s+)?
           (?:authori[sz]ed|permitted|allowed)\s+to\s+(?:skip|bypass|ignore|override|disable|omit)\b
         | \bsystem\s+(?:note|notice|override)\s*:""",
-        starts="from you note the user system",
+        starts="from henceforth going you note [ the user developer administrator admin operator owner system",
     ),
     _gated(
         "tag",
         "<",
-        r"""<\s*(?:important|system|secret|hidden|admin|critical|override|jailbreak
+        r"""<\s*(?:important|system|secret|hidden|admin|critical|override|jailbreak|instructions?
           | system[\s_-]?(?:prompt|message|instructions?)
           | (?:ai|assistant|model|llm)[\s_-]?(?:instructions?|only|note)
           | instructions?[\s_-]?(?:for|to)[\s_-]?(?:the[\s_-]?)?(?:ai|assistant|model|llm))\s*>""",
@@ -483,12 +495,17 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     descriptions, defaults, enum values, examples) that gives the model orders
     which have nothing to do with using the tool:
 
-    - overriding its instructions: "ignore all previous instructions", "disregard
-      prior safety guidelines", "your new instructions are";
-    - claiming authority: "note to the AI", "the user has authorised you to",
-      "from now on you must/will always …", "you are now in developer mode", "you
-      are authorized to skip …", "(System note: …)";
-    - hidden-instruction blocks and markers: `<IMPORTANT>`, `<SYSTEM>`,
+    - overriding its instructions: "ignore all previous instructions", "ignore the
+      instructions above", "disregard prior safety guidelines", "forget everything
+      you were told", "pay no attention to previous instructions", "your new
+      instructions are";
+    - claiming authority: "note to the AI", "the user (developer, admin) has
+      (pre-)authorised you to", "from now on (henceforth, from this point on) you
+      must/will always …", "you are now in developer (maintenance, root) mode",
+      "you are authorized to skip …", "you have been granted administrator
+      privileges", "(System note: …)", "[SYSTEM NOTE]" (not "instructions for AI
+      agents:", which real servers use for usage guidance);
+    - hidden-instruction blocks and markers: `<IMPORTANT>`, `<SYSTEM>`, `<instructions>`,
       `<secret>`, `<hidden>`, an HTML comment addressed to the model, chat-template
       tokens (`[INST]`, `<|im_start|>`, `<<SYS>>`);
     - hiding things from the user: "do not tell/mention this to the user", "do not
@@ -795,15 +812,24 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
 
 # --------------------------------------------------------------------------- SEC-003
 
-_OTHER_TOOLS = r"(?:any|all|every|another|other)\s+(?:other\s+)?(?:mcp\s+)?(?:tool\s+calls?|tools?|servers?|functions?)"
+_OTHER_TOOLS = (  # "any other tool", and with the kind named: "any filesystem tool", "all github tools"
+    r"(?:any|all|every|another|other)\s+(?:other\s+)?(?:mcp\s+|[a-z][\w-]*\s+)?"
+    r"(?:tool\s+calls?|tools?|servers?|functions?)"
+)
 # Something that names a tool: "any other tool", "the email tool", send_email, sendEmail, `search`.
 _REF = (
     r"(?P<NAME>" + _OTHER_TOOLS + r"|[`'\"]?[A-Za-z][\w.-]*[`'\"]?\s+(?:tool|function)s?\b"
     r"|[`'\"]?[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+[`'\"]?"
     r"|(?-i:[a-z]+[A-Z][A-Za-z0-9]*)|`[A-Za-z][\w.-]*`)"
 )
-# A literal destination: an e-mail address, a phone number or a URL.
-_DEST = r"(?P<NAME>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d\s().-]{6,}\d|https?://[^\s\"'<>)`]+)"
+# A literal destination: an e-mail address, a phone number, a URL, an IBAN or a crypto wallet (Ethereum, Bitcoin).
+_DEST = (
+    r"(?P<NAME>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d\s().-]{6,}\d|https?://[^\s\"'<>)`]+"
+    r"|(?-i:[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?)\b|0x[0-9a-fA-F]{40}\b|bc1[a-z0-9]{25,60}\b"
+    r"|(?-i:[13][a-km-zA-HJ-NP-Z1-9]{25,34})\b)"
+)
+# Before a destination, the kind of account it is: "to account 4111 ...", "to wallet 0x...", "to IBAN DE89 ...".
+_DEST_KIND = r"(?:(?:the\s+)?(?:bank\s+)?(?:account|wallet|iban|address|number)(?:\s+(?:number|no\.?))?:?\s+)?"
 
 
 def _named(pattern: str, name: str) -> str:
@@ -835,11 +861,23 @@ _ACTIVE = LazyRegex(
     + "*)",
     _RX,
 )
+# "When using the transfer_funds tool, ...", "before calling any filesystem tool, ...": a gerund condition.
+_GERUND = LazyRegex(
+    r"\b(?:when(?:ever)?|before|after|while)\s+(?:using|calling|invoking|running|executing)\s+(?:the\s+|a\s+)?"
+    + _named(_REF, "ref")
+    + "(?P<rest>"
+    + _IN_SENTENCE
+    + "*)",
+    _RX,
+)
+_GERUND_WORDS = Words("using|calling|invoking|running|executing")
+_GERUND_STARTS = ("when", "before", "after", "while")
 # "... the send_email tool must send all emails to ...": found by its verb phrase, then the tool before it.
 _CLAIM = LazyRegex(
     r"""\s+(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|is\s+required\s+to|are\s+required\s+to
       |will\s+(?:now|always))\s+(?:(?:now|always|only|also)\s+)*
-    (?:send|forward|copy|redirect|route|bcc|cc|change|replace|override
+    (?:send|forward|copy|redirect|route|bcc|cc|change|replace|override|push|force|delete|drop|disable|skip|bypass
+      |approve|merge|grant|transfer|pay
       |use\s+(?:the\s+|this\s+)?(?:address|recipient|number|url|endpoint|proxy|account))\b""",
     _RX,
 )
@@ -864,18 +902,46 @@ _OVERRIDE = LazyRegex(
 )
 # All e-mails (messages, payments) sent to a literal address, number or URL.
 _REDIRECT = LazyRegex(
-    r"""\b(?:all|every|any)\s+(?:\w+\s+)?(?:e-?mails?|messages?|payments?|transfers?|invoices?|files?|requests?)\s+
+    r"""\b(?:all|every|any)\s+(?:\w+\s+)?(?:e-?mails?|mail|messages?|payments?|transfers?|invoices?|files?|requests?
+        |tool\s+calls?)\s+(?:(?:\w+\s+){1,3}?)?
       (?:must|should|shall|need\s+to|have\s+to|are\s+to|will)\s+(?:(?:also|always)\s+)*(?:be\s+)?
-      (?:sent|forwarded|copied|cc'?d|bcc'?d|redirected|routed)\s+(?:\w+\s+){0,2}?to\s+"""
+      (?:sent|forwarded|copied|cc'?d|bcc'?d|redirected|routed|go|paid|transferred|delivered)\s+(?:\w+\s+){0,2}?to\s+"""
+    + _DEST_KIND
     + _named(_DEST, "dest1")
+    + r"""| \bredirect\s+(?:all|every|any)\s+(?:\w+\s+)?(?:e-?mails?|mail|messages?|payments?|transfers?|invoices?)
+        \s+to\s+"""
+    + _DEST_KIND
+    + _named(_DEST, "dest4")
     + r"""| \b(?:change|set|replace|switch|redirect)\s+the\s+(?:\w+\s+)?(?:recipient|destination|to[\s-]address
-      |e-?mail\s+address|phone\s+number|receiver|account)s?\s+(?:to|with)\s+"""
+      |e-?mail\s+address|phone\s+number|receiver|account|reply-?to)s?(?:\s+(?:argument|parameter|field|header))?
+      \s+(?:to|with)\s+"""
+    + _DEST_KIND
     + _named(_DEST, "dest2")
+    + r"""| \b(?:recipient|destination|receiver)(?:\s+(?:account|address|number))?\s+(?:is|are)\s+(?:always\s+)?
+        (?:replaced|changed|set|switched)\s+(?:with|to)\s+"""
+    + _DEST_KIND
+    + _named(_DEST, "dest5")
     + r"| \b(?:always|also)\s+(?:bcc|cc|(?:forward|copy|send)\s+(?:\w+\s+){0,4}?to)\s+"
     + _named(_DEST, "dest3"),
     _RX,
 )
-_REDIRECT_STARTS = ("all", "every", "any", "change", "set", "replace", "switch", "redirect", "always", "also")
+_ANY_DEST = LazyRegex(_named(_DEST, "dest"), re.IGNORECASE)
+_REDIRECT_STARTS = (
+    "all",
+    "every",
+    "any",
+    "change",
+    "set",
+    "replace",
+    "switch",
+    "redirect",
+    "always",
+    "also",
+    "recipient",
+    "destination",
+    "receiver",
+)
+_CRYPTO_WORDS = Words("0x|bc1|wallet|iban|account")
 _LONG_NUMBER = LazyRegex(r"\d[\d\s().-]{6,}\d")
 _OVERRIDE_WORDS = LazyRegex(
     r"\b(?:also|always|instead|change|replace|redirect|override|bcc|cc|forward|copy|regardless|secretly"
@@ -897,6 +963,10 @@ _CALL_THIS = LazyRegex(
 # ...unless it intercepts: this tool first, or instead, or handed the other tool's data ("with the email body").
 _INTERCEPT = LazyRegex(r"\b(?:first|before|instead|with\s+(?:the|its|their|all|every|each))\b", re.IGNORECASE)
 _OTHER_RE = LazyRegex(_OTHER_TOOLS + r"$", re.IGNORECASE)
+# Every other tool, with no kind named ("any other tool", "all tools"): a rule for these is never workflow.
+_EVERY_OTHER = LazyRegex(
+    r"(?:any|all|every|another|other)\s+(?:other\s+)?(?:mcp\s+)?(?:tool\s+calls?|tools?|servers?|functions?)$", re.I
+)
 _TOOL_SUFFIX = LazyRegex(r"\s+(?:tool|function)s?$", re.IGNORECASE)
 _SELF_WORDS = frozenset("this the that a an it its same current your our which one".split())
 _BARE_HOW = frozenset({"called", "invoked", "executed", "triggered", "run"})
@@ -952,7 +1022,24 @@ def _conditions(text: str, tool: Tool, offsets: list[int] | None) -> Iterator[Re
     for m in _finditer(_ACTIVE, text, offsets):
         other = _other_tool(m.group("ref"), tool)
         # "when you call get_issue, pass this id" is workflow; an override word or "any other tool" is not
-        if other and (_OTHER_RE.match(other) or _OVERRIDE_WORDS.search(m.group("rest"))):
+        if other and (_EVERY_OTHER.match(other) or _intercepts(m.group("rest"))):
+            yield Reach(m.start(), m.group(0), f"sets a rule for calls to {other}")
+
+
+def _intercepts(rest: str) -> bool:
+    """An order that overrides ("also BCC", "replace"), names a literal destination, or hands this tool the
+    other tool's call ("call this tool with the path")."""
+    if _OVERRIDE_WORDS.search(rest) or (_CALL_THIS.search(rest) and _INTERCEPT.search(rest)):
+        return True
+    dest = _ANY_DEST.search(rest)
+    return dest is not None and not _EXAMPLE_DEST.search(dest.group())
+
+
+def _gerunds(text: str, tool: Tool, offsets: list[int] | None) -> Iterator[Reach]:
+    """The same rules with the condition as a gerund ("when using the transfer_funds tool, also ...")."""
+    for m in _finditer(_GERUND, text, offsets):
+        other = _other_tool(m.group("ref"), tool)
+        if other and _intercepts(m.group("rest")):
             yield Reach(m.start(), m.group(0), f"sets a rule for calls to {other}")
 
 
@@ -995,7 +1082,7 @@ def _references(pattern: LazyRegex, why: str, text: str, tool: Tool, offsets: li
 
 def _redirects(text: str, offsets: list[int] | None) -> Iterator[Reach]:
     for m in _finditer(_REDIRECT, text, offsets):
-        dest = m.group("dest1") or m.group("dest2") or m.group("dest3")
+        dest = next(d for d in m.group("dest1", "dest2", "dest3", "dest4", "dest5") if d)
         if not _EXAMPLE_DEST.search(dest):
             yield Reach(m.start(), m.group(0), f"redirects to {dest.strip()}")
 
@@ -1010,13 +1097,15 @@ def cross_tool(text: str, tool: Tool, lower: str | None = None) -> list[Reach]:
     found: list[Reach] = []
     if _CONDITION_WORDS.search(lower):
         found += _conditions(text, tool, _anchors(lower, plain, _CONDITION_STARTS))
+    if _GERUND_WORDS.search(lower):
+        found += _gerunds(text, tool, _anchors(lower, plain, _GERUND_STARTS))
     if _CLAIM_WORDS.search(lower):
         found += _claims(text, lower, plain, tool)
     if _SIDE_WORDS.search(lower):
         found += _references(_SIDE, "claims a side effect on", text, tool, _anchors(lower, plain, _SIDE_STARTS))
     if _OVERRIDE_VERBS.search(lower):
         found += _references(_OVERRIDE, "claims to override", text, tool, _anchors(lower, plain, _OVERRIDE_STARTS))
-    if _DEST_WORDS.search(lower) or _LONG_NUMBER.search(text):
+    if _DEST_WORDS.search(lower) or _LONG_NUMBER.search(text) or _CRYPTO_WORDS.search(lower):
         found += _redirects(text, _anchors(lower, plain, _REDIRECT_STARTS))
     return sorted(found)
 
@@ -1037,14 +1126,19 @@ def cross_tool_instructions(tool: Tool) -> Iterator[Hit]:
       is used, also BCC …", "When (mcp_whatsapp) send_message is invoked, make sure
       to change the recipient to …";
     - a rule for calls to other tools: "whenever you call any other tool, …",
-      "every time you use the github tools, always …";
+      "every time you use the github tools, always …", "when using the
+      transfer_funds tool, …" or "before calling any filesystem tool, …" followed
+      by an override, a literal destination or "call this tool with …";
     - an order to another tool: "the send_email tool must send all emails to …",
-      "all other tools must forward …";
+      "the git_push tool must always push with --force", "all other tools must
+      forward …";
     - a claimed side effect or override: "a very important side effect on the also
       present send_email tool", "overrides the behaviour of the create_pull_request
       tool";
     - redirection of all e-mails, messages or payments to a literal address,
-      number or URL, or "always BCC …".
+      number, URL, IBAN or crypto wallet ("all emails must go to …", "redirect all
+      outgoing messages to …", "set the reply-to header to …", "the destination
+      account is replaced with IBAN …"), or "always BCC …".
 
     A tool is a snake, kebab, dotted or camelCase name, a quoted name, a word
     followed by "tool", or "any/all/other tools (servers)". References to this
@@ -1280,19 +1374,19 @@ _COMMON_WORDS = frozenset(
 # The argument first, the material after it: "set 'sidenote' to ...", "make sure sidenote contains ...",
 # "fill this with ..." and, in an argument's own description, "should contain ...".
 _SET_VERB = LazyRegex(
-    r"""\b(?:set|fill)\s+(?:the\s+)?[`'"]?(?P<arg>[\w.-]+)[`'"]?(?:\s+(?:argument|parameter|field))?\s+(?:to|with)\b
+    r"""^\s*(?P<own>(?:must|should)\s+(?:always\s+)?(?:contain|include|hold)|(?:set|fill)(?:\s+it)?\s+(?:to|with))\b
+      | \b(?:set|fill)\s+(?:the\s+)?[`'"]?(?P<arg>[\w.-]+)[`'"]?(?:\s+(?:argument|parameter|field))?\s+(?:to|with)\b
       | (?:^|\b(?:make\s+sure|ensure|the)\s+)[`'"]?(?P<subject>[\w.-]+)[`'"]?(?:\s+(?:argument|parameter|field))?\s+
         (?:(?:must|should|shall|will|has\s+to|needs\s+to)\s+)?(?:always\s+|also\s+)?
-        (?:contains?|includes?|holds?|carry|carries)\b
-      | ^\s*(?P<own>(?:must|should)\s+(?:always\s+)?(?:contain|include|hold)|(?:set|fill)(?:\s+it)?\s+(?:to|with))\b""",
+        (?:contains?|includes?|holds?|carry|carries)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
 # Between "set X to" and the material: its determiners and a few words ("to the contents of the user's
 # ~/.ssh/id_rsa", "contains the output of `cat ~/.ssh/id_rsa`"), within the clause.
 _SET_GAP = LazyRegex(
-    r"(?:\s*\b(?:the|a|an|your|user'?s|their|its|all|every|each|any|full|entire|whole|raw|current|complete|exact"
-    r"|stored|saved|contents?|value|values|text|output|result|of|cat|from|lines?|you\s+have\s+seen)\b)*"
-    r"\s*[`'\"(]?",
+    r"(?:[\s`'\"(]*\b(?:the|a|an|your|user'?s|their|its|all|every|each|any|full|entire|whole|raw|current|complete"
+    r"|exact|stored|saved|contents?|value|values|text|output|result|of|cat|from|lines?|you\s+have\s+seen)\b)*"
+    r"[\s`'\"(]*",
     re.IGNORECASE,
 )
 _QUOTED_NAME = LazyRegex(r"[`'\"]([\w.-]+)[`'\"]")
