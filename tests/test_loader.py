@@ -555,6 +555,20 @@ def test_no_catalogs_notice_in_every_report(cli, tmp_path: Path) -> None:
     assert doc["notices"] == []
 
 
+def test_no_catalogs_notice_counts_the_documents_it_left_out(cli, tmp_path: Path) -> None:
+    write(tmp_path / "corpus/github-server.json", catalog_text(GOOD_TOOL))
+    write(tmp_path / "corpus/sub/slack.yaml", "tools: []\n")
+    write(tmp_path / "corpus/README.md", "# not a catalog\n")
+    write(tmp_path / "corpus/vendor/skip.json", "{}")
+    (tmp_path / "catalint.toml").write_text('exclude = ["vendor"]\n')
+    [notice] = run_json(cli, "corpus")[1]["notices"]
+    assert notice.endswith(
+        "; 2 JSON/YAML files here match none of them (--include '*.json' --include '*.yaml' lints them)"
+    )
+    result, doc = run_json(cli, "corpus", "--include", "*.json", "--include", "*.yaml")
+    assert doc["notices"] == [] and len(doc["files"]) == 2
+
+
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
 def test_directory_symlink_loop_terminates(cli, tmp_path: Path) -> None:
     write(tmp_path / "proj/sub/tools.json", catalog_text(GOOD_TOOL))

@@ -58,12 +58,22 @@ def expand(
 
 
 def no_catalogs_notice(directory: str, settings: Settings) -> str:
-    """What to tell a user whose directory argument matched no file."""
+    """What to tell a user whose directory argument matched no file: the globs, and how many JSON or YAML
+    files they left out (with the --include that would take them)."""
     if settings.include == DEFAULT_INCLUDE:
         globs = "the default names: tools.json, *.tools.json, tools-list.json, ... and their .yaml/.yml"
     else:
         globs = ", ".join(settings.include) or "none"
-    return (
-        f"{directory}: notice: no catalog files found (include: {globs}); "
-        "name the files, or widen the globs with --include or the include setting"
-    )
+    left = _documents(Path(directory), settings)
+    hint = "name the files, or widen the globs with --include or the include setting"
+    if left:
+        kinds = sorted({Path(name).suffix for name in left})
+        shown = " ".join(f"--include '*{k}'" for k in kinds)
+        hint = f"{len(left)} JSON/YAML file{'s' * (len(left) != 1)} here match none of them ({shown} lints them)"
+    return f"{directory}: notice: no catalog files found (include: {globs}); {hint}"
+
+
+def _documents(directory: Path, settings: Settings) -> list[str]:
+    """The .json, .yaml and .yml files below a directory, less the excluded ones (walked as walk_catalogs does)."""
+    wider = Settings(include=["*.json", "*.yaml", "*.yml"], exclude=settings.exclude)
+    return list(walk_catalogs(directory, wider))
