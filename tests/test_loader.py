@@ -565,7 +565,7 @@ def test_no_catalogs_notice_counts_the_documents_it_left_out(cli, tmp_path: Path
     assert notice.endswith(
         "; 2 JSON/YAML files here match none of them (--include '*.json' --include '*.yaml' lints them)"
     )
-    result, doc = run_json(cli, "corpus", "--include", "*.json", "--include", "*.yaml")
+    _, doc = run_json(cli, "corpus", "--include", "*.json", "--include", "*.yaml")
     assert doc["notices"] == [] and len(doc["files"]) == 2
 
 
