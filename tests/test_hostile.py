@@ -1905,3 +1905,9 @@ def test_an_error_naming_a_key_with_a_line_break_stays_one_line(cli, tmp_path: P
     assert result.exit_code == 2
     assert len(result.stderr.splitlines()) == 1, result.stderr
     assert repr(brk)[1:-1] in result.stderr
+
+
+def test_every_command_error_is_one_line(cli) -> None:
+    result = cli("rule", "DESC\u2028X")  # a usage error that quotes what the user typed
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1 and "\\u2028" in result.stderr

@@ -76,7 +76,10 @@ def _default_mode(tmp: str, target: Path) -> None:
 
 
 def fail(message: str) -> NoReturn:
-    click.echo(message, err=True)
+    """One error line on stderr (a line break inside a quoted name is escaped), then exit 2."""
+    from catalint.loader import one_line
+
+    click.echo(one_line(message), err=True)
     sys.exit(EXIT_ERROR)
 
 
