@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from typing import Any
 
 import pytest
@@ -1171,3 +1172,42 @@ def test_second_red_team_set_fires(code: str, desc: str) -> None:
 )
 def test_second_red_team_set_near_misses(desc: str) -> None:
     assert run("SEC-001", tool(description=desc)) == []
+
+
+AZURE_KEY = (
+    "Q7vLr2Tx8Wp5Yh1Nd7Bc4Fg6Js0Ka9Ee2Rt5Mz3Xq8Uw1Pd4Sg7Hk0Jn6Lb9Vc2Zf5Ay8Oi3Eu6Rw1Tq4Yp7As0Df3Gh6Jk9Lz2Xc5Vb8N"[:86]
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ("postgres://app:s3cr3tPa55w0rd@db.internal:5432/app", "a database URL with its password"),
+        ("mongodb+srv://admin:Xk29fLq81mZ@cluster0.abcd.mongodb.net/prod", "a database URL with its password"),
+        ("redis://:mypassw0rd123@cache:6379", "a database URL with its password"),
+        (f"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={AZURE_KEY}==;", "an Azure storage account key"),
+        ("AWS_SECRET_ACCESS_KEY=Zk3mQ9vLr2Tx8Wp5Yh1Nd7Bc4Fg6Js0Ka9Ee2Rt5", "an AWS secret access key"),
+    ],
+)
+def test_sec005_fires_on_connection_strings_and_cloud_keys(value: str, kind: str) -> None:
+    finding = only("SEC-005", tool(props={"dsn": prop("Where to connect.", default=value)}))
+    assert finding.pointer == "/tools/0/inputSchema/properties/dsn/default" and kind in finding.message
+    found = re.search(r"://[^:/]*:([^@]+)@|AccountKey=([^;]+)|KEY=(\S+)", value)
+    secret = next(g for g in found.groups() if g)  # the password or key itself
+    assert len(secret) >= 8 and secret not in finding.message  # the message shows only the start of the match
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "postgres://postgres:postgres@localhost:5432/db",  # the image's documented default
+        "postgresql://user:password@localhost/app",
+        "mysql://app:${DB_PASSWORD}@db/app",  # a template
+        "postgres://app:<your-password>@db/app",
+        "postgres://db.internal:5432/app",  # no password at all
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",  # AWS's documentation sample
+        "https://user:s3cr3tPa55w0rd@example.com/path",  # not a database URL
+    ],
+)
+def test_sec005_near_misses_documented_defaults_and_templates(value: str) -> None:
+    quiet("SEC-005", tool(props={"dsn": prop("Where to connect.", default=value)}))

@@ -1630,6 +1630,17 @@ SECRET_SHAPES = (
     _shape("a Supabase access token", r"\bsbp_[a-f0-9]{40}\b"),
     _shape("a SendGrid API key", r"\bSG\.[\w-]{22}\.[\w-]{43}\b"),
     _shape("a JSON Web Token", r"\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{16,}", mixed=False),
+    _shape(
+        "a database URL with its password",
+        r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)://"
+        r"[^\s:/@'\"`]*:[^\s@/'\"`]{8,}@[\w.-]+",
+        mixed=False,
+    ),
+    _shape("an Azure storage account key", r"\bAccountKey=[A-Za-z0-9+/]{86}==", mixed=False),
+    _shape(
+        "an AWS secret access key",
+        r"(?i:\baws_?secret_?access_?key)['\"]?\s*[=:]\s*['\"]?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
+    ),
     # the body's line breaks may be written as the two characters \n (a key inside a JSON string default)
     _shape(
         "a PEM private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*[\w+/=\s\\]{40,}", False
@@ -1638,7 +1649,13 @@ SECRET_SHAPES = (
 # Cheap pre-check: a string without any of these prefixes holds none of the shapes.
 _SECRET_HINT = Words(
     "sk-|sk_|rk_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox|xapp-|hooks.slack.com|AKIA|ASIA|AGPA|AIDA|AROA|ANPA"
-    "|ANVA|AIPA|AIza|hf_|npm_|sbp_|SG.|eyJ|PRIVATE KEY"
+    "|ANVA|AIPA|AIza|hf_|npm_|sbp_|SG.|eyJ|PRIVATE KEY|postgres://|postgresql://|mysql://|mariadb://|mongodb"
+    "|redis://|rediss://|amqp://|amqps://|mssql://|sqlserver://|AccountKey=|aws_secret|AWS_SECRET|awsSecret"
+    "|AwsSecret|aws_Secret"
+)
+# Passwords in database URLs that documentation and local set-ups use: not a leak.
+_DEFAULT_PASSWORDS = frozenset(
+    "password passw0rd postgres mysql root admin secret changeme example default mongodb redis guest test".split()
 )
 # Placeholders and documentation keys: "sk-...", "xoxb-your-token", AKIAIOSFODNN7EXAMPLE, sk-xxxxxxxx.
 _PLACEHOLDER = LazyRegex(
@@ -1658,6 +1675,15 @@ def _real_looking(token: str, shape: SecretShape) -> bool:
         return False
     if shape.kind == "a PEM private key":
         return len(set(token.split("-----")[-1])) >= 12
+    if shape.kind == "a database URL with its password":
+        user, password = token.split("://", 1)[1].rsplit("@", 1)[0].split(":", 1)
+        return not (
+            password.lower() in _DEFAULT_PASSWORDS
+            or password == user
+            or _PLACEHOLDER.search(password)
+            or any(c in password for c in "${}%[]")  # a template or an environment reference
+            or len(set(password)) < 6
+        )
     if _PLACEHOLDER.search(token):
         return False
     if shape.kind == "a JSON Web Token":
@@ -1720,7 +1746,11 @@ def secret_in_catalog(tool: Tool) -> Iterator[Hit]:
     tokens (`ghp_…`, `github_pat_…`), GitLab (`glpat-…`), Slack tokens
     (`xoxb-…`, `xoxp-…`) and webhook URLs, AWS access key IDs (`AKIA…`), Google
     API keys (`AIza…`), Hugging Face, npm, Supabase and SendGrid tokens, JSON Web
-    Tokens (`eyJ….eyJ….…` whose header decodes), and PEM private keys with a body.
+    Tokens (`eyJ….eyJ….…` whose header decodes), PEM private keys with a body,
+    database URLs with a password (`postgres://app:s3cr3tPa55@db.internal/app`;
+    not a documented default such as `postgres:postgres@`, a template `${PASSWORD}`
+    or a placeholder), Azure storage account keys (`AccountKey=…==`) and AWS
+    secret access keys written after their name (`aws_secret_access_key = …`).
     The message shows only the start of the token.
 
     Placeholders and format hints stay quiet: `sk-...`, `xoxb-your-bot-token`,
