@@ -422,7 +422,8 @@ _INSTRUCTIONS = (
           (?!\s+(?:the|their|your|a|an|its|his|her|which|how|what|when|where|whether|why)\b)
         | \b(?:do\s+not|don'?t|never|must\s+not)\s+bring\s+(?:this|these|it|that|them)\s+up\s+with\s+(?:the\s+)?users?\b
         | \b(?:this|these|it|that)\b(?:\s+\w+){0,4}?\s+(?:must|should|is\s+to|are\s+to)\s+(?:never|not)\s+be\s+
-          (?:disclosed|revealed|mentioned|shown)\s+to\s+(?:the\s+)?users?\b
+          (?:disclosed|revealed|mentioned|shown)\s+(?:to\s+(?:the\s+)?users?\b
+            |in\s+(?:your|any)\s+(?:replies|reply|responses?|answers?|output)\b)
         | \b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?let\s+(?:the\s+)?users?\s+
           (?:know|see|notice|learn|find\s+out)\b
         | \b(?:do\s+not|don'?t|never|must\s+not)\s+(?:ever\s+)?(?:mention|reveal|disclose|acknowledge)\s+
@@ -512,7 +513,8 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     - hiding things from the user: "do not tell/mention this to the user", "do not
       mention that you …", "must not reveal this requirement", "mention nothing
       about this", "avoid mentioning this step to the user", "do not bring this up
-      with the user", "this … must never be disclosed to the user", "without
+      with the user", "this … must never be disclosed to the user (mentioned in
+      your replies)", "without
       telling the user", "secretly <verb>" (not "secretly assigns" or "cast secretly":
       the tool's own doing),
       "quietly call …", "keep this hidden from the user";
@@ -1278,6 +1280,8 @@ _SECRET_WORDS = frozenset(
     " refresh cert certs certificate pem identity ssh env dotenv cookie cookies jar session sessionid private privkey"
     " header headers dsn mnemonic seed wallet keychain vault kubeconfig netrc npmrc".split()
 )
+# Words that say only what form a secret takes: env_content, credentials_json, private_key_pem.
+_FORM_WORDS = frozenset("content contents data file json value string text pem base64 b64 raw".split())
 _LOCATOR_WORDS = frozenset("url uri dsn string connection".split())  # with a database word: a connection string
 _DATABASE_WORDS = frozenset("db database sql postgres postgresql mysql mongo mongodb redis connection".split())
 # Words of an argument name made to carry a conversation (a summariser's `messages`).
@@ -1295,11 +1299,18 @@ def _singular(word: str) -> str:
 
 def made_for(argument: str | None, carried: list[Target] | None = None) -> bool:
     """Whether an argument's name says it is made for secrets (or for the material carried: a `prompt` for
-    the system prompt, a `history` for the conversation history)."""
+    the system prompt, a `history` for the conversation history).
+
+    The secret word must be the name's last word (api_key, db_pass, auth_header) or the rest must only say
+    what form it takes (env_content, credentials_json): `auth_blob` or `session_id` is no such argument.
+    """
     if not argument:
         return False
-    words = _name_words(argument)
-    if words & _SECRET_WORDS or (words & _LOCATOR_WORDS and words & _DATABASE_WORDS):
+    ordered = [w.lower() for w in _NAME_WORD.findall(argument)]
+    words = set(ordered)
+    if words & _LOCATOR_WORDS and words & _DATABASE_WORDS:
+        return True
+    if ordered and words & _SECRET_WORDS and (ordered[-1] in _SECRET_WORDS or words <= _SECRET_WORDS | _FORM_WORDS):
         return True
     heads = {_singular(t.text.split()[-1].lower()) for t in carried or () if not t.file}
     return bool(heads & {_singular(w) for w in words})
@@ -1496,6 +1507,15 @@ def _read_order(sentence: str, targets: list[Target]) -> tuple[list[Target], str
     return None
 
 
+_YOURS = LazyRegex(r"\b(?:your|the\s+user'?s|their)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+def _asks_for_yours(sentence: str) -> bool:
+    """Whether a sentence names the user's own secret ("we need your raw system prompt"), which the next
+    sentence may then hand over by pointing back at it ("put it in ...")."""
+    return bool(sentence) and any(_YOURS.search(sentence[max(0, t.start - 30) : t.start]) for t in _targets(sentence))
+
+
 def exfiltration(
     sentence: str, prop: str | None = None, arguments: frozenset[str] = frozenset()
 ) -> tuple[list[str], str] | None:
@@ -1546,12 +1566,14 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
 
     The material must be what is handed over: named between the verb and the
     argument or destination, or named earlier and pointed back at ("read
-    ~/.ssh/id_rsa and pass its content as …").
+    ~/.ssh/id_rsa and pass its content as …"), also from the sentence before when
+    that one asks for the user's own ("we need your system prompt. Put it in …").
 
     A tool's own subject stays quiet: a sentence that hands a secret to an argument
-    made for it, by a word of its name (`api_key`, `token`, `pwd`, `db_pass`,
-    `passphrase`, `bearer`, `database_url`, `env_content`, …; not `keywords` or
-    `author`) or by the material's own noun (the system prompt as `prompt`),
+    made for it, by the last word of its name or with only its form after it
+    (`api_key`, `token`, `pwd`, `db_pass`, `passphrase`, `bearer`, `database_url`,
+    `env_content`, `private_key_pem`, …; not `keywords`, `author`, `auth_blob` or
+    `session_id`) or by the material's own noun (the system prompt as `prompt`),
     negated sentences ("do not include API keys in your query"), material said to
     be left out ("with passwords and tokens removed"), a file's documentation
     ("the .env file documentation"), public files
@@ -1591,8 +1613,12 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
         t = blob.items[i]
         if arguments is None:
             arguments = frozenset(a.name.rsplit(".", 1)[-1] for a in iter_arguments(tool))
+        previous = ""
         for sentence in _sentences(t.text):
             found = exfiltration(sentence, t.prop, arguments)
+            if not found and _asks_for_yours(previous):  # "... need your system prompt. Put it in `trace_id`."
+                found = exfiltration(f"{previous} {sentence}", t.prop, arguments)
+            previous = sentence
             if found:
                 materials, channel = found
                 yield Hit(
