@@ -826,11 +826,10 @@ _REF = (
     r"|[`'\"]?[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+[`'\"]?"
     r"|(?-i:[a-z]+[A-Z][A-Za-z0-9]*)|`[A-Za-z][\w.-]*`)"
 )
-# A literal destination: an e-mail address, a phone number, a URL, an IBAN or a crypto wallet (Ethereum, Bitcoin).
+# A literal destination: an e-mail address, a phone number, a URL, an IBAN or a crypto wallet (0x..., bc1...).
 _DEST = (
     r"(?P<NAME>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d\s().-]{6,}\d|https?://[^\s\"'<>)`]+"
-    r"|(?-i:[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?)\b|0x[0-9a-fA-F]{40}\b|bc1[a-z0-9]{25,60}\b"
-    r"|(?-i:[13][a-km-zA-HJ-NP-Z1-9]{25,34})\b)"
+    r"|(?-i:[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?)\b|0x[0-9a-fA-F]{40}\b|bc1[a-z0-9]{25,60}\b)"
 )
 # Before a destination, the kind of account it is: "to account 4111 ...", "to wallet 0x...", "to IBAN DE89 ...".
 _DEST_KIND = r"(?:(?:the\s+)?(?:bank\s+)?(?:account|wallet|iban|address|number)(?:\s+(?:number|no\.?))?:?\s+)?"
@@ -929,7 +928,14 @@ _REDIRECT = LazyRegex(
     + _named(_DEST, "dest3"),
     _RX,
 )
-_ANY_DEST = LazyRegex(_named(_DEST, "dest"), re.IGNORECASE)
+# In the order after a condition on another tool: an address, a URL, an IBAN or a wallet (not a bare number,
+# which may be a limit: "when using the export tool, set the limit to 1000000").
+_ANY_DEST = LazyRegex(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s\"'<>)`]+|(?-i:[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?)\b"
+    r"|0x[0-9a-fA-F]{40}\b|bc1[a-z0-9]{25,60}\b|\+\d[\d\s().-]{6,}\d"
+    r"|\b(?:account|wallet|iban|phone)(?:\s+(?:number|no\.?))?:?\s+\d[\d\s().-]{6,}\d",
+    re.IGNORECASE,
+)
 _REDIRECT_STARTS = (
     "all",
     "every",
