@@ -1313,8 +1313,8 @@ def made_for(argument: str | None, carried: list[Target] | None = None) -> bool:
     if not argument:
         return False
     ordered = [w.lower() for w in _NAME_WORD.findall(argument)]
-    words = set(ordered)
-    if words & _LOCATOR_WORDS and words & _DATABASE_WORDS:
+    words = set(ordered)  # as _name_words gives them
+    if words & _LOCATOR_WORDS and words & _DATABASE_WORDS and len(words) > 1:  # connection_string, not connection
         return True
     if ordered and words & _SECRET_WORDS and (ordered[-1] in _SECRET_WORDS or words <= _SECRET_WORDS | _FORM_WORDS):
         return True
