@@ -1216,7 +1216,7 @@ _TARGET_WORDS = Words(
     ".ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|.aws|.env|.npmrc|.pypirc|.netrc|.git-credentials|.pgpass|.password-store"
     "|.docker|.kube|mcp.json|claude_desktop_config|_history|.gnupg|etc/|wallet.dat|key|token|credential|password"
     "|passphrase|secret|seed phrase|mnemonic|cookie|environment variable|env var|history|conversation|system prompt"
-    "|previous messages|messages"
+    "|previous messages|messages|transcript"
 )
 # Every _SECRET_PATH match holds one of these (case aside): a pre-check where lower() shows them (_plain_case).
 _PATH_WORDS = Words(
@@ -1326,6 +1326,14 @@ def _made_for_conversation(argument: str | None) -> bool:
     return bool(argument and _name_words(argument) & _CONVERSATION_WORDS)
 
 
+def _for_it(argument: str | None, carried: list[Target]) -> bool:
+    """Whether the argument is made for what is handed to it: a conversation to a `messages` or `history`
+    argument (a `session` field is no place for one), anything else to an argument made for secrets."""
+    if all(_CONVERSATION.search(t.text) for t in carried):
+        return _made_for_conversation(argument)
+    return made_for(argument, carried)
+
+
 _CONVERSATION = LazyRegex(r"conversation|chat|message|history", re.I)
 HAND_OVER_REACH = 100  # characters between the verb and the argument or destination
 
@@ -1397,7 +1405,8 @@ _COMMON_WORDS = frozenset(
 _SET_VERB = LazyRegex(
     r"""^\s*(?P<own>(?:must|should)\s+(?:always\s+)?(?:contain|include|hold)|(?:set|fill)(?:\s+it)?\s+(?:to|with))\b
       | \b(?:set|fill)\s+(?:the\s+)?[`'"]?(?P<arg>[\w.-]+)[`'"]?(?:\s+(?:argument|parameter|field))?\s+(?:to|with)\b
-      | (?:^|\b(?:make\s+sure|ensure|the)\s+)[`'"]?(?P<subject>[\w.-]+)[`'"]?(?:\s+(?:argument|parameter|field))?\s+
+      | (?:^|,\s*|\b(?:make\s+sure|ensure|the)\s+)[`'"]?(?P<subject>[\w.-]+)[`'"]?
+        (?:\s+(?:argument|parameter|field))?\s+
         (?:(?:must|should|shall|will|has\s+to|needs\s+to)\s+)?(?:always\s+|also\s+)?
         (?:contains?|includes?|holds?|carry|carries)\b""",
     re.IGNORECASE | re.VERBOSE,
@@ -1406,7 +1415,7 @@ _SET_VERB = LazyRegex(
 # ~/.ssh/id_rsa", "contains the output of `cat ~/.ssh/id_rsa`"), within the clause.
 _SET_GAP = LazyRegex(
     r"(?:[\s`'\"(]*\b(?:the|a|an|your|user'?s|their|its|all|every|each|any|full|entire|whole|raw|current|complete"
-    r"|exact|stored|saved|contents?|value|values|text|output|result|of|cat|from|lines?|you\s+have\s+seen)\b)*"
+    r"|exact|stored|saved|contents?|value|values|text|output|result|of|cat|from|in|lines?|you\s+have\s+seen)\b)*"
     r"[\s`'\"(]*",
     re.IGNORECASE,
 )
@@ -1446,24 +1455,21 @@ def _hand_over(
     """Material passed into an argument that is not made for it ("pass its content as 'sidenote'")."""
     slots = _slots(sentence, prop, arguments)
     named = [w for w in _QUOTED_NAME.findall(sentence) if w in arguments]
-    if any(made_for(s.argument) for s in slots) or any(made_for(w) for w in named):
+    secret = [t for t in targets if not _CONVERSATION.search(t.text)]  # a conversation is no key
+    if secret and (any(made_for(s.argument) for s in slots) or any(made_for(w) for w in named)):
         return None  # the sentence is about the tool's own key or token argument ("as `user` and `pw`")
     for verb in _PASSIVE_HAND.finditer(sentence):  # "the contents of ~/.netrc are to be supplied in `metadata`"
         slot = next((s for s in slots if verb.end() <= s.start <= verb.end() + 40), None)
         carried = [t for t in targets if t.start < verb.start()]
-        if slot and carried and not _negated(sentence, verb.start()) and not made_for(slot.argument, carried):
-            if not (all(_CONVERSATION.search(t.text) for t in carried) and _made_for_conversation(slot.argument)):
-                return carried, sentence[carried[0].start : slot.end]
+        if slot and carried and not _negated(sentence, verb.start()) and not _for_it(slot.argument, carried):
+            return carried, sentence[carried[0].start : slot.end]
     for verb in _HAND_VERB.finditer(sentence):
         slot = next((s for s in slots if verb.end() <= s.start <= verb.end() + HAND_OVER_REACH), None)
         if slot is None or _negated(sentence, verb.start()):
             continue
         carried = _carried(sentence, targets, verb, slot.start)
-        if carried and all(_CONVERSATION.search(t.text) for t in carried):
-            if _made_for_conversation(slot.argument):
-                continue  # the conversation, into the argument made for it
-        if carried and made_for(slot.argument, carried):
-            continue  # the system prompt into `prompt`, cookies into `cookie_jar`
+        if carried and _for_it(slot.argument, carried):
+            continue  # the conversation into `messages`, the system prompt into `prompt`
         if carried:
             return carried, sentence[verb.start() : slot.end]
     return None
@@ -1479,14 +1485,10 @@ def _set_to(
         arg = m.group("arg") or m.group("subject")
         if m.group("own") or (arg and arg.lower() in ("this", "it")):
             arg = own
-        if arg is None or (arg not in arguments and arg != own) or made_for(arg) or _negated(sentence, m.start()):
+        if arg is None or (arg not in arguments and arg != own) or _negated(sentence, m.start()):
             continue
         carried = [t for t in targets if m.end() <= t.start and _SET_GAP.fullmatch(sentence, m.end(), t.start)][:1]
-        if carried and all(_CONVERSATION.search(t.text) for t in carried) and _made_for_conversation(arg):
-            continue
-        if made_for(arg, carried):
-            continue
-        if carried:
+        if carried and not _for_it(arg, carried):
             return carried, sentence[m.start() : carried[-1].start + len(carried[-1].text)]
     return None
 
