@@ -479,9 +479,22 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
     for g in _INSTRUCTIONS:
         for m in g.finditer(blob):
             i = blob.locate(m.start(), m.end())
-            if i is not None:
+            if i is not None and not _quoted_example(blob.text, m.start()):
                 found.setdefault(i, []).append((m.start(), g.kind, m.group(0)))
     return {i: sorted(hits) for i, hits in found.items()}
+
+
+# An attack string quoted as data ("runs attack inputs such as 'Ignore all previous instructions'"): a quote
+# right before the phrase, and an example lead just before the quote.
+_EXAMPLE_QUOTE = LazyRegex(
+    r"\b(?:for\s+example|for\s+instance|such\s+as|e\.g\.|like|including|inputs?|strings?|payloads?|prompts?)"
+    r"[:,]?\s*(?:[\"'“‘][^\"'”’\n]{0,80}[\"'”’],?\s*(?:and\s+|or\s+)?)*[\"'“‘]$",
+    re.IGNORECASE,
+)
+
+
+def _quoted_example(text: str, at: int) -> bool:
+    return at > 0 and text[at - 1] in "\"'“‘" and _EXAMPLE_QUOTE.search(text, max(0, at - 200), at) is not None
 
 
 @rule(
@@ -534,7 +547,8 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     password", "do not let the user wait", "never reveal the user's password",
     "without the user's approval", "from now on you will receive notifications",
     "forget previous messages" (a chat tool), "override existing rules" (a
-    firewall), and `<example>` blocks. So does the reference fetch server's "this tool now
+    firewall), `<example>` blocks, and attack strings quoted as a tool's data
+    ("runs attack inputs such as 'Ignore all previous instructions'"). So does the reference fetch server's "this tool now
     grants you internet access": it tells the model what the tool can do, and asks
     for nothing the user cannot see.
 
@@ -1721,8 +1735,15 @@ _PLACEHOLDER = LazyRegex(
 )
 
 
-# Keys and tokens printed in public documentation as samples: Stripe's API reference test keys.
-_PUBLIC_SAMPLES = frozenset({"sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2"})
+# Keys and tokens printed in public documentation as samples: Stripe's API reference test keys, and the
+# Azurite storage emulator's fixed account key (it only opens the local emulator).
+_PUBLIC_SAMPLES = frozenset(
+    {
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+        "AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    }
+)
 
 
 def _real_looking(token: str, shape: SecretShape) -> bool:
@@ -1811,7 +1832,7 @@ def secret_in_catalog(tool: Tool) -> Iterator[Hit]:
 
     Placeholders and format hints stay quiet: `sk-...`, `xoxb-your-bot-token`,
     "a token starting with ghp_", `sk-xxxxxxxxxxxx`, AWS's documentation key
-    `AKIAIOSFODNN7EXAMPLE`, Stripe's reference sample key, the sample token JWT
+    `AKIAIOSFODNN7EXAMPLE`, Stripe's reference sample key, the Azurite emulator's fixed key, the sample token JWT
     documentation prints (subject 1234567890, John Doe), a bare `-----BEGIN
     PRIVATE KEY-----` header, and tokens with too few distinct characters or
     (where real ones always mix them) no digits or no letters.
