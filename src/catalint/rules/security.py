@@ -548,9 +548,9 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     "without the user's approval", "from now on you will receive notifications",
     "forget previous messages" (a chat tool), "override existing rules" (a
     firewall), `<example>` blocks, and attack strings quoted as a tool's data
-    ("runs attack inputs such as 'Ignore all previous instructions'"). So does the reference fetch server's "this tool now
-    grants you internet access": it tells the model what the tool can do, and asks
-    for nothing the user cannot see.
+    ("runs attack inputs such as 'Ignore all previous instructions'"). So does
+    the reference fetch server's "this tool now grants you internet access": it
+    tells the model what the tool can do, and asks for nothing the user cannot see.
 
     **Why.** A client puts tool descriptions into the model's context verbatim, so
     a server can write a prompt the user never sees. Invariant Labs ("MCP
