@@ -1,0 +1,208 @@
+"""SEC-005: credentials written into the catalog."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from catalint.model import Tool
+from catalint.registry import Hit, rule
+from catalint.rules.security.strings import Words, _everything, texts
+from catalint.text import LazyRegex
+
+
+class SecretShape(NamedTuple):
+    kind: str
+    pattern: LazyRegex
+    mixed: bool  # real keys of this kind mix letters and digits
+
+
+def _shape(kind: str, pattern: str, mixed: bool = True) -> SecretShape:
+    return SecretShape(kind, LazyRegex(pattern), mixed)
+
+
+SECRET_SHAPES = (
+    _shape("an OpenAI or Anthropic API key", r"\bsk-(?:proj-|svcacct-|admin-|ant-\w+\d\d-|or-v1-)?[\w-]{20,}"),
+    _shape("a Stripe secret key", r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
+    _shape("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_\w{50,}"),
+    _shape("a GitLab token", r"\bglpat-[\w-]{20,}"),
+    _shape("a Slack token", r"\bxox[abposr]-\d{6,}-[A-Za-z0-9-]{8,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,}"),
+    _shape("a Slack webhook URL", r"hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}"),
+    _shape("an AWS access key ID", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b"),
+    _shape("a Google API key", r"\bAIza[\w-]{35}(?![\w-])"),
+    _shape("a Hugging Face token", r"\bhf_[A-Za-z]{30,}\b", mixed=False),
+    _shape("an npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    _shape("a Supabase access token", r"\bsbp_[a-f0-9]{40}\b"),
+    _shape("a SendGrid API key", r"\bSG\.[\w-]{22}\.[\w-]{43}\b"),
+    _shape("a JSON Web Token", r"\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{16,}", mixed=False),
+    _shape(
+        "a database URL with its password",
+        r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)://"
+        r"[^\s:/@'\"`]*:[^\s@/'\"`]{8,}@[\w.-]+",
+        mixed=False,
+    ),
+    _shape("an Azure storage account key", r"\bAccountKey=[A-Za-z0-9+/]{86}==", mixed=False),
+    _shape(
+        "an AWS secret access key",
+        r"(?i:\baws_?secret_?access_?key)['\"]?\s*[=:]\s*['\"]?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
+    ),
+    # the body's line breaks may be written as the two characters \n (a key inside a JSON string default)
+    _shape(
+        "a PEM private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*[\w+/=\s\\]{40,}", False
+    ),
+)
+# Cheap pre-check: a string without any of these prefixes holds none of the shapes.
+_SECRET_HINT = Words(
+    "sk-|sk_|rk_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox|xapp-|hooks.slack.com|AKIA|ASIA|AGPA|AIDA|AROA|ANPA"
+    "|ANVA|AIPA|AIza|hf_|npm_|sbp_|SG.|eyJ|PRIVATE KEY|postgres://|postgresql://|mysql://|mariadb://|mongodb"
+    "|redis://|rediss://|amqp://|amqps://|mssql://|sqlserver://|AccountKey=|aws_secret|AWS_SECRET|awsSecret"
+    "|AwsSecret|aws_Secret"
+)
+# Passwords in database URLs that documentation and local set-ups use: not a leak.
+_DEFAULT_PASSWORDS = frozenset(
+    "password passw0rd postgres mysql root admin secret changeme example default mongodb redis guest test".split()
+)
+# Placeholders and documentation keys: "sk-...", "xoxb-your-token", AKIAIOSFODNN7EXAMPLE, sk-xxxxxxxx.
+_PLACEHOLDER = LazyRegex(
+    r"x{4,}|\*{3,}|\.{3}|…|0{6,}|1234567|abcdefg|your|example|dummy|placeholder|redacted|sample|fake|changeme"
+    r"|insert|replace|<|>",
+    re.IGNORECASE,
+)
+
+
+# Keys and tokens printed in public documentation as samples: Stripe's API reference test keys, and the
+# Azurite storage emulator's fixed account key (it only opens the local emulator).
+_PUBLIC_SAMPLES = frozenset(
+    {
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+        "AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    }
+)
+
+
+def _real_looking(token: str, shape: SecretShape) -> bool:
+    """Whether a match looks like a real credential rather than a placeholder or a format hint."""
+    if token in _PUBLIC_SAMPLES:
+        return False
+    if shape.kind == "a PEM private key":
+        return len(set(token.split("-----")[-1])) >= 12
+    if shape.kind == "a database URL with its password":
+        user, password = token.split("://", 1)[1].rsplit("@", 1)[0].split(":", 1)
+        return not (
+            password.lower() in _DEFAULT_PASSWORDS
+            or password == user
+            or _PLACEHOLDER.search(password)
+            or any(c in password for c in "${}%[]")  # a template or an environment reference
+            or len(set(password)) < 6
+        )
+    if _PLACEHOLDER.search(token):
+        return False
+    if shape.kind == "a JSON Web Token":
+        return _jwt_header(token)
+    body = token[4:]  # past the prefix (sk-, ghp_, AKIA, AIza...), near enough
+    if len(set(body)) < 10:
+        return False
+    return not shape.mixed or (any(c.isdigit() for c in body) and any(c.isalpha() for c in body))
+
+
+def _jwt_header(token: str) -> bool:
+    """A JWT's first segment decodes to a JSON object naming its algorithm, and its claims are not the
+    sample that JWT documentation prints (subject 1234567890, John Doe)."""
+    head, claims = [*token.split("."), ""][:2]
+    decoded = _b64_json(head)
+    if not isinstance(decoded, dict) or "alg" not in decoded:
+        return False
+    sample = _b64_json(claims)
+    return not (isinstance(sample, dict) and sample.get("sub") == "1234567890" and sample.get("name") == "John Doe")
+
+
+def _b64_json(segment: str) -> Any:
+    try:
+        return json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4)))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
+
+
+def secrets_in(text: str) -> list[tuple[str, str]]:
+    """(kind, token) for each credential-shaped token in text."""
+    if not _SECRET_HINT.search(text):
+        return []
+    found: list[tuple[str, str]] = []
+    for shape in SECRET_SHAPES:
+        found.extend((shape.kind, m.group(0)) for m in shape.pattern.finditer(text) if _real_looking(m.group(0), shape))
+    return found
+
+
+def redact(token: str) -> str:
+    """Enough of a token to find it, not enough to use it."""
+    first_line = token.strip().splitlines()[0]
+    if first_line.startswith("-----BEGIN"):
+        return first_line + "…"
+    keep = min(len(token) // 3, 10)
+    return f"{token[:keep]}… ({len(token)} characters)"
+
+
+@rule(
+    "SEC-005",
+    "secret-in-catalog",
+    "critical",
+    "brittle",
+    "An API key, token or private key is written into the catalog",
+)
+def secret_in_catalog(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A string anywhere in a tool (a default, an example, an
+    enum value, a `const`, a description) that contains a credential shape:
+    OpenAI and Anthropic keys (`sk-…`), Stripe secret keys (`sk_live_…`), GitHub
+    tokens (`ghp_…`, `github_pat_…`), GitLab (`glpat-…`), Slack tokens
+    (`xoxb-…`, `xoxp-…`) and webhook URLs, AWS access key IDs (`AKIA…`), Google
+    API keys (`AIza…`), Hugging Face, npm, Supabase and SendGrid tokens, JSON Web
+    Tokens (`eyJ….eyJ….…` whose header decodes), PEM private keys with a body,
+    database URLs with a password (`postgres://app:s3cr3tPa55@db.internal/app`;
+    not a documented default such as `postgres:postgres@`, a template `${PASSWORD}`
+    or a placeholder), Azure storage account keys (`AccountKey=…==`) and AWS
+    secret access keys written after their name (`aws_secret_access_key = …`).
+    The message shows only the start of the token.
+
+    Placeholders and format hints stay quiet: `sk-...`, `xoxb-your-bot-token`,
+    "a token starting with ghp_", `sk-xxxxxxxxxxxx`, AWS's documentation key
+    `AKIAIOSFODNN7EXAMPLE`, Stripe's reference sample key, the Azurite emulator's fixed key, the sample token JWT
+    documentation prints (subject 1234567890, John Doe), a bare `-----BEGIN
+    PRIVATE KEY-----` header, and tokens with too few distinct characters or
+    (where real ones always mix them) no digits or no letters.
+
+    **Why.** A catalog is sent to every client that connects, ends up in model
+    context and logs, and is often committed or published; a key in it is a
+    leaked key. OWASP LLM02:2025 (sensitive information disclosure) and the
+    OWASP Secrets Management Cheat Sheet both say credentials never belong in
+    shipped artefacts, and the MCP specification's security best practices keep
+    tokens out of anything passed to the model.
+
+    **Bad.** `"api_key": {"type": "string", "default": "sk-proj-3Fq9…"}`
+
+    **Good.** `"api_key": {"type": "string", "description": "Your OpenAI API key
+    (starts with sk-); leave empty to use OPENAI_API_KEY from the server's
+    environment."}`
+
+    **Fix.** Delete the value, rotate the credential (it has been published), and
+    have the server read secrets from its environment or a secret store.
+    """
+    if not _SECRET_HINT.search(_everything(tool)):
+        return
+    for t in texts(tool):
+        if t.is_key:
+            continue
+        found = secrets_in(t.text)
+        if found:
+            kind, token = found[0]
+            more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+            yield Hit(
+                t.pointer,
+                f"{t.label} contains what looks like {kind}: {redact(token)}{more}",
+                "delete it, rotate the credential, and read secrets from the server's environment",
+            )

@@ -1,0 +1,321 @@
+"""Every string of a tool, read once for the SEC rules: the walk, the joined prose and shared helpers."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from catalint.model import Tool
+from catalint.sourcemap import join_pointer
+from catalint.text import LazyRegex
+
+MAX_TEXTS = 20_000  # strings read per tool: hostile catalogs stay cheap
+MAX_DEPTH = 64
+
+
+# A path from the tool object as a linked list, (parent, key or index), so the walk copies nothing.
+Path = tuple[Any, "str | int"]
+
+
+class Text(NamedTuple):
+    """One string of a tool: a value, or a key (found at the pointer of its value)."""
+
+    text: str
+    path: Path
+    is_key: bool
+    base: str  # the tool's pointer
+
+    @property
+    def parts(self) -> tuple[str | int, ...]:
+        found: list[str | int] = []
+        node: Path | None = self.path
+        while node is not None:
+            found.append(node[1])
+            node = node[0]
+        return tuple(reversed(found))
+
+    @property
+    def pointer(self) -> str:
+        return join_pointer(self.base, *self.parts)
+
+    @property
+    def field(self) -> str | None:
+        """The key that holds a value ("description", "default", "enum"...); None for a key."""
+        node: Path | None = None if self.is_key else self.path
+        while node is not None and not isinstance(node[1], str):
+            node = node[0]
+        return None if node is None else str(node[1])
+
+    @property
+    def props(self) -> list[str]:
+        """Names of the properties the string lies in, outermost first."""
+        found: list[str] = []
+        parts, i = self.parts, 0
+        while i < len(parts) - 1:
+            if parts[i] == "properties" and isinstance(parts[i + 1], str):
+                found.append(str(parts[i + 1]))
+                i += 2
+            else:
+                i += 1
+        return found
+
+    @property
+    def prop(self) -> str | None:
+        return ".".join(self.props) or None
+
+    def is_property_name(self) -> bool:
+        return self.is_key and self.path[0] is not None and self.path[0][1] == "properties"
+
+    @property
+    def label(self) -> str:
+        """How a message names the string: "description", "default of property 'mode'"..."""
+        side = "output " if self.parts[:1] == ("outputSchema",) else ""
+        field = _FIELD_NAMES.get(str(self.field), str(self.field))
+        if self.is_property_name():
+            return f"{side}property name {_name(self.prop)}"
+        if self.is_key:
+            return f"key {_name(self.text)}"
+        if self.prop:
+            return f"{field} of {side}property {_name(self.prop)}"
+        if self.parts[:1] in (("inputSchema",), ("outputSchema",)):
+            return f"{field} of the {side or 'input '}schema"
+        if self.parts == ("name",):
+            return "tool name"
+        return ".".join(str(p) for p in self.parts if isinstance(p, str)) or "tool"
+
+
+# Values that are keywords or identifiers, not prose an agent reads as instructions.
+_NOT_PROSE = frozenset({"type", "format", "$ref", "$schema", "$id", "$anchor", "pattern", "required"})
+_FIELD_NAMES = {"enum": "enum value", "examples": "example", "example": "example"}
+
+
+def texts(tool: Tool) -> list[Text]:
+    """Every string in the tool object, keys included; built once per tool, for the rules that read them one by one."""
+    cached = tool.cache.get("sec_texts")
+    if cached is None:
+        cached = tool.cache["sec_texts"] = _walk(tool, every=True)[2]
+    return cached
+
+
+def _name(text: str | None) -> str:
+    """A name quoted for a message, hidden characters spelled out."""
+    return repr(show(text or ""))
+
+
+def _prose(tool: Tool) -> list[Text]:
+    """Strings an agent reads as sentences: values with a space; keywords and the tool name left out."""
+    return _strings(tool)[1]
+
+
+_SEPARATOR = "\n\n"  # between joined strings: a paragraph break, where every pattern stops
+
+
+def _strings(tool: Tool) -> tuple[list[str], list[Text]]:
+    """The text of every item of texts(tool), and _prose(tool), from one walk that builds a Text only for prose."""
+    cached = tool.cache.get("sec_strings")
+    if cached is None:
+        strings, prose, _ = _walk(tool, every=False)
+        cached = tool.cache["sec_strings"] = strings, prose
+    return cached
+
+
+def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
+    """Every string of the tool, keys that could hide a character included (a plain ASCII key cannot):
+    their texts, the prose among them as Text, and (if every) all of them as Text.
+
+    Each container carries its field (the nearest string key) along, for the prose test.
+    """
+    strings: list[str] = []
+    prose: list[Text] = []
+    out: list[Text] = []
+    base = tool.pointer
+    stack: list[tuple[Any, Path | None, int, str | None]] = [(tool.raw, None, 0, None)]
+    while stack and len(strings) < MAX_TEXTS:
+        value, path, depth, field = stack.pop()
+        if depth >= MAX_DEPTH:
+            continue
+        if isinstance(value, dict):
+            items = value.items()
+            try:
+                keys = "".join(value)
+                clean = keys.isascii() and keys.isprintable()  # no key to report: the common case
+            except TypeError:  # a key that is not a string
+                clean = False
+        else:
+            items, clean = enumerate(value), True
+        for key, sub in items:
+            if not clean and isinstance(key, str) and not (key.isascii() and key.isprintable()):
+                strings.append(key)
+                if every:
+                    out.append(Text(key, (path, key), True, base))
+            name = key if isinstance(key, str) else field
+            if isinstance(sub, str):
+                strings.append(sub)
+                if every:
+                    out.append(Text(sub, (path, key), False, base))
+                if name not in _NOT_PROSE and (path is not None or key != "name"):
+                    text = sub
+                    if not (sub.isascii() and sub.isprintable()) and _ODD_SPACE.search(sub):
+                        text = _ODD_SPACE.sub(_one_space, sub)  # a no-break space, a tab, a CR...
+                    if " " in text or "\n" in text:
+                        prose.append(Text(text, (path, key), False, base))
+            elif isinstance(sub, (dict, list)):
+                stack.append((sub, (path, key), depth + 1, name))
+    return strings, prose, out
+
+
+# Whitespace other than a plain space: read as one, so that words split by a no-break space, a tab or an
+# ideographic space are still words (a line break stays one: sentences and lists end there).
+_ODD_SPACE = re.compile(r"\r\n?|[\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+
+
+def _one_space(m: re.Match[str]) -> str:
+    return "\n" if m.group() in ("\r", "\r\n", "\x85", "\u2028", "\u2029") else " "
+
+
+def _everything(tool: Tool) -> str:
+    """Every string of the tool, keys included, joined."""
+    cached = tool.cache.get("sec_everything")
+    if cached is None:
+        cached = tool.cache["sec_everything"] = _SEPARATOR.join(_strings(tool)[0])
+    return cached
+
+
+class Blob(NamedTuple):
+    """Strings of a tool joined into one, so that a pattern runs once per tool instead of once per string."""
+
+    text: str
+    lower: str  # for pre-checks only: lower() may change lengths, so offsets are into text
+    starts: list[int]  # where each string begins in text
+    items: list[Text]
+    plain: bool  # _plain_case(text): lower keeps text's offsets, so _anchors may narrow a search
+
+    def locate(self, start: int, end: int) -> int | None:
+        """Index of the string a match lies in, or None when it runs across two."""
+        i = bisect_right(self.starts, start) - 1
+        return i if end <= self.starts[i] + len(self.items[i].text) else None
+
+
+def _prose_blob(tool: Tool) -> Blob:
+    cached = tool.cache.get("sec_prose_blob")
+    if cached is None:
+        items = _prose(tool)
+        starts, at = [], 0
+        for t in items:
+            starts.append(at)
+            at += len(t.text) + len(_SEPARATOR)
+        text = _SEPARATOR.join([t.text for t in items])
+        cached = tool.cache["sec_prose_blob"] = Blob(text, text.lower(), starts, items, _plain_case(text))
+    return cached
+
+
+_SENTENCE_END = LazyRegex(r"(?<=[.!?])(?<!e\.g\.)(?<!i\.e\.)(?<!etc\.)\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
+# Within one sentence (as _sentences splits): anything but its end; the dot in ~/.ssh or mcp.json is no end.
+_IN_SENTENCE = r"(?:[^.\n]|\.(?=\S)|\n(?!\s*\n|\s*(?:[-*•]|\d+[.)])\s))"
+
+
+def _sentences(text: str) -> list[str]:
+    """Split on sentence ends, blank lines and list items; a wrapped line stays in its sentence."""
+    return [s for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+class Words:
+    """A cheap pre-check for a costly pattern: does a text contain any of some |-separated literal words?
+
+    Substring tests run in C and beat a regular expression alternation of the same words.
+    """
+
+    __slots__ = ("words",)
+
+    def __init__(self, alternatives: str) -> None:
+        self.words = tuple(alternatives.split("|"))
+
+    def search(self, text: str) -> bool:
+        for w in self.words:  # a loop: cheaper than any() over a generator
+            if w in text:
+                return True
+        return False
+
+
+def _offsets(lower: str, starts: tuple[str, ...]) -> list[int]:
+    """Every offset where one of starts begins in lower, in order."""
+    found: set[int] = set()
+    for w in starts:
+        at = lower.find(w)
+        while at >= 0:
+            found.add(at)
+            at = lower.find(w, at + 1)
+    return sorted(found)
+
+
+def _finditer(pattern: LazyRegex, text: str, offsets: list[int] | None) -> Iterator[re.Match[str]]:
+    """pattern.finditer(text), trying only the offsets given (None: everywhere).
+
+    Exact when every match begins at one of the offsets: finditer takes the
+    first place, from where it stands, at which the pattern matches, which is
+    then one of them; and match() there reads what finditer would, as word
+    boundaries and look-behinds still see the text before it. (No pattern
+    passed here matches an empty string, after which finditer would step on.)
+    """
+    if offsets is None:
+        yield from pattern.finditer(text)
+        return
+    end = 0
+    for at in offsets:
+        if at >= end:
+            m = pattern.match(text, at)
+            if m:
+                yield m
+                end = m.end()
+
+
+# What a case-blind pattern matches to an ASCII letter that lower() does not turn into it: İ and ı (i), ſ (s).
+# İ is also the one character that lower() turns into two. (The Kelvin sign, a k too, lowers to k.)
+_ODD_CASE = "\u0130\u0131\u017f"
+
+
+def _plain_case(text: str) -> bool:
+    """Whether lower() keeps text's offsets and shows each letter that a case-blind pattern reads as ASCII."""
+    if text.isascii():
+        return True
+    for c in _ODD_CASE:
+        if c in text:
+            return False
+    return True
+
+
+def _anchors(lower: str, plain: bool, starts: tuple[str, ...]) -> list[int] | None:
+    """Offsets for _finditer: where a case-blind pattern whose matches all begin with one of starts may match.
+
+    None (try everywhere) unless plain (see _plain_case), as offsets are found in lower.
+    """
+    return _offsets(lower, starts) if plain else None
+
+
+# Characters show() writes out: ASCII controls, variation selectors, and Hangul fillers (letters that draw nothing).
+_FILLERS = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0})  # Hangul fillers: letters that draw nothing
+_ASCII_CONTROL = LazyRegex(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _is_vs(cp: int) -> bool:
+    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
+
+
+def show(text: str) -> str:
+    """Text with every invisible or control character written as <U+XXXX>."""
+    if text.isascii():
+        return _ASCII_CONTROL.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+    return "".join(f"<U+{ord(c):04X}>" if _hidden(c) else c for c in text)
+
+
+def _hidden(c: str) -> bool:
+    cat = unicodedata.category(c)
+    return (cat in ("Cf", "Cc") and c not in "\n\t\r") or _is_vs(ord(c)) or ord(c) in _FILLERS
+
+
+def _quote(text: str, limit: int = 70) -> str:
+    text = " ".join(show(text).split())
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
