@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from catalint.model import Tool
 from catalint.registry import Hit, rule
-from catalint.rules.security.strings import Blob, Words, _anchors, _finditer, _prose_blob, _quote
+from catalint.rules.security.strings import Blob, Words, _anchors, _finditer, _prose_blob, _quote, _sentences
 from catalint.text import LazyRegex
 
 
@@ -52,27 +52,33 @@ _INSTRUCTIONS = (
         "authority",
         "from now on|you are|note to|user has|is hereby|is now|is authori|is permitted|is allowed"
         "|system note|system notice|system override|henceforth|from this point|from here on|going forward|has authori"
-        "|has pre|has already|been granted|[system|you're now",
-        r"""\b(?:from\s+now\s+on|from\s+this\s+point\s+on|from\s+here\s+on|henceforth|going\s+forward),?\s+
+        "|has pre|has already|been granted|[system|you're now|has cleared|onward|[[",
+        r"""\b(?:from\s+now\s+on|from\s+this\s+(?:point|message|moment)\s+on(?:ward)?|from\s+here\s+on|henceforth
+          |going\s+forward),?\s+
           (?:you|the\s+(?:assistant|model|ai|agent))\s+(?:must|should|shall|are|need|have\s+to
           |will\s+(?:always|never|only|not|now|act|respond|answer|reply|obey|follow|ignore|use|call|send|be))\b
+        | \bfrom\s+(?:now|here)\s+on,?\s+(?:answer|respond|reply|act|speak|write)\s+only\b
+        | \[\[\s*(?:assistant|system|model|ai|agent)\s+(?:directive|instruction|note)s?\s*\]\]
         | \byou(?:'re|\s+are)\s+now\s+(?:operating\s+|running\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|unrestricted
           |jailbroken|free\s+of|(?:maintenance|debug|admin|god|sudo|root)\s+mode)
         | \bnote\s+to\s+(?:the\s+)?(?:ai|assistant|model|llm|agent)\b
         | \[\s*system(?:\s+(?:note|notice|message|override|prompt))?\s*\]
-        | \b(?:the\s+)?(?:user|developer|administrator|admin|operator|owner)\s+has\s+(?:already\s+)?(?:pre-?)?
-          (?:authori[sz]ed|approved|allowed|permitted)\s+(?:you|the\s+(?:assistant|model|ai|agent))\s+to\b
+        | \b(?:the\s+)?(?:(?:workspace|account|repo(?:sitory)?|org(?:ani[sz]ation)?|project|system)\s+)?
+          (?:user|developer|administrator|admin|operator|owner)\s+has\s+(?:already\s+)?(?:pre-?)?
+          (?:authori[sz]ed|approved|allowed|permitted|cleared)\s+(?:you|the\s+(?:assistant|model|ai|agent))\s+to\b
         | \byou\s+have\s+been\s+(?:granted|given)\s+(?:\w+\s+){0,2}?
           (?:admin(?:istrator)?|root|elevated|full|unrestricted|superuser|sudo)\s+(?:privileges|permissions|access|rights)\b
         | \b(?:you\s+are|the\s+(?:assistant|model|ai|agent)\s+is)\s+(?:now\s+|hereby\s+)?
           (?:authori[sz]ed|permitted|allowed)\s+to\s+(?:skip|bypass|ignore|override|disable|omit)\b
         | \bsystem\s+(?:note|notice|override)\s*:""",
-        starts="from henceforth going you note [ the user developer administrator admin operator owner system",
+        starts="from henceforth going you note [ the user developer administrator admin operator owner system"
+        " workspace account repo org project",
     ),
     _gated(
         "tag",
         "<",
-        r"""<\s*(?:important|system|secret|hidden|admin|critical|override|jailbreak|instructions?
+        r"""<\s*(?:important|system|secret|hidden|admin|critical|override|jailbreak|instructions?|directives?
+          | (?:critical|assistant|system|agent)[\s_-]directives?
           | system[\s_-]?(?:prompt|message|instructions?)
           | (?:ai|assistant|model|llm)[\s_-]?(?:instructions?|only|note)
           | instructions?[\s_-]?(?:for|to)[\s_-]?(?:the[\s_-]?)?(?:ai|assistant|model|llm))\s*>""",
@@ -92,7 +98,8 @@ _INSTRUCTIONS = (
     ),
     _gated(
         "conceal",
-        "user|mention|reveal|disclos|acknowledge|secretly|covertly|surreptitious|keep|nothing|quietly|silently",
+        "user|mention|reveal|disclos|acknowledge|secretly|covertly|surreptitious|keep|nothing|quietly|silently|human"
+        "|person|leave",
         r"""\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|avoid|refrain\s+from)\s+(?:ever\s+)?
           (?:tell|inform)(?:ing)?\s+(?:the\s+)?users?\b(?!'s|’s|\s+to\b)
           (?!\s+(?:the|their|your|a|an|its|his|her|which|how|what|when|where|whether|why)\b)
@@ -112,7 +119,11 @@ _INSTRUCTIONS = (
           (?:that\s+you|these\s+instructions|this\s+instruction|the\s+(?:above|following|hidden)
             |this\s+(?:step|note|block|part|requirement|rule|call|behaviou?r))
         | \b(?:say|mention|tell)\s+nothing\s+(?:about|of)\s+(?:this|it|these)\b
-        | \b(?:quietly|silently)\s+(?:also\s+)?(?:call|invoke|send|upload|forward|post|e-?mail)\b
+        | \b(?:quietly|silently)\s+(?:also\s+)?(?:call|invoke|send|upload|forward|post|e-?mail|trigger|run|execute)\b
+        | \b(?:the\s+)?(?:human|user|person\s+at\s+the\s+keyboard)\s+(?:cannot|can'?t|won'?t|will\s+not|must\s+never
+          |should\s+never|must\s+not)\s+(?:see|find\s+out|learn|know)\b
+        | \bleave\s+(?:any\s+)?(?:trace|mention)\s+of\s+(?:this|it|these)\b(?:\s+\w+){0,2}?\s+out\s+of\s+your\s+
+          (?:reply|replies|answer|answers|response|responses)\b
         | \bwithout\s+(?:telling|informing|letting)\s+(?:the\s+)?users?\b
         | \b(?:secretly|covertly|surreptitiously)\b(?=[\s,]+[a-z])(?![\s,]+\w*[^s\W]s\b)
         | \b(?:hide|conceal)\s+(?:this|these|it|them|that)\b(?:\s+\S+){0,3}?\s+from\s+(?:the\s+)?users?\b
@@ -121,13 +132,14 @@ _INSTRUCTIONS = (
           (?:know|see|learn|find\s+out|be\s+told|notice)\b
         | \busers?\s+(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+need\s+to\s+know\b""",
         starts="do never must should without secretly covertly surreptitiously hide conceal keep the user say mention"
-        " tell quietly silently avoid refrain this these it that",
+        " tell quietly silently avoid refrain this these it that human person leave",
     ),
     _gated(
         "preaction",
         "before|prior to",
         r"""\b(?:before|prior\s+to)\s+(?:(?:using|calling|invoking|running|executing|you\s+(?:use|call|invoke|run))
-          (?:\s+(?:this|the|any)\s+(?:tool|function)|\s+it|(?=\s*,))|(?:you\s+)?(?:respond|answer|reply)(?:ing)?
+          (?:\s+(?:this|the|any)\s+(?:tool|function)|\s+it|(?=\s*,))
+          |(?:you\s+)?(?:respond|answer|reply)(?:ing)?(?:\s+to\s+(?:anything|everything|any\s+\w+|the\s+user))?
           |(?:each|every|any)\s+(?:call|use|request|invocation|run))\b[\s,:;-]*
         (?:you\s+(?:must|should|need\s+to|have\s+to)\s+|please\s+|always\s+|first\s+|make\s+sure\s+(?:to|you)\s+)*
         (?:(?:send|upload|post|forward|email|transmit|exfiltrate|share)\b[^.;\n]{0,60}?
@@ -156,14 +168,56 @@ _WHY_INSTRUCTION = {
 def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
     """Instructions aimed at the model, by string: (offset, kind, phrase) in the order they appear."""
     found: dict[int, list[tuple[int, str, str]]] = {}
+    if _DISMISS_WORDS.search(blob.lower):
+        for i, at, phrase in _dismissals(blob):
+            found.setdefault(i, []).append((at, "override", phrase))
     if not _INSTRUCTION_WORDS.search(blob.lower):
-        return found  # no gate opens: the common case, settled in one pass over the words
+        return {i: sorted(hits) for i, hits in found.items()}  # no gate opens: the common case
     for g in _INSTRUCTIONS:
         for m in g.finditer(blob):
             i = blob.locate(m.start(), m.end())
             if i is not None and not _quoted_example(blob.text, m.start()):
                 found.setdefault(i, []).append((m.start(), g.kind, m.group(0)))
     return {i: sorted(hits) for i, hits in found.items()}
+
+
+# The model's own rules, named as such ("your earlier rules", "the guardrails you were configured with",
+# "system-level rules", "the restrictions in your system prompt")...
+_RULE_NOUNS = (
+    r"(?:rules|instructions|guidance|guidelines|guardrails|restrictions|policies|policy|directives|constraints"
+    r"|safeguards)"
+)
+_MODEL_RULES = LazyRegex(
+    r"\b(?:your|the\s+(?:assistant|model|agent|ai)'?s)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:instructions|guidance|guardrails|restrictions|directives|safeguards|system\s+prompt)\b"
+    r"(?!\s+(?:file|files|document|folder|directory|page|template)s?\b)"
+    r"|\b(?:your|the\s+(?:assistant|model|agent|ai)'?s)\s+(?:earlier|previous|prior|original|standing|usual)\s+"
+    rf"{_RULE_NOUNS}\b"
+    rf"|\bsystem(?:-level|\s+level)\s+{_RULE_NOUNS}\b|\bsafety\s+{_RULE_NOUNS}\b"
+    rf"|\b{_RULE_NOUNS}\s+(?:in\s+your\s+system\s+prompt|(?:that\s+)?you\s+(?:were|have\s+been|are)\s+"
+    r"(?:given|configured|told|set\s+up)|(?:\w+\s+){0,3}you\s+(?:were|have\s+been)\s+given)\b",
+    re.IGNORECASE,
+)
+# ...and, in the same sentence, set aside, whatever the wording.
+_DISMISS = LazyRegex(
+    r"\b(?:ignore|disregard|set\s+aside|throw\s+away|(?:null\s+and\s+)?void|obsolete|suspended|waived|lifted"
+    r"|no\s+longer\s+(?:apply|applies|valid|in\s+(?:effect|force)|binding))\b",
+    re.IGNORECASE,
+)
+_DISMISS_WORDS = Words("ignore|disregard|set aside|throw away|void|obsolete|suspended|waived|lifted|no longer")
+
+
+def _dismissals(blob: Blob) -> Iterator[tuple[int, int, str]]:
+    """Sentences that name the model's own rules and set them aside: (string, offset, phrase)."""
+    for i, item in enumerate(blob.items):
+        start = blob.starts[i]
+        at = 0
+        for sentence in _sentences(item.text):
+            at = item.text.find(sentence, at)
+            rules, dismiss = _MODEL_RULES.search(sentence), _DISMISS.search(sentence)
+            if rules and dismiss and not _quoted_example(item.text, at + min(rules.start(), dismiss.start())):
+                first, last = sorted((rules, dismiss), key=lambda m: m.start())
+                yield i, start + at + first.start(), sentence[first.start() : max(first.end(), last.end())]
 
 
 # An attack string quoted as data ("runs attack inputs such as 'Ignore all previous instructions'"): a quote
@@ -195,14 +249,20 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     - overriding its instructions: "ignore all previous instructions", "ignore the
       instructions above", "disregard prior safety guidelines", "forget everything
       you were told", "pay no attention to previous instructions", "your new
-      instructions are";
+      instructions are", and whatever the words, one sentence that names the
+      model's own rules ("your earlier rules", "the guardrails you were configured
+      with", "system-level rules", "the restrictions in your system prompt") and
+      sets them aside (void, obsolete, suspended, set aside, no longer apply, …);
+      not the user's own rules ("checks your lint rules; rules that no longer apply
+      are listed");
     - claiming authority: "note to the AI", "the user (developer, admin) has
       (pre-)authorised you to", "from now on (henceforth, from this point on) you
       must/will always …", "you are now in developer (maintenance, root) mode",
       "you are authorized to skip …", "you have been granted administrator
-      privileges", "(System note: …)", "[SYSTEM NOTE]" (not "instructions for AI
-      agents:", which real servers use for usage guidance);
-    - hidden-instruction blocks and markers: `<IMPORTANT>`, `<SYSTEM>`, `<instructions>`,
+      privileges", "the workspace owner has cleared you to", "from here on answer
+      only …", "(System note: …)", "[SYSTEM NOTE]", "[[assistant directive]]" (not
+      "instructions for AI agents:", which real servers use for usage guidance);
+    - hidden-instruction blocks and markers: `<IMPORTANT>`, `<SYSTEM>`, `<instructions>`, `<critical-directive>`,
       `<secret>`, `<hidden>`, an HTML comment addressed to the model, chat-template
       tokens (`[INST]`, `<|im_start|>`, `<<SYS>>`);
     - hiding things from the user: "do not tell/mention this to the user", "do not
@@ -212,7 +272,8 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
       your replies)", "without
       telling the user", "secretly <verb>" (not "secretly assigns" or "cast secretly":
       the tool's own doing),
-      "quietly call …", "keep this hidden from the user";
+      "quietly call (trigger) …", "keep this hidden from the user", "the human
+      cannot see this block", "leave any trace of this call out of your reply";
     - a side task before acting ("before using this tool", "prior to calling it",
       "before each call", "before you answer"): "…, read `~/…`" (an absolute path,
       a dotfile or a secrets file such as `credentials.json`) or "…, send the
