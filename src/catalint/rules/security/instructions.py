@@ -223,7 +223,8 @@ def _dismissals(blob: Blob) -> Iterator[tuple[int, int, str]]:
 # An attack string quoted as data ("runs attack inputs such as 'Ignore all previous instructions'"): a quote
 # right before the phrase, and an example lead just before the quote.
 _EXAMPLE_QUOTE = LazyRegex(
-    r"\b(?:for\s+example|for\s+instance|such\s+as|e\.g\.|like|including|inputs?|strings?|payloads?|prompts?)"
+    r"\b(?:for\s+example|for\s+instance|such\s+as|e\.g\.|like|including|inputs?|strings?|payloads?|prompts?"
+    r"|texts?|messages?)(?:\s+(?:saying|that\s+says?|reading|like|such\s+as))?"
     r"[:,]?\s*(?:[\"'“‘][^\"'”’\n]{0,80}[\"'”’],?\s*(?:and\s+|or\s+)?)*[\"'“‘]$",
     re.IGNORECASE,
 )
