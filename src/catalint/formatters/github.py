@@ -62,9 +62,7 @@ def format_github(run: Run, statistics: bool = False) -> str:
         run.findings,
         key=lambda pair: (-pair[1].severity, rule_counts[pair[1].code], pair[0].catalog.display, pair[1].span.line),
     )
-    files = {  # one path resolution per file, not per finding
-        id(fr): repo_path(fr.catalog.path if fr.catalog.path != "-" else fr.catalog.display) for fr in run.files
-    }
+    files = {id(fr): file_of(fr) for fr in run.files}  # one path resolution per file, not per finding
     lines = [annotation(files[id(fr)], f) for fr, f in ordered]
     shown = Counter(LEVELS[f.severity] for _, f in run.findings)
     hidden = sum(max(0, n - SHOWN_PER_LEVEL) for n in shown.values())

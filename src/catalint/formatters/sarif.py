@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from catalint import __version__
-from catalint.formatters.github import repo_path
+from catalint.formatters.github import file_of, repo_path
 from catalint.formatters.json_format import encode_line
 from catalint.model import Severity
 from catalint.registry import Rule, all_rules
@@ -46,12 +46,10 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
     encoded one at a time, so that a run with many findings never holds them all as dicts or text."""
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
-    uris: dict[int, str] = {}  # one per file: resolving a path is a system call or more
+    uris = {id(fr): file_of(fr) for fr in run.files}  # one per file: resolving a path is a system call or more
 
     def result(fr: Any, f: Any) -> dict[str, Any]:
-        uri = uris.get(id(fr))
-        if uri is None:
-            uri = uris[id(fr)] = repo_path(fr.catalog.path if fr.catalog.path != "-" else fr.catalog.display)
+        uri = uris[id(fr)]
         span = f.span
         return {
             "ruleId": f.code,
