@@ -17,6 +17,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
+from catalint.arguments import top_level_properties
 from catalint.config import Settings
 from catalint.engine import FileResult, ToolResult, lint_catalog
 from catalint.loader import MAX_FILE_BYTES, LoadError, decode_bytes, load_path, load_text, read_text
@@ -291,14 +292,8 @@ def _edited_renames(olds: list[Tool], news: list[Tool]) -> list[tuple[Tool, Tool
 
 
 def _shared_arguments(old: Tool, new: Tool) -> float:
-    a, b = _argument_names(old), _argument_names(new)
+    a, b = set(top_level_properties(old)), set(top_level_properties(new))
     return 1.0 if not (a or b) else len(a & b) / len(a | b)
-
-
-def _argument_names(tool: Tool) -> frozenset[str]:
-    schema = tool.input_schema
-    props = schema.get("properties") if isinstance(schema, dict) else None
-    return frozenset(props) if isinstance(props, dict) else frozenset()
 
 
 def _by_schema(tools: list[Tool]) -> dict[str, list[Tool]]:
