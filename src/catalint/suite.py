@@ -11,6 +11,7 @@ suite are not catalint's: they are skipped with a one-line notice.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,8 +62,11 @@ class Suite:
     notices: list[str]
 
 
-def _validated(path: str, what: str, pointer: str) -> tuple[Any, Any]:
-    """The document at path, valid against the shipped schema's node at pointer; else a positioned LoadError."""
+def _validated(path: str, what: str, pointer: str, misread: Callable[[Any], str | None]) -> tuple[Any, Any]:
+    """The document at path, valid against the shipped schema's node at pointer; else a positioned LoadError.
+
+    misread(data) names a document of the wrong kind as a whole, which says more than the schema's first error.
+    """
     data, source = parse_document(path)
     from catalint.metaschema import value_validator
 
@@ -81,11 +85,7 @@ def _validated(path: str, what: str, pointer: str) -> tuple[Any, Any]:
         where = "/".join(parts) or "the root"
         inner = "".join(f"/{p.replace('~', '~0').replace('/', '~1')}" for p in parts)
         span = source.span(inner)
-        message = f"invalid {what} at {where}: {error.message}"
-        if what == "suite" and isinstance(data, dict) and not any(k in data for k in KNOWN[1:]):
-            message = "the suite has no tool_quality:, agents: or tests: block, so there is nothing to check"
-        elif what == "trace spec" and isinstance(data, dict) and any(k in data for k in KNOWN):
-            message = _SUITE_AS_SPEC
+        message = misread(data) or f"invalid {what} at {where}: {error.message}"
         raise LoadError(path, message, span.line, span.col, inner)
     return data, source
 
@@ -96,9 +96,19 @@ _SUITE_AS_SPEC = (
 )
 
 
+def _suite_as_spec(data: Any) -> str | None:
+    return _SUITE_AS_SPEC if isinstance(data, dict) and any(k in data for k in KNOWN) else None
+
+
+def _empty_suite(data: Any) -> str | None:
+    if isinstance(data, dict) and not any(k in data for k in KNOWN[1:]):
+        return "the suite has no tool_quality:, agents: or tests: block, so there is nothing to check"
+    return None
+
+
 def load_spec(path: str) -> Scenario:
     """A `trace score --spec FILE`: one scenario, the shape of a suite's agent entry."""
-    data, source = _validated(path, "trace spec", "/$defs/scenario")
+    data, source = _validated(path, "trace spec", "/$defs/scenario", _suite_as_spec)
 
     def fail(message: str, pointer: str) -> LoadError:
         span = source.span(pointer)
@@ -106,7 +116,7 @@ def load_spec(path: str) -> Scenario:
 
     _check_typos(data, "", fail)
     if not any(block in data for block in TRACE_BLOCKS):
-        if any(k in data for k in KNOWN):
+        if _suite_as_spec(data):
             raise fail(_SUITE_AS_SPEC, "")
         raise fail(f"the spec has no trace block ({', '.join(TRACE_BLOCKS)})", "")
     return parse_scenario({"name": Path(path).stem, **data}, path, fail)
@@ -126,7 +136,7 @@ def _check_typos(entry: dict[str, Any], pointer: str, fail: Any) -> None:
 
 def load_suite(path: str) -> Suite:
     """The suite's servers, blocks, scenarios and notices; LoadError (exit 2) on an invalid suite."""
-    data, source = _validated(path, "suite", "")
+    data, source = _validated(path, "suite", "", _empty_suite)
 
     def fail(message: str, pointer: str) -> LoadError:
         span = source.span(pointer)

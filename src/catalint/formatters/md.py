@@ -12,10 +12,14 @@ import re
 _BACKTICKS = re.compile(r"`+")
 
 
+def _flat(value: str) -> str:
+    """Value on one line: each line break a space."""
+    return value.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+
+
 def text(value: str) -> str:
     """Plain text for a table cell or a list item: shown as written, on one line, never as HTML."""
-    value = value.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
-    return value.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    return _flat(value.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|"))
 
 
 def code(value: str, table: bool = True) -> str:
@@ -23,7 +27,7 @@ def code(value: str, table: bool = True) -> str:
 
     In a table its pipes are escaped (GitHub removes the backslash again inside code).
     """
-    value = value.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    value = _flat(value)
     if table:
         value = value.replace("|", "\\|")
     runs = [len(r) for r in _BACKTICKS.findall(value)]
