@@ -110,8 +110,9 @@ _CONVERSATION_WORDS = frozenset("messages message history transcript conversatio
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
-def _name_words(name: str) -> set[str]:
-    return {w.lower() for w in _NAME_WORD.findall(name)}
+def _name_words(name: str) -> list[str]:
+    """The words of an identifier, in order, lower-cased: apiKey and api_key give api, key."""
+    return [w.lower() for w in _NAME_WORD.findall(name)]
 
 
 def _singular(word: str) -> str:
@@ -127,8 +128,8 @@ def made_for(argument: str | None, carried: list[Target] | None = None) -> bool:
     """
     if not argument:
         return False
-    ordered = [w.lower() for w in _NAME_WORD.findall(argument)]
-    words = set(ordered)  # as _name_words gives them
+    ordered = _name_words(argument)
+    words = set(ordered)
     if words & _LOCATOR_WORDS and words & _DATABASE_WORDS and len(words) > 1:  # connection_string, not connection
         return True
     if ordered and words & _SECRET_WORDS and (ordered[-1] in _SECRET_WORDS or words <= _SECRET_WORDS | _FORM_WORDS):
@@ -138,7 +139,7 @@ def made_for(argument: str | None, carried: list[Target] | None = None) -> bool:
 
 
 def _made_for_conversation(argument: str | None) -> bool:
-    return bool(argument and _name_words(argument) & _CONVERSATION_WORDS)
+    return bool(argument and _CONVERSATION_WORDS.intersection(_name_words(argument)))
 
 
 def _for_it(argument: str | None, carried: list[Target]) -> bool:
