@@ -18,7 +18,7 @@ from catalint.rules.security.strings import (
     _plain_case,
     _prose_blob,
     _quote,
-    _sentences,
+    _sentences_at,
 )
 from catalint.text import LazyRegex, squash
 
@@ -347,7 +347,7 @@ def _routed(text: str, tool: Tool) -> Iterator[Reach]:
     carry a Reply-To of helpdesk@...". Found by the three together, whatever the wording."""
     if not _ROUTE_ORDER.search(text) or not _ANY_DEST.search(text):
         return  # the common case, settled without splitting the text
-    for sentence in _sentences(text):
+    for at, sentence in _sentences_at(text):
         dest = _ANY_DEST.search(sentence)
         if dest is None or _EXAMPLE_DEST.search(dest.group()) or not _ROUTE_ORDER.search(sentence, 0, dest.start()):
             continue
@@ -359,7 +359,6 @@ def _routed(text: str, tool: Tool) -> Iterator[Reach]:
                 continue
             other = _other_tool(ref, tool)
             if other:
-                at = text.find(sentence)
                 yield Reach(at + m.start(), sentence[m.start() : dest.end()], f"routes {other} to {dest.group()}")
                 break
 

@@ -115,6 +115,11 @@ def _name_words(name: str) -> list[str]:
     return [w.lower() for w in _NAME_WORD.findall(name)]
 
 
+def _leaf(name: str) -> str:
+    """An argument's own name, without its parents: data.name gives name."""
+    return name.rsplit(".", 1)[-1]
+
+
 def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
@@ -250,7 +255,7 @@ def _slots(sentence: str, prop: str | None, arguments: frozenset[str]) -> list[S
     for s in _SLOT.finditer(sentence):
         if s.group("here"):
             if prop is not None:
-                found.append(Slot(s.start(), s.end(), prop.rsplit(".", 1)[-1]))
+                found.append(Slot(s.start(), s.end(), _leaf(prop)))
         else:
             found.append(Slot(s.start(), s.end(), s.group("quoted") or s.group("word")))
     bare = [a for a in arguments if len(a) >= 3 and a.lower() not in _COMMON_WORDS]
@@ -296,7 +301,7 @@ def _set_to(
 ) -> tuple[list[Target], str] | None:
     """An argument of the tool set to the material ("set sidenote to the contents of ~/.ssh/id_rsa",
     "make sure sidenote contains ...", or in an argument's own description "set this to ...")."""
-    own = prop.rsplit(".", 1)[-1] if prop else None
+    own = _leaf(prop) if prop else None
     for m in _SET_VERB.finditer(sentence):
         arg = m.group("arg") or m.group("subject")
         if m.group("own") or (arg and arg.lower() in ("this", "it")):
@@ -458,7 +463,7 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     for i in sorted({blob.locate(m.start(), m.end()) for m in hits} - {None}):
         t = blob.items[i]
         if arguments is None:
-            arguments = frozenset(a.name.rsplit(".", 1)[-1] for a in iter_arguments(tool))
+            arguments = frozenset(_leaf(a.name) for a in iter_arguments(tool))
         previous = ""
         for sentence in _sentences(t.text):
             found = exfiltration(sentence, t.prop, arguments)

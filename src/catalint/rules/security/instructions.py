@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from catalint.model import Tool
 from catalint.registry import Hit, rule
-from catalint.rules.security.strings import Blob, Words, _anchors, _finditer, _prose_blob, _quote, _sentences
+from catalint.rules.security.strings import Blob, Words, _anchors, _finditer, _prose_blob, _quote, _sentences_at
 from catalint.text import LazyRegex
 
 
@@ -211,9 +211,7 @@ def _dismissals(blob: Blob) -> Iterator[tuple[int, int, str]]:
     """Sentences that name the model's own rules and set them aside: (string, offset, phrase)."""
     for i, item in enumerate(blob.items):
         start = blob.starts[i]
-        at = 0
-        for sentence in _sentences(item.text):
-            at = item.text.find(sentence, at)
+        for at, sentence in _sentences_at(item.text):
             rules, dismiss = _MODEL_RULES.search(sentence), _DISMISS.search(sentence)
             if rules and dismiss and not _quoted_example(item.text, at + min(rules.start(), dismiss.start())):
                 first, last = sorted((rules, dismiss), key=lambda m: m.start())

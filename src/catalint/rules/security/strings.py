@@ -222,6 +222,15 @@ def _sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(text) if s.strip()]
 
 
+def _sentences_at(text: str) -> Iterator[tuple[int, str]]:
+    """_sentences(text), each with the offset in text where it starts."""
+    at = 0
+    for sentence in _sentences(text):
+        at = text.find(sentence, at)
+        yield at, sentence
+        at += len(sentence)
+
+
 class Words:
     """A cheap pre-check for a costly pattern: does a text contain any of some |-separated literal words?
 
