@@ -1,0 +1,67 @@
+"""What the SCH rules share: the input schema's subschemas walked once per tool, its dialect, and small helpers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from catalint.metaschema import (
+    DEFAULT_DIALECT,
+    Dialect,
+    dialect_of,
+)
+from catalint.model import Tool
+from catalint.schema_walk import Node, walk
+from catalint.sourcemap import join_pointer
+
+PROPERTY_NAME = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
+
+
+def input_schema_of(tool: Tool) -> tuple[dict[str, Any], str] | None:
+    schema = tool.input_schema
+    return (schema, join_pointer(tool.pointer, "inputSchema")) if isinstance(schema, dict) else None
+
+
+def nodes(tool: Tool) -> list[Node]:
+    """Every subschema of the input schema, walked once per tool."""
+    cached = tool.cache.get("schema_nodes")
+    if cached is None:
+        found = input_schema_of(tool)
+        cached = tool.cache["schema_nodes"] = walk(*found) if found else []
+    return cached
+
+
+def dialect(tool: Tool) -> Dialect:
+    cached = tool.cache.get("dialect")
+    if cached is None:
+        found = input_schema_of(tool)
+        cached = tool.cache["dialect"] = dialect_of(found[0]) if found else Dialect(DEFAULT_DIALECT)
+    return cached
+
+
+def root_of(tool: Tool) -> dict[str, Any]:
+    schema = tool.input_schema
+    return schema if isinstance(schema, dict) else {}
+
+
+def where_of(node: Node) -> str:
+    """How a message names a subschema: 'the input schema', "property 'city'", ..."""
+    return node.label
+
+
+def through_branches(schema: dict[str, Any], every: Callable[[Any], bool], some: Callable[[Any], bool]) -> bool:
+    """What the applicators make true: every branch of a (non-empty) anyOf or oneOf passes `every`, or
+    one allOf branch passes `some`."""
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and branches and all(every(b) for b in branches):
+            return True
+    branches = schema.get("allOf")
+    return isinstance(branches, list) and any(some(b) for b in branches)
+
+
+def is_map(schema: dict[str, Any]) -> bool:
+    """additionalProperties is a real schema: a deliberate map of typed values."""
+    extra = schema.get("additionalProperties")
+    return isinstance(extra, dict) and bool(extra)

@@ -1,0 +1,221 @@
+"""SCH-001, SCH-002, SCH-011: objects that promise no argument, accept any extra field, or hide their shape."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from catalint.model import Tool
+from catalint.registry import Hit, rule
+from catalint.rules.schema.common import (
+    dialect,
+    is_map,
+    nodes,
+    root_of,
+    through_branches,
+    where_of,
+)
+from catalint.schema_walk import Node, resolve, types_of
+
+
+@rule(
+    "SCH-001",
+    "missing-required-list",
+    "warning",
+    "underspecified",
+    "An object schema declares properties but no required list",
+)
+def missing_required(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** An object schema (the input schema itself, an object
+    argument, an array's item object, a `$defs` entry or a branch) that declares
+    `properties` but has no `required` keyword at all.
+
+    **Why.** Without `required`, every argument is optional as far as the client
+    and the model know, so the server cannot rely on any of them being sent, and
+    the model cannot tell which ones it must fill in. This is the first rule of the
+    published tool-schema-lint checks this project follows. A tool whose arguments
+    are all optional says so with `"required": []`, which passes.
+
+    **Bad.** `{"type": "object", "properties": {"city": {"type": "string"}}}`
+
+    **Good.** `{"type": "object", "properties": {"city": {"type": "string"}},
+    "required": ["city"]}`
+
+    **Fix.** List the arguments the tool cannot work without in `required`; write
+    `"required": []` when every argument really is optional.
+    """
+    for node in nodes(tool):
+        props = node.schema.get("properties")
+        if isinstance(props, dict) and props and "required" not in node.schema and not node.condition:
+            yield Hit(
+                node.pointer + "/required",
+                f"{where_of(node)} declares properties but no required list",
+                'add "required": [...] naming the arguments the tool needs (or [] if none)',
+            )
+
+
+def _closed(schema: dict[str, Any], dialect: str | None) -> bool:
+    if schema.get("additionalProperties", True) is False:
+        return True
+    # unevaluatedProperties exists from 2019-09 on; draft-07 and older ignore it
+    return dialect not in _BEFORE_2019 and schema.get("unevaluatedProperties", True) is False
+
+
+_BEFORE_2019 = frozenset({"draft-07", "draft-06", "draft-04"})
+
+
+def _closed_by_subschemas(schema: dict[str, Any], root: dict[str, Any], node: Node, dialect: str | None) -> bool:
+    """Closed through what it applies: a `$ref` to a closed schema (`{"type": "object", "$ref":
+    "#/$defs/Args"}`), every anyOf/oneOf branch closed, or one allOf branch closed."""
+    if "$ref" not in schema and "anyOf" not in schema and "oneOf" not in schema and "allOf" not in schema:
+        return False  # the common case
+    return _closes(schema, root, node, dialect, set())
+
+
+def _closes(schema: Any, root: dict[str, Any], node: Node, dialect: str | None, seen: set[int]) -> bool:
+    if not isinstance(schema, dict) or id(schema) in seen or len(seen) > 64:
+        return False
+    seen.add(id(schema))
+    if _closed(schema, dialect) or is_map(schema):
+        return True
+    if "$ref" in schema and _closes(resolve(root, schema["$ref"], node.resource, node.base), root, node, dialect, seen):
+        return True
+
+    def closes(branch: Any) -> bool:
+        return _closes(branch, root, node, dialect, seen)
+
+    return through_branches(schema, closes, closes)
+
+
+def _refines_parent(node: Node) -> bool:
+    """A branch that adds to its parent object's properties rather than standing alone.
+
+    Closing such a branch would reject the parent's own properties, so it is the
+    parent that should be closed: every allOf branch, and any other branch of an
+    object that declares properties itself or closes with unevaluatedProperties.
+    """
+    if node.role != "branch" or node.parent is None:
+        return False
+    parent = node.parent.schema
+    return (
+        node.key == "allOf"
+        or isinstance(parent.get("properties"), dict)
+        or parent.get("unevaluatedProperties", True) is False
+    )
+
+
+@rule(
+    "SCH-002",
+    "open-object",
+    "warning",
+    "brittle",
+    "additionalProperties is not false, so unexpected fields are accepted",
+)
+def open_object(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** The input schema, or a nested object schema that declares
+    `properties`, whose `additionalProperties` is absent or `true` (and which is
+    not closed with `unevaluatedProperties: false` either).
+
+    **Why.** An open object accepts any extra field without complaint: a model that
+    misspells an argument (`cty` for `city`) gets no validation error and the
+    server silently ignores what it meant. The MCP specification (2025-11-25,
+    Server features, Tools) recommends `{"type": "object", "additionalProperties":
+    false}` as the input schema of a tool that takes no arguments; this rule is
+    from the published tool-schema-lint checks.
+
+    Not reported: an object whose `additionalProperties` is a non-empty schema (a
+    deliberate map such as headers: string to string); an object closed through
+    what it applies (a `$ref` to a closed schema, every `anyOf`/`oneOf` branch
+    closed, or one `allOf` branch closed); a branch that refines its
+    parent (every `allOf` branch, and the `anyOf`/`oneOf`/`if`/`then`/`else`
+    branches of an object that declares properties itself or closes with
+    `unevaluatedProperties: false`), since closing it would reject the parent's own
+    properties: close the parent instead; and schemas inside a `not`, `if`,
+    `contains` or `propertyNames`, which test values rather than describe them.
+    `unevaluatedProperties: false` closes an object from 2019-09 on; draft-07 and
+    older ignore it.
+
+    **Bad.** `{"type": "object", "properties": {"city": {"type": "string"}},
+    "required": ["city"]}`
+
+    **Good.** the same with `"additionalProperties": false`
+
+    **Fix.** Add `"additionalProperties": false` to each object schema whose
+    properties are all listed.
+    """
+    d = dialect(tool).name
+    for node in nodes(tool):
+        s = node.schema
+        if node.role == "root":
+            candidate = "type" not in s or node.is_object()
+        else:  # the cheap test first: most nodes have no properties
+            candidate = isinstance(s.get("properties"), dict) and node.is_object()
+        if candidate and not node.condition and not _refines_parent(node):
+            if not _closed(s, d) and not is_map(s) and not _closed_by_subschemas(s, root_of(tool), node, d):
+                where = node.pointer + "/additionalProperties" if "additionalProperties" in s else node.pointer
+                yield Hit(
+                    where,
+                    f"{where_of(node)} accepts unexpected fields (additionalProperties is not false)",
+                    'add "additionalProperties": false',
+                )
+
+
+_SHAPED = frozenset(("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))
+
+
+_ANY_JSON = frozenset(("string", "number", "boolean", "object", "array", "null"))
+
+
+@rule(
+    "SCH-011",
+    "opaque-structure",
+    "warning",
+    "underspecified",
+    "An array has no items, or an object property has no properties nor additionalProperties schema",
+)
+def opaque_structure(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** An array schema with neither `items` nor `prefixItems`,
+    and an object-typed argument (a property or an array's items) with no
+    `properties`, `patternProperties` or `additionalProperties` schema:
+    `additionalProperties: true` and `{}` say "anything", which leaves the agent
+    guessing just as much. A schema that gets its shape elsewhere (`$ref`,
+    `anyOf`, `oneOf`, `allOf`) passes, and so does a `type` that lists every JSON
+    type (any value, on purpose).
+
+    **Why.** The model sees "an array" or "an object" and must guess what goes
+    inside; its guess fails validation on the server, or worse, passes and is
+    misread. Describing the elements (JSON Schema 2020-12, Applicator, sections
+    10.3.1.2 and 10.3.2) turns that guess into a contract.
+
+    **Bad.** `"tags": {"type": "array"}`; `"filter": {"type": "object"}`
+
+    **Good.** `"tags": {"type": "array", "items": {"type": "string"}}`;
+    `"filter": {"type": "object", "properties": {"status": {"type": "string"}}}`
+
+    **Fix.** Describe the elements with `items`, and the members with
+    `properties` (or `additionalProperties: {schema}` for a map).
+    """
+    for node in nodes(tool):
+        s = node.schema
+        if node.condition or not _SHAPED.isdisjoint(s):
+            continue
+        kinds = types_of(s)
+        if _ANY_JSON <= kinds:
+            continue  # every JSON type listed: "any value", on purpose
+        if "array" in kinds and "items" not in s and "prefixItems" not in s:
+            yield Hit(node.pointer, f"{where_of(node)} is an array with no items schema", 'add "items": {...}')
+        elif (
+            "object" in kinds
+            and node.role in ("property", "items")
+            and not any(k in s for k in ("properties", "patternProperties"))
+            and not is_map(s)
+            and s.get("additionalProperties") is not False
+        ):
+            yield Hit(
+                node.pointer,
+                f"{where_of(node)} is an object with no properties or additionalProperties schema",
+                'add "properties" (or "additionalProperties": {schema} for a map)',
+            )

@@ -1,0 +1,327 @@
+"""SCH-005..008, SCH-010, SCH-013: schemas that are invalid, or that a client reads otherwise than meant."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from catalint.loader import json_kind
+from catalint.metaschema import (
+    dialect_of,
+    pattern_matches,
+    schema_errors,
+)
+from catalint.model import Severity, Tool
+from catalint.registry import Hit, rule
+from catalint.rules.schema.common import (
+    dialect,
+    input_schema_of,
+    nodes,
+    root_of,
+    where_of,
+)
+from catalint.schema_walk import has_scheme, is_network, property_names, resolve
+from catalint.sourcemap import join_pointer
+
+
+@rule(
+    "SCH-005",
+    "input-schema-not-object",
+    "critical",
+    "underspecified",
+    'inputSchema is missing, not an object, or its root type is not "object"',
+)
+def input_schema_not_object(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A tool with no `inputSchema`, an `inputSchema` that is not
+    a JSON object (null, a list, a string, a boolean schema), or one whose root
+    `type` is anything but the string `"object"`.
+
+    **Why.** The MCP specification (2025-06-18 and 2025-11-25, Server features,
+    Tools, "Tool") makes `inputSchema` required and a JSON Schema object with
+    `type: "object"`, because tool arguments are always sent as a JSON object;
+    several clients drop or reject a tool whose schema is anything else.
+
+    **Bad.** `{"name": "ping", "description": "Check the server is up."}`
+
+    **Good.** `{"name": "ping", "description": "Check the server is up.",
+    "inputSchema": {"type": "object", "additionalProperties": false}}`
+
+    **Fix.** Give every tool an object input schema, even when it takes no
+    arguments.
+    """
+    pointer = join_pointer(tool.pointer, "inputSchema")
+    schema = tool.input_schema
+    if "inputSchema" not in tool.raw:
+        yield Hit(pointer, "tool has no inputSchema", 'add "inputSchema": {"type": "object"}')
+    elif not isinstance(schema, dict):
+        yield Hit(pointer, f"inputSchema is {json_kind(schema)}, not an object")
+    elif schema.get("type") != "object":
+        what = "has no type" if "type" not in schema else f"has type {json.dumps(schema['type'])}"
+        yield Hit(
+            pointer + "/type" if "type" in schema else pointer,
+            f'inputSchema {what}; the root type must be "object"',
+            'set "type": "object" at the root',
+        )
+
+
+def _path_pointer(base: str, path: tuple[str | int, ...]) -> str:
+    return join_pointer(base, *path)
+
+
+@rule(
+    "SCH-006",
+    "invalid-json-schema",
+    "critical",
+    "brittle",
+    "The input schema is not valid JSON Schema under its dialect",
+)
+def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** An input schema that does not validate against the
+    official meta-schema of its dialect: JSON Schema 2020-12 when it has no
+    `$schema`, otherwise the dialect `$schema` names (2019-09, draft-07, draft-06
+    and draft-04 are known). A `$schema` that names none of these is itself
+    reported, and nothing else is checked against it. Each finding points at the
+    offending keyword: `"type": "strin"`, `"required": "city"`, `"minLength": -1`.
+
+    **Why.** The MCP specification (2025-11-25, Server features, Tools) reads a
+    schema without `$schema` as JSON Schema 2020-12 (SEP-1613). Clients validate
+    schemas before use: the Anthropic Messages API rejects a tool whose
+    `input_schema` is not valid 2020-12, so one bad keyword can take every tool of
+    the server out of a conversation.
+
+    **Bad.** `{"type": "object", "properties": {"tags": {"type": "array",
+    "items": [{"type": "string"}]}}}` (a draft-07 tuple under 2020-12)
+
+    **Good.** `"items": {"type": "string"}` (or `"prefixItems"` for a tuple),
+    or declare `"$schema": "http://json-schema.org/draft-07/schema#"`.
+
+    **Fix.** Correct the keyword the finding points at, or declare the dialect
+    the schema was written for.
+    """
+    found = input_schema_of(tool)
+    if found is None:
+        return
+    schema, base = found
+    d = dialect(tool)
+    if d.name is None:
+        yield Hit(base + "/$schema", d.problem or "unknown $schema", d.suggestion)
+        return
+    label = "JSON Schema " + d.name
+    for error in schema_errors(schema, d.name):
+        where = "/".join(str(p) for p in error.path) or "the root"
+        yield Hit(_path_pointer(base, error.path), f"not valid {label} at {where}: {error.message}")
+
+
+@rule(
+    "SCH-007",
+    "undeclared-required",
+    "critical",
+    "brittle",
+    "required names a property that properties does not declare",
+)
+def undeclared_required(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A name in a `required` list that no `properties` of the
+    same object declares. Names declared by the object's `allOf`/`anyOf`/`oneOf`
+    branches (and, for a branch, by the object around it) count as declared, as do
+    names matched by `patternProperties`; so the common
+    `"anyOf": [{"required": ["id"]}, {"required": ["url"]}]` passes.
+
+    **Why.** Usually a typo or a renamed argument. The model is told it must send
+    an argument it was never described, and when `additionalProperties` is false
+    no call can ever validate (JSON Schema 2020-12, Validation, section 6.5.3).
+
+    **Bad.** `{"properties": {"city": {"type": "string"}}, "required": ["cty"]}`
+
+    **Good.** `{"properties": {"city": {"type": "string"}}, "required": ["city"]}`
+
+    **Fix.** Correct the name, or declare the property.
+    """
+    root = root_of(tool)
+    for node in nodes(tool):
+        required = node.schema.get("required")
+        if not isinstance(required, list):
+            continue
+        declared: set[str] | None = None
+        for i, name in enumerate(required):
+            if not isinstance(name, str):
+                continue
+            if declared is None:
+                declared = property_names(node.schema, root) | node.inherited
+            if name not in declared and not _pattern_declares(node.schema, name):
+                yield Hit(
+                    join_pointer(node.pointer, "required", i),
+                    f"{where_of(node)} requires {name!r}, which its properties do not declare",
+                    _closest_hint(name, declared),
+                )
+
+
+def _pattern_declares(schema: dict[str, Any], name: str) -> bool:
+    patterns = schema.get("patternProperties")
+    if not isinstance(patterns, dict):
+        return False
+    # a pattern that cannot be read or run gets the benefit of the doubt
+    return any(pattern_matches(pattern, name) is not False for pattern in patterns)
+
+
+def _closest_hint(name: str, declared: set[str]) -> str | None:
+    from difflib import get_close_matches
+
+    close = get_close_matches(name, sorted(declared), n=1, cutoff=0.75)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+@rule(
+    "SCH-008",
+    "draft3-required",
+    "critical",
+    "brittle",
+    "A property carries a boolean required or an optional keyword",
+)
+def draft3_required(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A property schema with `"required": true` (or false) or
+    with an `optional` keyword.
+
+    **Why.** Boolean `required` inside a property is JSON Schema draft 3; since
+    draft 4 `required` is an array on the parent object, and `optional` was never a
+    keyword. JSON Schema 2020-12 ignores both, so an argument the author believes
+    is required is in fact optional, and the model is not told it must send it.
+
+    **Bad.** `"city": {"type": "string", "required": true}`
+
+    **Good.** `"required": ["city"]` on the object that holds `city`.
+
+    **Fix.** Move the name into the parent object's `required` array and delete
+    the property-level keyword.
+    """
+    for node in nodes(tool):
+        if node.role != "property":
+            continue
+        s = node.schema
+        if isinstance(s.get("required"), bool):
+            yield Hit(
+                node.pointer + "/required",
+                f"property {node.name!r} has a boolean required (draft 3), which JSON Schema 2020-12 ignores",
+                f"list {node.name!r} in the parent object's required array",
+            )
+        if "optional" in s:
+            yield Hit(
+                node.pointer + "/optional",
+                f"property {node.name!r} has an optional keyword, which JSON Schema ignores",
+                f"leave {node.name!r} out of the parent object's required array instead",
+            )
+
+
+@rule(
+    "SCH-010",
+    "unresolvable-ref",
+    "critical",
+    "brittle",
+    "A $ref does not resolve inside the document, or points at a network URI",
+)
+def unresolvable_ref(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A `$ref` that names nothing inside the tool's own input
+    schema (a missing `$defs` entry, a mistyped pointer, a file name), and a `$ref`
+    to an `http(s)://` address that no `$id` in the document claims.
+
+    **Why.** A tool's schema travels alone inside a `tools/list` response: there
+    is no other document to resolve against. Clients must not fetch schemas from
+    the network while listing tools (a privacy and availability risk, and many run
+    offline), so an external reference is an argument the model cannot see. JSON
+    Schema 2020-12 (Core, section 8.2.3.1) defines `$ref` resolution against the
+    document's base URI.
+
+    **Bad.** `"address": {"$ref": "#/$defs/Adress"}` with `$defs` holding `Address`;
+    `"$ref": "https://example.com/schemas/address.json"`
+
+    **Good.** `"address": {"$ref": "#/$defs/Address"}`, the definition inlined
+    under `$defs`.
+
+    **Fix.** Point the reference at a definition inside the schema, or inline it.
+    """
+    root = root_of(tool)
+    for node in nodes(tool):
+        ref = node.schema.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        if resolve(root, ref, node.resource, node.base) is not None:
+            continue
+        if is_network(ref):
+            yield Hit(
+                node.pointer + "/$ref",
+                f"$ref {ref!r} points at a network address; clients must not fetch it",
+                "copy the definition under $defs and point at it with #/$defs/...",
+            )
+        elif ref.startswith("#") or not has_scheme(ref):
+            yield Hit(node.pointer + "/$ref", f"$ref {ref!r} does not resolve inside the schema")
+        else:
+            yield Hit(node.pointer + "/$ref", f"$ref {ref!r} names a document that is not part of the schema")
+
+
+OUTPUT_OBJECT_UNTIL = "2025-11-25"
+
+
+OUTPUT_RELAXED_IN = "2026-07-28"
+
+
+@rule(
+    "SCH-013",
+    "invalid-output-schema",
+    "critical",
+    "missing_return_format",
+    "outputSchema is present but is not a valid JSON Schema object",
+)
+def invalid_output_schema(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** An `outputSchema` that is not a JSON object, or that does
+    not validate against its dialect's meta-schema (as SCH-006 does for the input
+    schema). An output schema whose root `type` is not `"object"` is reported as a
+    warning: the MCP specification required an object root up to revision
+    2025-11-25 (Server features, Tools, "Output Schema"), and revision 2026-07-28
+    relaxed it (see SEP-2106), so clients written for the older revisions reject it.
+
+    **Why.** The MCP specification (2025-06-18 and later, Server features, Tools,
+    "Output Schema") has servers conform `structuredContent` to `outputSchema` and
+    clients SHOULD validate against it; an invalid schema makes every structured
+    result fail, or makes the client drop the tool.
+
+    **Bad.** `"outputSchema": {"type": "object", "properties": {"temp":
+    {"type": "float"}}}`
+
+    **Good.** `"outputSchema": {"type": "object", "properties": {"temp":
+    {"type": "number"}}, "required": ["temp"]}`
+
+    **Fix.** Correct the keyword the finding points at; wrap a non-object result
+    in an object (`{"result": ...}`) for clients of the older revisions.
+    """
+    if "outputSchema" not in tool.raw:
+        return
+    schema = tool.raw["outputSchema"]
+    base = join_pointer(tool.pointer, "outputSchema")
+    if not isinstance(schema, dict):
+        yield Hit(base, f"outputSchema is {json_kind(schema)}, not a JSON Schema object")
+        return
+    d = dialect_of(schema)
+    if d.name is None:
+        yield Hit(base + "/$schema", d.problem or "unknown $schema", d.suggestion)
+    else:
+        for error in schema_errors(schema, d.name):
+            where = "/".join(str(p) for p in error.path) or "the root"
+            yield Hit(
+                _path_pointer(base, error.path),
+                f"outputSchema is not valid JSON Schema {d.name} at {where}: {error.message}",
+            )
+    if schema.get("type") != "object":
+        what = "has no root type" if "type" not in schema else f"has root type {json.dumps(schema['type'])}"
+        yield Hit(
+            base + "/type" if "type" in schema else base,
+            f'outputSchema {what}; MCP up to {OUTPUT_OBJECT_UNTIL} requires "object" '
+            f"(relaxed in {OUTPUT_RELAXED_IN}), so older clients reject it",
+            'wrap the result in an object with "type": "object"',
+            Severity.WARNING,
+        )

@@ -1,0 +1,124 @@
+"""SCH-009: enum, default, const and examples values that break their own schema."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from catalint.metaschema import (
+    json_key,
+    problem,
+    quick_problem,
+    value_validator,
+)
+from catalint.model import Tool
+from catalint.registry import Hit, rule
+from catalint.rules.schema.common import (
+    dialect,
+    nodes,
+    root_of,
+    where_of,
+)
+from catalint.sourcemap import join_pointer
+
+
+@rule(
+    "SCH-009",
+    "invalid-value",
+    "critical",
+    "brittle",
+    "An enum is empty or repeats, or a default, const, example or enum value breaks its own schema",
+)
+def invalid_value(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** In any subschema: an empty `enum` (no value can ever
+    validate), an `enum` that lists one value twice (JSON equality: `1` and `1.0`
+    are the same value), or a `default`, `const`, `examples` entry or `enum` value
+    that does not validate against the very schema it sits in (a string default
+    on an integer, a default outside the enum, an example longer than `maxLength`).
+
+    **Why.** Models copy defaults and examples into calls; a value that breaks
+    its own schema teaches them a call that fails. JSON Schema 2020-12
+    (Validation, section 6.1.2) says `enum` SHOULD have at least one element and
+    its elements SHOULD be unique, and (Meta-data, sections 9.2 and 9.5)
+    recommends that `default` and `examples` be valid against the schema they
+    annotate.
+
+    **Bad.** `"units": {"type": "string", "enum": ["metric", "imperial"],
+    "default": "celsius"}`
+
+    **Good.** `"units": {"type": "string", "enum": ["metric", "imperial"],
+    "default": "metric"}`
+
+    **Fix.** Correct the value, or the schema that rejects it.
+    """
+    d = dialect(tool)
+    root = root_of(tool)
+    base = join_pointer(tool.pointer, "inputSchema")
+    for node in nodes(tool):
+        s = node.schema
+        if _VALUED.isdisjoint(s):  # nothing here to check
+            continue
+        enum = s.get("enum")
+        if isinstance(enum, list):
+            if not enum:
+                yield Hit(node.pointer + "/enum", f"{where_of(node)} has an empty enum, so no value is valid")
+            else:
+                seen: dict[Any, int] = {}
+                for i, value in enumerate(enum):
+                    key = json_key(value)
+                    if key in seen:
+                        yield Hit(
+                            join_pointer(node.pointer, "enum", i),
+                            f"{where_of(node)} lists {json.dumps(value)} twice in its enum",
+                            "remove the repeat",
+                        )
+                    seen.setdefault(key, i)
+        checks = _values_to_check(s)
+        if not checks or d.name is None:
+            continue
+        validator: Any = None
+        for pointer_part, what, value in checks:
+            why = quick_problem(s, value)
+            if why is None:
+                if validator is None:
+                    validator = value_validator(s, d.name, root, node.pointer[len(base) :]) or False
+                why = problem(validator, value) if validator is not False else ""
+            if why:
+                yield Hit(node.pointer + pointer_part, f"{where_of(node)}: {what} {_short(value)} {why}")
+
+
+# Keywords whose values SCH-009 checks.
+_VALUED = frozenset(("enum", "default", "const", "examples"))
+
+
+# Keywords besides enum that can reject an enum value.
+VALUE_KEYWORDS = frozenset(
+    "type const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength minLength pattern "
+    "maxItems minItems uniqueItems items prefixItems contains maxProperties minProperties required properties "
+    "patternProperties additionalProperties propertyNames allOf anyOf oneOf not if $ref format".split()
+)
+
+
+def _values_to_check(s: dict[str, Any]) -> list[tuple[str, str, Any]]:
+    out: list[tuple[str, str, Any]] = []
+    if "default" in s:
+        out.append(("/default", "default", s["default"]))
+    if "const" in s and not VALUE_KEYWORDS.isdisjoint(k for k in s if k != "const"):
+        out.append(("/const", "const", s["const"]))
+    examples = s.get("examples")
+    if isinstance(examples, list):
+        out.extend((f"/examples/{i}", "example", v) for i, v in enumerate(examples))
+    enum = s.get("enum")
+    if isinstance(enum, list) and not VALUE_KEYWORDS.isdisjoint(s):
+        out.extend((f"/enum/{i}", "enum value", v) for i, v in enumerate(enum))
+    return out
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
