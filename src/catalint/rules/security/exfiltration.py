@@ -124,6 +124,11 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
+def _head(material: str) -> str:
+    """A secret noun's last word, singular: "API keys" gives key."""
+    return _singular(material.split()[-1].lower())
+
+
 def made_for(argument: str | None, carried: list[Target] | None = None) -> bool:
     """Whether an argument's name says it is made for secrets (or for the material carried: a `prompt` for
     the system prompt, a `history` for the conversation history).
@@ -139,7 +144,7 @@ def made_for(argument: str | None, carried: list[Target] | None = None) -> bool:
         return True
     if ordered and words & _SECRET_WORDS and (ordered[-1] in _SECRET_WORDS or words <= _SECRET_WORDS | _FORM_WORDS):
         return True
-    heads = {_singular(t.text.split()[-1].lower()) for t in carried or () if not t.file}
+    heads = {_head(t.text) for t in carried or () if not t.file}
     return bool(heads & {_singular(w) for w in words})
 
 
@@ -147,9 +152,12 @@ def _made_for_conversation(argument: str | None) -> bool:
     return bool(argument and _CONVERSATION_WORDS.intersection(_name_words(argument)))
 
 
-def _for_it(argument: str | None, carried: list[Target]) -> bool:
+def _for_it(argument: str | None, carried: list[Target], subject: frozenset[str] = frozenset()) -> bool:
     """Whether the argument is made for what is handed to it: a conversation to a `messages` or `history`
-    argument (a `session` field is no place for one), anything else to an argument made for secrets."""
+    argument (a `session` field is no place for one), anything else to an argument made for secrets.
+    subject: what the tool itself is about (_subject), when the argument is one of its own."""
+    if subject and all(not t.file and _head(t.text) in subject for t in carried):
+        return True  # a keychain tool's password into its `value`
     if all(_CONVERSATION.search(t.text) for t in carried):
         return _made_for_conversation(argument)
     return made_for(argument, carried)
@@ -271,7 +279,7 @@ def _slots(sentence: str, prop: str | None, arguments: frozenset[str]) -> list[S
 
 
 def _hand_over(
-    sentence: str, targets: list[Target], prop: str | None, arguments: frozenset[str]
+    sentence: str, targets: list[Target], prop: str | None, arguments: frozenset[str], subject: frozenset[str]
 ) -> tuple[list[Target], str] | None:
     """Material passed into an argument that is not made for it ("pass its content as 'sidenote'")."""
     slots = _slots(sentence, prop, arguments)
@@ -282,14 +290,19 @@ def _hand_over(
     for verb in _PASSIVE_HAND.finditer(sentence):  # "the contents of ~/.netrc are to be supplied in `metadata`"
         slot = next((s for s in slots if verb.end() <= s.start <= verb.end() + 40), None)
         carried = [t for t in targets if t.start < verb.start()]
-        if slot and carried and not _negated(sentence, verb.start()) and not _for_it(slot.argument, carried):
+        if (
+            slot
+            and carried
+            and not _negated(sentence, verb.start())
+            and not _for_it(slot.argument, carried, _own(slot, sentence, arguments, subject))
+        ):
             return carried, sentence[carried[0].start : slot.end]
     for verb in _HAND_VERB.finditer(sentence):
         slot = next((s for s in slots if verb.end() <= s.start <= verb.end() + HAND_OVER_REACH), None)
         if slot is None or _negated(sentence, verb.start()):
             continue
         carried = _carried(sentence, targets, verb, slot.start)
-        if carried and _for_it(slot.argument, carried):
+        if carried and _for_it(slot.argument, carried, _own(slot, sentence, arguments, subject)):
             continue  # the conversation into `messages`, the system prompt into `prompt`
         if carried:
             return carried, sentence[verb.start() : slot.end]
@@ -297,7 +310,7 @@ def _hand_over(
 
 
 def _set_to(
-    sentence: str, targets: list[Target], arguments: frozenset[str], prop: str | None
+    sentence: str, targets: list[Target], arguments: frozenset[str], prop: str | None, subject: frozenset[str]
 ) -> tuple[list[Target], str] | None:
     """An argument of the tool set to the material ("set sidenote to the contents of ~/.ssh/id_rsa",
     "make sure sidenote contains ...", or in an argument's own description "set this to ...")."""
@@ -309,7 +322,7 @@ def _set_to(
         if arg is None or (arg not in arguments and arg != own) or _negated(sentence, m.start()):
             continue
         carried = [t for t in targets if m.end() <= t.start and _SET_GAP.fullmatch(sentence, m.end(), t.start)][:1]
-        if carried and not _for_it(arg, carried):
+        if carried and not _for_it(arg, carried, _own(Slot(m.start(), m.end(), arg), sentence, arguments, subject)):
             return carried, sentence[m.start() : carried[-1].start + len(carried[-1].text)]
     return None
 
@@ -355,6 +368,36 @@ def _image(sentence: str, targets: list[Target]) -> tuple[list[Target], str] | N
     return None
 
 
+def _own(slot: Slot, sentence: str, arguments: frozenset[str], subject: frozenset[str]) -> frozenset[str]:
+    """subject, when the slot is one of the tool's own arguments and its name says only what form it takes
+    (`value`, `data`, `text`): a `hint`, or "the `value` argument of http_post", takes none of it."""
+    if not subject or slot.argument not in arguments or _OF_ANOTHER.match(sentence, slot.end):
+        return frozenset()
+    words = set(_name_words(slot.argument or ""))
+    return subject if words and words <= _FORM_WORDS else frozenset()
+
+
+# Right after a slot: the tool it belongs to ("... argument of browser_fill", "... field in `http_post`").
+_OF_ANOTHER = LazyRegex(
+    r"\s*(?:argument|parameter|param|field|input)?\s*(?:of|in|on|for)\s+(?:the\s+)?"
+    r"(?:[`'\"][\w.-]+[`'\"]|[a-z][\w-]*[_.][\w.-]+|[\w-]+\s+tool\b)",
+    re.IGNORECASE,
+)
+
+
+def _subject(tool: Tool, arguments: frozenset[str]) -> frozenset[str]:
+    """The secrets a tool is about: those its description's first sentence names (as nouns, not files), when
+    its name says it keeps secrets or names one of them ("keychain_add": "Adds a password to the macOS
+    keychain."). None when that sentence itself hands something over."""
+    text = tool.description
+    first = _sentences(text)[0] if isinstance(text, str) and text.strip() else ""
+    if not first or exfiltration(first, None, arguments):
+        return frozenset()
+    heads = frozenset(_head(t.text) for t in _targets(first) if not t.file)
+    words = {_singular(w) for w in _name_words(tool.name)}
+    return heads if words & (_SECRET_WORDS | heads) else frozenset()
+
+
 _YOURS = LazyRegex(r"\b(?:your|the\s+user'?s|their)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 
 
@@ -365,16 +408,20 @@ def _asks_for_yours(sentence: str) -> bool:
 
 
 def exfiltration(
-    sentence: str, prop: str | None = None, arguments: frozenset[str] = frozenset()
+    sentence: str,
+    prop: str | None = None,
+    arguments: frozenset[str] = frozenset(),
+    subject: frozenset[str] = frozenset(),
 ) -> tuple[list[str], str] | None:
     """(materials, phrase) when the sentence asks the model to read or send sensitive material;
-    arguments: the tool's argument names, which a sentence may name bare ("put it in sidenote")."""
+    arguments: the tool's argument names, which a sentence may name bare ("put it in sidenote");
+    subject: the secrets the tool itself is about, which its own arguments may take (_subject)."""
     targets = _targets(sentence)
     if not targets:
         return None
     found = (
-        _hand_over(sentence, targets, prop, arguments)
-        or _set_to(sentence, targets, arguments, prop)
+        _hand_over(sentence, targets, prop, arguments, subject)
+        or _set_to(sentence, targets, arguments, prop, subject)
         or _send_to(sentence, targets)
         or _image(sentence, targets)
         or _read_order(sentence, targets)
@@ -424,7 +471,11 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     made for it, by the last word of its name or with only its form after it
     (`api_key`, `token`, `pwd`, `db_pass`, `passphrase`, `bearer`, `database_url`,
     `env_content`, `private_key_pem`, …; not `keywords`, `author`, `auth_blob` or
-    `session_id`) or by the material's own noun (the system prompt as `prompt`),
+    `session_id`) or by the material's own noun (the system prompt as `prompt`);
+    a tool that keeps secrets taking the one its first sentence names in an
+    argument named only for its form (`keychain_add`: "Adds a password to the
+    macOS keychain. Pass the password as `value`"; not a secret file, not another
+    tool's argument, not a `hint`),
     negated sentences ("do not include API keys in your query"), material said to
     be left out ("with passwords and tokens removed"), a file's documentation
     ("the .env file documentation"), public files
@@ -460,16 +511,23 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     nouns = _finditer(_SECRET_NOUN, blob.text, _anchors(blob.lower, blob.plain, _NOUN_STARTS))
     hits = (m for found in (paths, nouns) for m in found)
     arguments: frozenset[str] | None = None
+    subject: frozenset[str] | None = None  # found only when some sentence hands something over
     for i in sorted({blob.locate(m.start(), m.end()) for m in hits} - {None}):
         t = blob.items[i]
         if arguments is None:
             arguments = frozenset(_leaf(a.name) for a in iter_arguments(tool))
         previous = ""
         for sentence in _sentences(t.text):
-            found = exfiltration(sentence, t.prop, arguments)
+            text = sentence
+            found = exfiltration(text, t.prop, arguments)
             if not found and _asks_for_yours(previous):  # "... need your system prompt. Put it in `trace_id`."
-                found = exfiltration(f"{previous} {sentence}", t.prop, arguments)
+                text = f"{previous} {sentence}"
+                found = exfiltration(text, t.prop, arguments)
             previous = sentence
+            if found and subject is None:
+                subject = _subject(tool, arguments)
+            if found and subject and exfiltration(text, t.prop, arguments, subject) is None:
+                found = None  # handed to the tool's own argument for the secret it keeps
             if found:
                 materials, channel = found
                 yield Hit(

@@ -176,9 +176,40 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
     for g in _INSTRUCTIONS:
         for m in g.finditer(blob):
             i = blob.locate(m.start(), m.end())
-            if i is not None and not _quoted_example(blob.text, m.start()):
-                found.setdefault(i, []).append((m.start(), g.kind, m.group(0)))
+            if i is None or _quoted_example(blob.text, m.start()):
+                continue
+            if m.group(0)[:7].lower() == "without" and _describes_behaviour(blob.text, m.start()):
+                continue
+            found.setdefault(i, []).append((m.start(), g.kind, m.group(0)))
     return {i: sorted(hits) for i, hits in found.items()}
+
+
+# "Tokens are refreshed without informing the user", "This tool deletes caches without telling the user": the
+# clause before "without" says what the tool or its data does (a passive verb, a subject that is a thing, or a
+# third-person verb first), and nothing in it addresses the model. "Call delete_note without informing the user",
+# "you should send it without telling the user" are orders.
+_CLAUSE_START = LazyRegex(r"(?:^|[.!?;:]\s+|\n)(?=[^.!?;:\n]*$)")
+_ADDRESSES_MODEL = LazyRegex(
+    r"\b(?:you|your|please|must|should|always|never|make\s+sure|be\s+sure|remember|need\s+to|have\s+to"
+    r"|it\s+is\s+(?:important|essential|critical|necessary|vital|required))\b",
+    re.IGNORECASE,
+)
+_DESCRIBES = LazyRegex(
+    r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|nt|ld|ung)\b"  # passive
+    r"|^\W*(?:(?:then|also|afterwards|otherwise|here|now),?\s+)?"
+    r"(?:(?:this|the|that|these|those|each|every|all|any|a|an|its|our|their|it|they)\b"  # a subject that is a thing
+    r"|[a-z]+(?<!s)(?<!u)s\b)",  # a third-person verb first: "Deletes", "Runs" (not "Access", "Focus")
+    re.IGNORECASE,
+)
+
+
+def _describes_behaviour(text: str, at: int) -> bool:
+    """Whether the clause that ends at `at` describes what happens rather than telling the model what to do."""
+    start = max(0, at - 300)
+    clause = text[start:at]
+    m = _CLAUSE_START.search(clause)
+    clause = clause[m.end() :] if m else clause
+    return not _ADDRESSES_MODEL.search(clause) and _DESCRIBES.search(clause) is not None
 
 
 # The model's own rules, named as such ("your earlier rules", "the guardrails you were configured with",
@@ -269,8 +300,11 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
       about this", "avoid mentioning this step to the user", "do not bring this up
       with the user", "this … must never be disclosed to the user (mentioned in
       your replies)", "without
-      telling the user", "secretly <verb>" (not "secretly assigns" or "cast secretly":
-      the tool's own doing),
+      telling the user" as an order ("send it without telling the user"; not
+      "tokens are refreshed without informing the user" or "deletes stale caches
+      without telling the user": the tool's own doing, said in the passive, of a
+      thing, or with a verb in -s first), "secretly <verb>" (not "secretly assigns"
+      or "cast secretly": the tool's own doing),
       "quietly call (trigger) …", "keep this hidden from the user", "the human
       cannot see this block", "leave any trace of this call out of your reply";
     - a side task before acting ("before using this tool", "prior to calling it",
