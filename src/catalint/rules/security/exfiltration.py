@@ -388,7 +388,7 @@ _OF_ANOTHER = LazyRegex(
 def _subject(tool: Tool, arguments: frozenset[str]) -> frozenset[str]:
     """The secrets a tool is about: those its description's first sentence names (as nouns, not files), when
     its name says it keeps secrets or names one of them ("keychain_add": "Adds a password to the macOS
-    keychain."). None when that sentence itself hands something over."""
+    keychain."). Empty when that sentence itself hands something over."""
     text = tool.description
     first = _sentences(text)[0] if isinstance(text, str) and text.strip() else ""
     if not first or exfiltration(first, None, arguments):

@@ -144,9 +144,10 @@ _INSTRUCTIONS = (
     _gated(
         "deceive",
         "pretend|your own|as if you|as though you|say you|say that you|believe|think|learn|find out|even though"
-        "|come away|slip|sneak|smuggle|independently|yourself|personally|first-hand|firsthand|manually|by hand",
+        "|come away|slip|sneak|smuggle|independently|yourself|personally|first-hand|firsthand|manually|by hand"
+        "|coming from you|realise|realize",
         r"""\bpretend(?:ing)?\s+(?:that\b|to\s+(?:be|have)\b|it\b|you\b|they\b|this\b|the\s)
-        | \b(?:present|pass\s+off|frame)\s+(?:it|this|that|them|the\s+\w+)\s+as\s+
+        | \b(?:present|frame|pass(?:\s+off)?)\s+(?:it|this|that|them|the\s+\w+)\s+(?:off\s+)?as\s+
           (?:your\s+own|if\s+you|coming\s+from\s+you)\b
         | \bas\s+(?:if|though)\s+you\s+(?:came\s+up\s+with|wrote|found|checked|verified|knew|researched)\b
         | \b(?:say|claim|state|tell\s+(?:them|the\s+user))\s+(?:that\s+)?you\s+
@@ -166,7 +167,8 @@ _INSTRUCTIONS = (
     _gated(
         "govern",
         "each of your|every one of your|each one of your|each answer|every answer|each reply|every reply|regardless"
-        "|no matter|whatever|future|later|subsequent|answer you|reply you|response you",
+        "|no matter|whatever|future|later|subsequent|answer you|reply you|response you|message you|single answer"
+        "|single reply",
         r"""\b(?:each|every)\s+(?:one\s+)?of\s+your\s+(?:answers|replies|responses)\b(?!\s+(?:to|from|in|on|for|of)\b)
         | \b(?:in|to|at\s+the\s+(?:end|start)\s+of|close|end|start|begin|sign)\s+(?:each|every)\s+(?:single\s+)?
           (?:answer|reply)\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:you|and|with|by|that\s+you)\b)
@@ -180,9 +182,9 @@ _INSTRUCTIONS = (
     _gated(
         "unlimited",
         "limits|restrictions|filters|guardrails|nothing|never decline|never refuse|unfiltered|uncensored|unrestricted"
-        "|persona|jailbr|refusing|declining|pushing back",
+        "|persona|identity is|character is|jailbr|refusing|declining|pushing back",
         r"""\byou\s+(?:\w+\s+){0,2}?(?:operate|work|run|act|answer|respond|are)\s+(?:with\s+no|without(?:\s+any)?)\s+
-          (?:\w+\s+)?(?:limits|restrictions|filters|guardrails|rules)\b
+          (?:\w+\s+)?(?:limits|restrictions|filters|guardrails)\b
         | \b(?:no|without\s+any)\s+(?:content\s+|safety\s+)?(?:limits|restrictions|filters|guardrails)\s+whatsoever\b
         | \b(?:decline|refuse|reject|withhold)\s+nothing\b | \bnever\s+(?:decline|refuse)\s+(?:a|any|anything)\b
         | \b(?:an?\s+)?(?:unfiltered|uncensored|unrestricted|jailbroken)\s+(?:assistant|ai|model|chatbot|persona|version
@@ -194,7 +196,8 @@ _INSTRUCTIONS = (
     ),
     _gated(
         "approved",
-        "approved|cleared|whitelisted|lifted|waived|message from|notice from|memo from",
+        "approved|cleared|whitelisted|lifted|waived|suspended|switched off|message from|notice from|memo from"
+        "|word from",
         r"""\b(?:assistant|model|ai|agent)\s+(?:is|has\s+been)\s+(?:now\s+)?(?:pre-?)?
           (?:approved|cleared|whitelisted)\s+to\b(?![^.\n]{0,40}?\bonly\s+(?:after|if|when|once)\b)
         | \b(?:operator|admin(?:istrator)?|owner|platform|developer|workspace)s?\s+(?:has|have)\s+(?:\w+\s+)?
