@@ -438,8 +438,9 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     tells the model what the tool can do, and asks for nothing the user cannot see.
 
     These are patterns of wording, not an understanding of intent: an order put in
-    words they do not know passes. Of 40 orders written blind in fresh words, 3
-    fired (see the README on the SEC rules' reach).
+    words they do not know passes. Of 80 orders written blind in fresh words, 6
+    fired, and none of 340 legitimate tools written to look like them (see the
+    README on the SEC rules' reach).
 
     **Why.** A client puts tool descriptions into the model's context verbatim, so
     a server can write a prompt the user never sees. Invariant Labs ("MCP
