@@ -11,8 +11,7 @@ from catalint.rules.compat.shared import (
     name_pointer,
     name_problem,
     renamed,
-    root_type,
-    type_pointer,
+    root_not_object,
 )
 from catalint.rules.schema import PROPERTY_NAME, input_schema_of, nodes
 from catalint.sourcemap import join_pointer
@@ -187,12 +186,9 @@ def anthropic_root(tool: Tool) -> Iterator[Hit]:
     if found is None:
         return
     schema, base = found
-    if schema.get("type") != "object":
-        yield Hit(
-            type_pointer(schema, base),
-            f'Anthropic rejects input_schema: it {root_type(schema)}; the root type must be "object"',
-            'set "type": "object" at the root',
-        )
+    hit = root_not_object(schema, base, "Anthropic rejects input_schema", 'the root type must be "object"')
+    if hit is not None:
+        yield hit
     for key in ("anyOf", "oneOf", "allOf"):
         if key in schema:
             yield Hit(

@@ -11,8 +11,7 @@ from catalint.rules.compat.shared import (
     name_pointer,
     name_problem,
     renamed,
-    root_type,
-    type_pointer,
+    root_not_object,
 )
 from catalint.rules.schema import input_schema_of, nodes
 
@@ -87,13 +86,9 @@ def openai_root_not_object(tool: Tool) -> Iterator[Hit]:
     found = input_schema_of(tool)
     if found is None:
         return
-    schema, base = found
-    if schema.get("type") != "object":
-        yield Hit(
-            type_pointer(schema, base),
-            f'OpenAI rejects the input schema: it {root_type(schema)}; parameters must be of type "object"',
-            'set "type": "object" at the root',
-        )
+    hit = root_not_object(*found, "OpenAI rejects the input schema", 'parameters must be of type "object"')
+    if hit is not None:
+        yield hit
 
 
 @rule(

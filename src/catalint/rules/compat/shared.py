@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from catalint.model import Tool
+from catalint.registry import Hit
 from catalint.rules.schema import nodes
 from catalint.schema_walk import Node, types_of
 from catalint.sourcemap import join_pointer
@@ -60,3 +61,12 @@ def root_type(schema: dict[str, Any]) -> str:
 
 def type_pointer(schema: dict[str, Any], base: str) -> str:
     return base + "/type" if "type" in schema else base
+
+
+def root_not_object(schema: dict[str, Any], base: str, rejects: str, must: str) -> Hit | None:
+    """The finding when the root schema is not of type object, in one client's words, or None."""
+    if schema.get("type") == "object":
+        return None
+    return Hit(
+        type_pointer(schema, base), f"{rejects}: it {root_type(schema)}; {must}", 'set "type": "object" at the root'
+    )
