@@ -1583,3 +1583,30 @@ def test_sec001_orders_about_the_users_view_the_models_limits_and_its_authority_
 )
 def test_sec001_the_same_words_about_the_tools_own_business_stay_quiet(desc: str) -> None:
     quiet("SEC-001", tool("helper", desc))
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Search for a term, e.g. \u2067שלום\u2069 or \u2067مرحبا\u2069.",  # right-to-left words isolated in English
+        "ابحث عن \u2066Paris\u2069 أو \u2066Osaka\u2069",  # left-to-right words isolated in Arabic
+        "Translate \u2068שלום עולם\u2069 into English.",  # first-strong isolate, one direction
+    ],
+)
+def test_sec002_an_isolate_around_one_run_of_the_other_direction_is_what_unicode_asks(desc: str) -> None:
+    quiet("SEC-002", tool(description=desc))
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Search for \u2067admin\u2069 users.",  # right-to-left isolate around left-to-right text
+        "Search for \u2066admin\u2069 users.",  # isolating left-to-right text in left-to-right text
+        "Search for \u2067שלום.",  # never closed
+        "Search for \u2067של\u202eום\u2069.",  # another control inside
+        "Search for \u2068שלום admin\u2069.",  # both directions inside
+        "Search for \u2069 alone.",
+    ],
+)
+def test_sec002_other_isolates_still_fire(desc: str) -> None:
+    assert "bidi" in only("SEC-002", tool(description=desc)).message

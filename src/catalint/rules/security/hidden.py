@@ -43,6 +43,7 @@ def oddities(text: str) -> list[Oddity]:
         return [Oddity(m.start(), m.end(), "control") for m in _ASCII_CONTROL.finditer(text)]
     out: list[Oddity] = []
     rtl: bool | None = None  # worked out on first need
+    skip: set[int] = set()  # the PDI closing a proper isolate
     for run in _CANDIDATES.finditer(text):
         i = run.start()
         while i < run.end():
@@ -54,6 +55,15 @@ def oddities(text: str) -> list[Oddity]:
                 if not _flag_sequence(text, i, end):
                     out.append(Oddity(i, end, "tag"))
                 i = end
+                continue
+            if cp in _ISOLATES:
+                close = _proper_isolate(text, i, cp)
+                if close is not None:  # one word of the other direction, isolated as Unicode asks
+                    skip.add(close)
+                    i += 1
+                    continue
+            if i in skip:
+                i += 1
                 continue
             if cp in _BIDI_MARKS and rtl is None:
                 rtl = _has_rtl(text)
@@ -79,6 +89,33 @@ def _odd_char(text: str, i: int, cp: int, rtl: bool) -> str | None:
     if cp in _FILLERS:
         return "invisible"
     return "control" if unicodedata.category(c) == "Cc" else "invisible"
+
+
+_ISOLATES = {0x2066: "L", 0x2067: "R", 0x2068: ""}  # LRI, RLI, FSI: the direction their content must have
+_PDI = "\u2069"
+_ISOLATE_REACH = 200
+
+
+def _proper_isolate(text: str, i: int, cp: int) -> int | None:
+    """Where the PDI closing the isolate opened at i is, when the isolate is the legitimate kind: it closes
+    within reach, holds no other bidi control, and its letters all run one way, the way it says (LRI: left
+    to right, RLI: right to left, FSI: either), against the text around it (right-to-left words anywhere,
+    left-to-right ones in text with right-to-left letters). Then nothing is reordered but that one run.
+    None otherwise."""
+    close = text.find(_PDI, i + 1, i + 1 + _ISOLATE_REACH)
+    if close < 0:
+        return None
+    directions = set()
+    for c in text[i + 1 : close]:
+        if ord(c) in _BIDI_CONTROLS or ord(c) in _BIDI_MARKS:
+            return None
+        kind = unicodedata.bidirectional(c)
+        if kind in ("L", "R", "AL"):
+            directions.add("L" if kind == "L" else "R")
+    if len(directions) != 1 or (_ISOLATES[cp] and directions != {_ISOLATES[cp]}):
+        return None
+    # Left-to-right words need isolating only inside right-to-left text.
+    return close if directions == {"R"} or _has_rtl(text) else None
 
 
 def _has_rtl(text: str) -> bool:
@@ -202,7 +239,10 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     look-alikes beside Latin ones (`сору_file`).
 
     Legitimate uses are left alone: right-to-left letters themselves, LRM, RLM and
-    ALM in text that has right-to-left letters, ZWJ inside an emoji sequence
+    ALM in text that has right-to-left letters, an isolate (LRI, RLI or FSI, closed
+    by PDI) around one run of the other direction with nothing else inside
+    (a Hebrew word between RLI and PDI in English, "Paris" between LRI and PDI in
+    Arabic: what Unicode's bidi algorithm asks for), ZWJ inside an emoji sequence
     (👩‍💻), between letters of a joining script or right after a virama (the
     Malayalam chillu), ZWNJ in Persian or Indic words,
     a single variation selector (⚠️), an emoji subdivision flag (🏴 followed by
