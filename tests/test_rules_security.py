@@ -1605,6 +1605,7 @@ def test_sec002_an_isolate_around_one_run_of_the_other_direction_is_what_unicode
         "Search for \u2067שלום.",  # never closed
         "Search for \u2067של\u202eום\u2069.",  # another control inside
         "Search for \u2068שלום admin\u2069.",  # both directions inside
+        "Pay \u2067א 100 200\u2069 now.",  # numbers inside a right-to-left run show in another order
         "Search for \u2069 alone.",
     ],
 )

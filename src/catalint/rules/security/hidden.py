@@ -98,10 +98,10 @@ _ISOLATE_REACH = 200
 
 def _proper_isolate(text: str, i: int, cp: int) -> int | None:
     """Where the PDI closing the isolate opened at i is, when the isolate is the legitimate kind: it closes
-    within reach, holds no other bidi control, and its letters all run one way, the way it says (LRI: left
-    to right, RLI: right to left, FSI: either), against the text around it (right-to-left words anywhere,
-    left-to-right ones in text with right-to-left letters). Then nothing is reordered but that one run.
-    None otherwise."""
+    within reach, holds no other bidi control and no digits, and its letters all run one way, the way it
+    says (LRI: left to right, RLI: right to left, FSI: either), against the text around it (right-to-left
+    words anywhere, left-to-right ones in text with right-to-left letters). Then nothing is reordered but
+    that one run. None otherwise."""
     close = text.find(_PDI, i + 1, i + 1 + _ISOLATE_REACH)
     if close < 0:
         return None
@@ -110,6 +110,8 @@ def _proper_isolate(text: str, i: int, cp: int) -> int | None:
         if ord(c) in _BIDI_CONTROLS or ord(c) in _BIDI_MARKS:
             return None
         kind = unicodedata.bidirectional(c)
+        if kind in ("EN", "AN"):  # numbers inside could be shown in another order
+            return None
         if kind in ("L", "R", "AL"):
             directions.add("L" if kind == "L" else "R")
     if len(directions) != 1 or (_ISOLATES[cp] and directions != {_ISOLATES[cp]}):
@@ -240,7 +242,7 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
 
     Legitimate uses are left alone: right-to-left letters themselves, LRM, RLM and
     ALM in text that has right-to-left letters, an isolate (LRI, RLI or FSI, closed
-    by PDI) around one run of the other direction with nothing else inside
+    by PDI) around one run of the other direction with no digits and nothing else inside
     (a Hebrew word between RLI and PDI in English, "Paris" between LRI and PDI in
     Arabic: what Unicode's bidi algorithm asks for), ZWJ inside an emoji sequence
     (👩‍💻), between letters of a joining script or right after a virama (the
