@@ -25,6 +25,9 @@ from catalint.text import LazyRegex, squash
 _OTHER_TOOLS = (  # "any other tool", and with the kind named: "any filesystem tool", "all github tools"
     r"(?:any|all|every|another|other)\s+(?:other\s+)?(?:mcp\s+|[a-z][\w-]*\s+)?"
     r"(?:tool\s+calls?|tools?|servers?|functions?)"
+    # not the server's own: "any other tool of this server" is its own workflow, not shadowing
+    r"(?!\s+(?:of|on|from|in|provided\s+by|exposed\s+by)\s+(?:this|the\s+same|our)\s+(?:mcp\s+)?"
+    r"(?:server|integration|toolkit|package|connector)\b)"
 )
 # Something that names a tool: "any other tool", "the email tool", send_email, sendEmail, `search`.
 _REF = (
@@ -408,7 +411,9 @@ def cross_tool_instructions(tool: Tool) -> Iterator[Hit]:
     create_issue is called without labels, call this tool afterwards" (but not
     "first call this tool with the email body": that intercepts), "when
     you call get_issue, pass this id", "when `cursor` is used, other filters are
-    ignored" (an argument), "to aid other tool requests".
+    ignored" (an argument), "to aid other tool requests", and rules for the
+    server's own tools: "when you call any other tool of (on) this server, pass
+    the session_id" (not "of any server").
 
     **Why.** Every connected server's descriptions share one context, so one
     server can rewrite the use of another's trusted tool without ever being
