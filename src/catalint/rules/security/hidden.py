@@ -1,4 +1,4 @@
-"""SEC-002: invisible, bidi-control or tag characters, and look-alike letters in names."""
+"""SEC-002: invisible, bidi-control or tag characters, and look-alike letters inside words."""
 
 from __future__ import annotations
 
@@ -200,14 +200,15 @@ CONFUSABLES = {
 _LETTERS = LazyRegex(r"[^\W\d_]+")
 
 
-def look_alike(name: str) -> tuple[str, str] | None:
+def look_alike(name: str, prose: bool = False) -> tuple[str, str] | None:
     """The first word of name that mixes Latin with Cyrillic or Greek look-alikes, and the letter that passes for Latin.
 
-    A word counts when it mixes scripts itself (`rеad` with a Cyrillic е), or is
-    made only of look-alikes next to a Latin word (`сору_file`).
+    A word counts when it mixes scripts itself (`rеad` with a Cyrillic е), or, in a
+    name, is made only of look-alikes next to a Latin word (`сору_file`); prose may
+    put a Russian word beside an English one, so there only the first kind counts.
     """
     words = _LETTERS.findall(name)
-    has_latin_word = any(any(ch.isascii() for ch in w) for w in words)
+    has_latin_word = not prose and any(any(ch.isascii() for ch in w) for w in words)
     for word in words:
         fakes = [ch for ch in word if ch in CONFUSABLES]
         if not fakes:
@@ -224,7 +225,7 @@ def look_alike(name: str) -> tuple[str, str] | None:
     "hidden-characters",
     "critical",
     "brittle",
-    "Invisible, bidi-control or tag characters in the catalog, or a look-alike letter in a name",
+    "Invisible, bidi-control or tag characters in the catalog, or a look-alike letter inside a word",
 )
 def hidden_characters(tool: Tool) -> Iterator[Hit]:
     """
@@ -238,7 +239,9 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     other than tab and newline (an ESC starts a terminal escape sequence). In tool
     and property names it also catches a word that mixes Latin with Cyrillic or
     Greek look-alikes (`rеad_file` with a Cyrillic е), or a word made only of
-    look-alikes beside Latin ones (`сору_file`).
+    look-alikes beside Latin ones (`сору_file`); in any other text, a word that
+    mixes them ("Іgnore" with a Ukrainian І: a disguise that slips an order past
+    word lists, which no one types by accident).
 
     Legitimate uses are left alone: right-to-left letters themselves, LRM, RLM and
     ALM in text that has right-to-left letters, an isolate (LRI, RLI or FSI, closed
@@ -277,14 +280,15 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
         found = oddities(t.text)
         if found:
             yield Hit(t.pointer, _hidden_message(t.label, t.text, found), "delete the hidden characters")
-        if t.path == (None, "name") or t.is_property_name():
-            fake = look_alike(t.text)
-            if fake:
-                word, ch = fake
-                script = unicodedata.name(ch).split()[0].title()
-                yield Hit(
-                    t.pointer,
-                    f"{t.label} {t.text!r} spells {word!r} with {script} {_code_name(ch)},"
-                    f" which looks like Latin {CONFUSABLES[ch]!r}",
-                    "spell the name in ASCII letters",
-                )
+        is_name = t.path == (None, "name") or t.is_property_name()
+        fake = look_alike(t.text, prose=not is_name) if is_name or not t.text.isascii() else None
+        if fake:
+            word, ch = fake
+            script = unicodedata.name(ch).split()[0].title()
+            shown = f" {t.text!r}" if is_name else ""
+            yield Hit(
+                t.pointer,
+                f"{t.label}{shown} spells {word!r} with {script} {_code_name(ch)}, which looks like Latin"
+                f" {CONFUSABLES[ch]!r}",
+                "spell the name in ASCII letters" if is_name else "retype the word in Latin letters",
+            )
