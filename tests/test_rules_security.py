@@ -1644,3 +1644,23 @@ def test_sec002_a_word_of_prose_that_mixes_latin_with_a_look_alike_fires() -> No
     assert "'\u0406gnore' with Cyrillic U+0406" in finding.message
     t = tool(props={"x": prop("A v\u0430lue to add.")})
     assert only("SEC-002", t).pointer == "/tools/0/inputSchema/properties/x/description"
+
+
+@pytest.mark.parametrize(
+    ("name", "props", "expected"),
+    [
+        ("\uff52\uff45\uff41\uff44_file", None, "with Fullwidth U+FF52"),
+        ("\U0001d42b\U0001d41e\U0001d41a\U0001d41d_file", None, "with Mathematical U+1D42B"),
+        ("read_file", {"\uff50\uff41\uff54\uff48": prop("Path.")}, "property name '\uff50\uff41\uff54\uff48' spells"),
+    ],
+)
+def test_sec002_names_in_fullwidth_or_mathematical_letters_are_ascii_in_disguise(
+    name: str, props: dict[str, Any] | None, expected: str
+) -> None:
+    assert expected in only("SEC-002", tool(name, props=props)).message
+
+
+def test_sec002_a_name_in_another_script_or_with_an_accent_is_not_a_disguise() -> None:
+    quiet("SEC-002", tool("lire_fichier_\u00e9"))
+    quiet("SEC-002", tool("\u6570\u636e_read"))
+    quiet("SEC-002", tool("area_m\u00b2"))

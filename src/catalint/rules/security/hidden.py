@@ -200,6 +200,15 @@ CONFUSABLES = {
 _LETTERS = LazyRegex(r"[^\W\d_]+")
 
 
+def _latin(ch: str) -> str | None:
+    """The ASCII letter a character passes for: a Cyrillic or Greek look-alike, or one whose
+    compatibility form is ASCII (fullwidth ｒ, mathematical bold 𝐫)."""
+    if ch in CONFUSABLES:
+        return CONFUSABLES[ch]
+    plain = unicodedata.normalize("NFKC", ch)
+    return plain if len(plain) == 1 and plain.isascii() and plain.isalpha() else None
+
+
 def look_alike(name: str, prose: bool = False) -> tuple[str, str] | None:
     """The first word of name that mixes Latin with Cyrillic or Greek look-alikes, and the letter that passes for Latin.
 
@@ -208,6 +217,11 @@ def look_alike(name: str, prose: bool = False) -> tuple[str, str] | None:
     put a Russian word beside an English one, so there only the first kind counts.
     """
     words = _LETTERS.findall(name)
+    if not prose:
+        for word in words:  # fullwidth or mathematical letters: ASCII in disguise, whatever the rest
+            ch = next((c for c in word if not c.isascii() and _latin(c) is not None and c not in CONFUSABLES), None)
+            if ch is not None:
+                return word, ch
     has_latin_word = not prose and any(any(ch.isascii() for ch in w) for w in words)
     for word in words:
         fakes = [ch for ch in word if ch in CONFUSABLES]
@@ -238,8 +252,9 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     Hangul filler letters, runs of variation selectors, and control characters
     other than tab and newline (an ESC starts a terminal escape sequence). In tool
     and property names it also catches a word that mixes Latin with Cyrillic or
-    Greek look-alikes (`rеad_file` with a Cyrillic е), or a word made only of
-    look-alikes beside Latin ones (`сору_file`); in any other text, a word that
+    Greek look-alikes (`rеad_file` with a Cyrillic е), a word made only of
+    look-alikes beside Latin ones (`сору_file`), or fullwidth or mathematical
+    letters that stand for ASCII ones (`ｒｅａｄ_file`); in any other text, a word that
     mixes them ("Іgnore" with a Ukrainian І: a disguise that slips an order past
     word lists, which no one types by accident).
 
@@ -285,10 +300,10 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
         if fake:
             word, ch = fake
             script = unicodedata.name(ch).split()[0].title()
-            shown = f" {t.text!r}" if is_name else ""
+            shown = f" {t.text!r}" if t.path == (None, "name") else ""  # a property name is in its label
             yield Hit(
                 t.pointer,
                 f"{t.label}{shown} spells {word!r} with {script} {_code_name(ch)}, which looks like Latin"
-                f" {CONFUSABLES[ch]!r}",
+                f" {_latin(ch)!r}",
                 "spell the name in ASCII letters" if is_name else "retype the word in Latin letters",
             )
