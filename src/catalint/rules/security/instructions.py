@@ -363,8 +363,9 @@ def _quoted_example(text: str, at: int) -> bool:
 def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** Text anywhere in a tool (description, titles, argument
-    descriptions, defaults, enum values, examples) that gives the model orders
-    which have nothing to do with using the tool:
+    descriptions, defaults, enum values, examples, and a sentence put where only a
+    name belongs: `format`, `type`, `$id`) that gives the model orders which have
+    nothing to do with using the tool:
 
     - overriding its instructions: "ignore all previous instructions", "ignore the
       instructions above", "disregard prior safety guidelines", "forget everything

@@ -87,8 +87,12 @@ class Text(NamedTuple):
         return ".".join(str(p) for p in self.parts if isinstance(p, str)) or "tool"
 
 
-# Values that are keywords or identifiers, not prose an agent reads as instructions.
+# Values that are keywords or identifiers, not prose an agent reads as instructions...
 _NOT_PROSE = frozenset({"type", "format", "$ref", "$schema", "$id", "$anchor", "pattern", "required"})
+# ...though one that can only hold a name or URI is read when it holds a sentence (four words in a row): that is
+# an instruction hidden where no one looks. A pattern may match a phrase, and required lists property names.
+_NAMES_ONLY = frozenset({"type", "format", "$ref", "$schema", "$id", "$anchor"})
+_SENTENCE_LIKE = re.compile(r"[A-Za-z]{2,}(?:[ ,]+[A-Za-z']{2,}){3}")
 _FIELD_NAMES = {"enum": "enum value", "examples": "example", "example": "example"}
 
 
@@ -156,7 +160,9 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                 strings.append(sub)
                 if every:
                     out.append(Text(sub, (path, key), False, base))
-                if name not in _NOT_PROSE and (path is not None or key != "name"):
+                if (name not in _NOT_PROSE or (name in _NAMES_ONLY and " " in sub and _SENTENCE_LIKE.search(sub))) and (
+                    path is not None or key != "name"
+                ):
                     text = sub
                     if not (sub.isascii() and sub.isprintable()) and _ODD_SPACE.search(sub):
                         text = _ODD_SPACE.sub(_one_space, sub)  # a no-break space, a tab, a CR...
