@@ -31,7 +31,7 @@ class Oddity(NamedTuple):
 # fillers and tags. Left out: the prepended concatenation marks (U+0600-U+0605, U+06DD, U+070F, U+0890,
 # U+0891, U+08E2, U+110BD, U+110CD), Cf characters that draw a visible sign in Arabic, Syriac and Kaithi text.
 _CANDIDATES = LazyRegex(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e"
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2800"
     "\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\U00013430-\U0001343f"
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]+"
 )
@@ -88,6 +88,10 @@ def _odd_char(text: str, i: int, cp: int, rtl: bool) -> str | None:
         return "invisible" if i > 0 and _is_vs(ord(text[i - 1])) else None
     if cp in _FILLERS:
         return "invisible"
+    if cp == 0x034F:  # combining grapheme joiner: its one use is to keep two combining marks in order
+        return None if i + 1 < len(text) and unicodedata.category(text[i + 1]) in ("Mn", "Mc") else "invisible"
+    if cp == 0x2800:  # braille blank: a space between braille words, and a blank that is no space anywhere else
+        return None if _braille(text, i - 1) or _braille(text, i + 1) else "invisible"
     return "control" if unicodedata.category(c) == "Cc" else "invisible"
 
 
@@ -118,6 +122,10 @@ def _proper_isolate(text: str, i: int, cp: int) -> int | None:
         return None
     # Left-to-right words need isolating only inside right-to-left text.
     return close if directions == {"R"} or _has_rtl(text) else None
+
+
+def _braille(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and 0x2801 <= ord(text[i]) <= 0x28FF
 
 
 def _has_rtl(text: str) -> bool:
@@ -249,7 +257,9 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     out a whole hidden sentence, decoded in the message), bidi embeddings,
     overrides and isolates (U+202A–U+202E, U+2066–U+2069), zero-width and other
     format (Cf) characters such as U+200B, U+2060, U+FEFF and the soft hyphen,
-    Hangul filler letters, runs of variation selectors, and control characters
+    Hangul filler letters, the braille blank outside braille text (U+2800, a blank
+    that is no space), the combining grapheme joiner anywhere but before a combining
+    mark (U+034F), runs of variation selectors, and control characters
     other than tab and newline (an ESC starts a terminal escape sequence). In tool
     and property names it also catches a word that mixes Latin with Cyrillic or
     Greek look-alikes (`rеad_file` with a Cyrillic е), a word made only of

@@ -310,7 +310,8 @@ def _anchors(lower: str, plain: bool, starts: tuple[str, ...]) -> list[int] | No
     return _offsets(lower, starts) if plain else None
 
 
-# Characters show() writes out: ASCII controls, variation selectors, and Hangul fillers (letters that draw nothing).
+# Characters show() writes out: ASCII controls, variation selectors, Hangul fillers (letters that draw nothing),
+# the combining grapheme joiner and the braille blank.
 _FILLERS = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0})  # Hangul fillers: letters that draw nothing
 _ASCII_CONTROL = LazyRegex(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -328,7 +329,7 @@ def show(text: str) -> str:
 
 def _hidden(c: str) -> bool:
     cat = unicodedata.category(c)
-    return (cat in ("Cf", "Cc") and c not in "\n\t\r") or _is_vs(ord(c)) or ord(c) in _FILLERS
+    return (cat in ("Cf", "Cc") and c not in "\n\t\r") or _is_vs(ord(c)) or ord(c) in _FILLERS or c in "\u034f\u2800"
 
 
 def _quote(text: str, limit: int = 70) -> str:
