@@ -438,6 +438,9 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     the reference fetch server's "this tool now grants you internet access": it
     tells the model what the tool can do, and asks for nothing the user cannot see.
 
+    Prose may use any whitespace, and fullwidth or mathematical letters are read as
+    the ASCII they stand for ("Ｉｇｎｏｒｅ ａｌｌ ｐｒｅｖｉｏｕｓ ｉｎｓｔｒｕｃｔｉｏｎｓ").
+
     These are patterns of wording, not an understanding of intent: an order put in
     words they do not know passes. Of 80 orders written blind in fresh words, 6
     fired, and none of 340 legitimate tools written to look like them (see the

@@ -164,8 +164,11 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                     path is not None or key != "name"
                 ):
                     text = sub
-                    if not (sub.isascii() and sub.isprintable()) and _ODD_SPACE.search(sub):
-                        text = _ODD_SPACE.sub(_one_space, sub)  # a no-break space, a tab, a CR...
+                    if not (sub.isascii() and sub.isprintable()):
+                        if _ODD_SPACE.search(text):
+                            text = _ODD_SPACE.sub(_one_space, text)  # a no-break space, a tab, a CR...
+                        if _WIDE.search(text):
+                            text = _WIDE.sub(_narrow, text)  # fullwidth or mathematical letters
                     if " " in text or "\n" in text:
                         prose.append(Text(text, (path, key), False, base))
             elif isinstance(sub, (dict, list)):
@@ -176,6 +179,15 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
 # Whitespace other than a plain space: read as one, so that words split by a no-break space, a tab or an
 # ideographic space are still words (a line break stays one: sentences and lists end there).
 _ODD_SPACE = re.compile(r"\r\n?|[\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+
+
+# Fullwidth ASCII and mathematical letters and digits: read as the ASCII they stand for, so that an order
+# written in them is read as written ("Ｉｇｎｏｒｅ ａｌｌ ..."), while other text keeps its own letters.
+_WIDE = re.compile("[\uff01-\uff5e\U0001d400-\U0001d7ff]")
+
+
+def _narrow(m: re.Match[str]) -> str:
+    return unicodedata.normalize("NFKC", m.group())
 
 
 def _one_space(m: re.Match[str]) -> str:
