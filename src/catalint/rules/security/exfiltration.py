@@ -98,7 +98,7 @@ _NEGATED = LazyRegex(r"\b(?:never|not|avoid|without|no)\b|n't\b", re.IGNORECASE)
 _SECRET_WORDS = frozenset(
     "key keys apikey apikeys token tokens accesstoken authtoken secret secrets password passwords passwd pwd pw pass"
     " passphrase pin otp totp psk credential credentials creds cred auth authorization authentication bearer pat"
-    " refresh cert certs certificate pem identity ssh env dotenv cookie cookies jar session sessionid private privkey"
+    " refresh cert certs certificate pem identity ssh env dotenv cookie cookies jar private privkey"
     " header headers dsn mnemonic seed wallet keychain vault kubeconfig netrc npmrc".split()
 )
 # Words that say only what form a secret takes: env_content, credentials_json, private_key_pem.
@@ -134,7 +134,8 @@ def made_for(argument: str | None, carried: list[Target] | None = None) -> bool:
     the system prompt, a `history` for the conversation history).
 
     The secret word must be the name's last word (api_key, db_pass, auth_header) or the rest must only say
-    what form it takes (env_content, credentials_json): `auth_blob` or `session_id` is no such argument.
+    what form it takes (env_content, credentials_json): `auth_blob`, `session_id` or a bare `session` is no such
+    argument, though a `session` takes a session token, as its name ends in one of the material's words.
     """
     if not argument:
         return False
@@ -144,8 +145,12 @@ def made_for(argument: str | None, carried: list[Target] | None = None) -> bool:
         return True
     if ordered and words & _SECRET_WORDS and (ordered[-1] in _SECRET_WORDS or words <= _SECRET_WORDS | _FORM_WORDS):
         return True
-    heads = {_head(t.text) for t in carried or () if not t.file}
-    return bool(heads & {_singular(w) for w in words})
+    # the material's own noun in the name (the system prompt into `prompt_text`), or the name ending in one of its
+    # words (a "session token" into `session`; not "the private key" into `private_notes`)
+    nouns = [t.text.lower().split() for t in carried or () if not t.file]
+    if {_singular(n[-1]) for n in nouns} & {_singular(w) for w in words}:
+        return True
+    return bool(ordered) and any(_singular(ordered[-1]) in {_singular(w) for w in n} for n in nouns)
 
 
 def _made_for_conversation(argument: str | None) -> bool:
@@ -470,8 +475,9 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     A tool's own subject stays quiet: a sentence that hands a secret to an argument
     made for it, by the last word of its name or with only its form after it
     (`api_key`, `token`, `pwd`, `db_pass`, `passphrase`, `bearer`, `database_url`,
-    `env_content`, `private_key_pem`, …; not `keywords`, `author`, `auth_blob` or
-    `session_id`) or by the material's own noun (the system prompt as `prompt`);
+    `env_content`, `private_key_pem`, …; not `keywords`, `author`, `auth_blob`,
+    `session_id` or a bare `session`) or by the material's own words (the system
+    prompt as `prompt`, a session token as `session`);
     a tool that keeps secrets taking the one its first sentence names in an
     argument named only for its form (`keychain_add`: "Adds a password to the
     macOS keychain. Pass the password as `value`"; not a secret file, not another
