@@ -193,6 +193,10 @@ _BARE_HOW = frozenset({"called", "invoked", "executed", "triggered", "run"})
 _EXAMPLE_DEST = LazyRegex(r"(?:example\.(?:com|org|net)|\.example|\.test|\.invalid|\.localhost|localhost)\b", re.I)
 
 
+# A bare hyphenated word whose first part is a prefix of one or two letters.
+_PREFIXED_WORD = re.compile(r"[A-Za-z]{1,2}-[a-z]+(?:-[a-z]+)*")
+
+
 def _other_tool(ref: str, tool: Tool) -> str | None:
     """The tool a reference names when it is not this one ("any other tool" included), else None.
 
@@ -205,6 +209,8 @@ def _other_tool(ref: str, tool: Tool) -> str | None:
     ident = _TOOL_SUFFIX.sub("", ref).strip("`'\"")
     if ident.lower() in _SELF_WORDS or squash(ident) == squash(tool.name):
         return None
+    if ident == ref and _PREFIXED_WORD.fullmatch(ident):
+        return None  # "re-index", "e-mail", "co-author": a word with a prefix, not a tool
     if ident in _arguments(tool):
         return None
     return ident
@@ -412,7 +418,8 @@ def cross_tool_instructions(tool: Tool) -> Iterator[Hit]:
       ("when send-email is called, set reply-to to …").
 
     A tool is a snake, kebab, dotted or camelCase name, a quoted name, a word
-    followed by "tool", or "any/all/other tools (servers)". References to this
+    followed by "tool", or "any/all/other tools (servers)"; a bare word with a
+    one- or two-letter prefix ("re-index", "e-mail") is a word. References to this
     tool itself and to its own arguments do not count, nor do documentation
     addresses (example.com and the other RFC 2606 names).
 
