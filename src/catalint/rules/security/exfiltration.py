@@ -147,10 +147,13 @@ def made_for(argument: str | None, carried: list[Target] | None = None) -> bool:
         return True
     # the material's own noun in the name (the system prompt into `prompt_text`), or the name ending in one of its
     # words (a "session token" into `session`; not "the private key" into `private_notes`)
-    nouns = [t.text.lower().split() for t in carried or () if not t.file]
-    if {_singular(n[-1]) for n in nouns} & {_singular(w) for w in words}:
-        return True
-    return bool(ordered) and any(_singular(ordered[-1]) in {_singular(w) for w in n} for n in nouns)
+    names = {_singular(w) for w in words}
+    last = _singular(ordered[-1]) if ordered else None
+    return any(
+        _head(t.text) in names or last in {_singular(w.lower()) for w in t.text.split()}
+        for t in carried or ()
+        if not t.file
+    )
 
 
 def _made_for_conversation(argument: str | None) -> bool:

@@ -93,6 +93,14 @@ _NOT_PROSE = frozenset({"type", "format", "$ref", "$schema", "$id", "$anchor", "
 # an instruction hidden where no one looks. A pattern may match a phrase, and required lists property names.
 _NAMES_ONLY = frozenset({"type", "format", "$ref", "$schema", "$id", "$anchor"})
 _SENTENCE_LIKE = re.compile(r"[A-Za-z]{2,}(?:[ ,]+[A-Za-z']{2,}){3}")
+
+
+def _read_as_prose(field: str | None, value: str) -> bool:
+    if field not in _NOT_PROSE:
+        return True
+    return field in _NAMES_ONLY and " " in value and _SENTENCE_LIKE.search(value) is not None
+
+
 _FIELD_NAMES = {"enum": "enum value", "examples": "example", "example": "example"}
 
 
@@ -160,9 +168,7 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                 strings.append(sub)
                 if every:
                     out.append(Text(sub, (path, key), False, base))
-                if (name not in _NOT_PROSE or (name in _NAMES_ONLY and " " in sub and _SENTENCE_LIKE.search(sub))) and (
-                    path is not None or key != "name"
-                ):
+                if _read_as_prose(name, sub) and (path is not None or key != "name"):
                     text = sub
                     if not (sub.isascii() and sub.isprintable()):
                         if _ODD_SPACE.search(text):
