@@ -3,8 +3,9 @@
     python benchmarks/run.py [--only SECTIONS] [--quick] [--seed SEED] [-o FILE]
 
 Sections (default: all): lint (start-up, lint of 5 / 1,000 / 10,000 generated
-tools and of a folder of 100 catalogs of 10, slowest imports), shares (JSON Schema validation and token counting in
-the 10,000-tool lint, and its time by part), bench (`catalint bench run`, 1,000
+tools, of the 1,000 as a YAML file and of a folder of 100 catalogs of 10, slowest
+imports), shares (JSON Schema validation and token counting in the 10,000-tool
+lint, and its time by part), bench (`catalint bench run`, 1,000
 tools x 1,000 intents x 4,000 mutations), snapshot (`catalint snapshot` and `lint --server` of a local
 stdio server with 1,000 tools). --quick runs each case fewer times.
 
@@ -47,6 +48,7 @@ SCHEMA_RULES = "SCH-006,SCH-009,SCH-013"
 ONE_RULE = "DESC-001"
 BENCH_SIZE = (1_000, 1_000, 4_000)  # tools, intents, mutations
 FOLDER = (100, 10)  # files, tools each: a repository of small servers
+YAML_SIZE = 1_000  # the 1,000-tool catalog again, written as YAML
 SERVER_ARGS = ("normal", "1000", "100")  # MODE TOOLS PAGE
 # (tools, runs, quick runs, wall target s, memory target MB)
 SIZES: tuple[tuple[int, int, int, float | None, float | None], ...] = (
@@ -271,6 +273,16 @@ class Catalogs:
             self.paths[tools] = write_catalog(tools, OUT / f"tools-{tools}.json", self.seed)
         return self.paths[tools]
 
+    def yaml(self, tools: int) -> Path:
+        """The same catalog written as YAML (block style), for the YAML reader's share."""
+        import yaml
+
+        path = OUT / f"tools-{tools}.yaml"
+        data = json.loads(self(tools).read_text(encoding="utf-8"))
+        dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        path.write_text(yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        return path
+
     def folder(self, files: int, tools: int) -> Path:
         """A folder of small catalogs, as `catalint lint DIR` meets a repository of servers."""
         folder = OUT / f"folder-{files}x{tools}"
@@ -291,6 +303,9 @@ def lint_cases(cmd: list[str], catalogs: Catalogs, quick: bool) -> list[Case]:
             findings = case.result if fmt == "json" else findings
             case.result = findings  # the text row has the json row's findings
             cases.append(case)
+    path = catalogs.yaml(YAML_SIZE)
+    case = Case(f"lint {YAML_SIZE:,} tools, YAML file, json", [*cmd, "lint", str(path), "--output-format", "json"])
+    cases.append(measure(case, 2 if quick else 5, _findings))
     files, tools = FOLDER
     folder = catalogs.folder(files, tools)
     case = Case(

@@ -718,3 +718,85 @@ def test_yaml_anchors_within_reason_are_fine(cli, tmp_path: Path) -> None:
     write(tmp_path / "t.yaml", text)
     result = cli("lint", "--no-gate", "--select", "SCH", "t.yaml")
     assert result.exit_code == 0, result.output
+
+
+# --------------------------------------------------------------------------------------
+# YAML goes through libyaml's C scanner where PyYAML has it, and through PyYAML's own
+# reader where libyaml refuses the text (so errors read as before), has no libyaml, or the
+# text starts with a BOM. The two must agree on every value and every position.
+# --------------------------------------------------------------------------------------
+
+libyaml = pytest.mark.skipif(not __import__("yaml").__with_libyaml__, reason="PyYAML built without libyaml")
+
+YAML_SHAPES = [
+    "tools:\n- name: get_weather\n  description: Get the weather.\n  inputSchema: {type: object}\n",
+    "tools: [{name: a, description: 'it''s', inputSchema: {type: object, properties: {x: {type: string}}}}]\n",
+    'tools:\r\n  - name: "日本語 😀"\r\n    description: |\r\n      Line one.\r\n      Line two.\r\n\r\n    x: 1\r\n',
+    "tools:\n  - &t\n    name: a\n    description: >\n      folded\n      text\n\n"
+    "    schema: {a/b: 1, c~d: [1, 2, 3]}\n  - *t\n",
+    "# comment\ntools:\n- name: a  # trailing\n  n: null\n  e: ''\n  t: !!str 12\n"
+    "  on: yes\n  2024-01-01: x\n  '200': y\n",
+    "? name\n: value\nlist:\n- - nested\n  - deeper: [x, {y: z}]\n",
+]
+
+
+def _pointers(source) -> dict[str, object]:
+    return {pointer: source.span(pointer) for pointer in source.table}
+
+
+@libyaml
+@pytest.mark.parametrize("text", YAML_SHAPES)
+def test_yaml_fast_and_pure_readers_agree(text: str) -> None:
+    from catalint import loader
+
+    fast_data, fast_source = loader._parse_yaml(text, "f.yaml", loader._fast_loader())
+    pure_data, pure_source = loader._parse_yaml(text, "f.yaml", loader._json_loader())
+    assert fast_data == pure_data
+    assert _pointers(fast_source) == _pointers(pure_source)
+    assert len(fast_source.table) > 3
+
+
+@libyaml
+def test_yaml_uses_libyaml_when_present(monkeypatch) -> None:
+    from catalint import loader
+
+    used = []
+    real = loader._parse_yaml
+    monkeypatch.setattr(loader, "_parse_yaml", lambda t, d, cls: used.append(cls) or real(t, d, cls))
+    loader.parse_yaml("a: 1\n", "f.yaml")
+    assert used == [loader._fast_loader()]
+
+
+def test_yaml_that_libyaml_refuses_is_read_by_pyyaml() -> None:
+    from catalint.loader import parse_yaml
+
+    # libyaml stops at "b:" with no value inside a flow sequence; PyYAML reads a one-pair mapping.
+    data, source = parse_yaml("x:\n  [a, b:]\n", "f.yaml")
+    assert data == {"x": ["a", {"b": None}]}
+    assert (source.span("/x/1").line, source.span("/x/1").col) == (2, 7)
+
+
+def test_yaml_errors_read_as_pyyaml_words_them() -> None:
+    # libyaml would say "mapping values are not allowed in this context"
+    with pytest.raises(LoadError) as info:
+        load_text("tools:\n- name: a: b\n", "bad.yaml", "bad.yaml")
+    assert str(info.value) == "bad.yaml:2:10: error: mapping values are not allowed here"
+
+
+def test_yaml_positions_after_a_bom() -> None:
+    from catalint.loader import parse_yaml
+
+    data, source = parse_yaml("\ufeffa: 1\nb: [x, é, y]\n", "f.yaml")
+    assert data == {"a": 1, "b": ["x", "é", "y"]}
+    span = source.span("/b/2")
+    assert (span.line, span.col, span.end_line, span.end_col) == (2, 11, 2, 12)
+
+
+@libyaml
+def test_yaml_tab_after_a_colon_is_read_with_libyaml() -> None:
+    from catalint.loader import _json_loader, _parse_yaml, parse_yaml
+
+    # YAML allows a tab as separating white space; PyYAML's own scanner refuses it, libyaml does not.
+    assert parse_yaml("a:\t1\n", "f.yaml")[0] == {"a": 1}
+    with pytest.raises(LoadError, match="cannot start any token"):
+        _parse_yaml("a:\t1\n", "f.yaml", _json_loader())

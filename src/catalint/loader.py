@@ -178,13 +178,33 @@ def _duplicate_error(display: str, source: Any, pointer: str, key: str, offset: 
     return LoadError(display, f"duplicate key {key!r}{where}: {kind} would keep only the last one", line, col)
 
 
+class _Unsure(Exception):
+    """libyaml's scanner refused the text: let PyYAML's own read it again and word the error."""
+
+
 def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
+    fast = _fast_loader()
+    if fast is not None and not text.startswith("\ufeff"):  # libyaml's offsets skip a BOM
+        try:
+            return _parse_yaml(text, display, fast)
+        except _Unsure:
+            pass
+    return _parse_yaml(text, display, _json_loader())
+
+
+def _parse_yaml(text: str, display: str, loader_class: Any) -> tuple[Any, YamlSourceMap]:
     import yaml
 
     loader = node = None
     try:
-        loader = _json_loader()(text)
-        node = loader.get_single_node()
+        loader = loader_class(text)
+        if loader_class is _FAST:
+            try:
+                node = loader.get_single_node()
+            except (yaml.YAMLError, UnicodeError):
+                raise _Unsure from None
+        else:
+            node = loader.get_single_node()
         if node is None:
             raise LoadError(display, "empty document")
         source = YamlSourceMap(text, node)
@@ -305,10 +325,41 @@ def expanded_size(data: Any, limit: int) -> int:
 
 
 _LOADER: Any = None
+_CONSTRUCTOR: Any = None  # what both loaders build values with
+_FAST: Any = None  # None: not built yet; False: PyYAML was built without libyaml
 MAX_INT_DIGITS = 4300  # Python's default limit on converting integers to and from decimal text
 MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219)  # log2(10) bits a digit: an integer this wide has about 4,300 digits
 _TOO_LONG = f"catalint reads integers of up to {MAX_INT_DIGITS:,} digits"
 _LONG_DIGITS = re.compile(_STRING + rf"|(-?\d{{{MAX_INT_DIGITS + 1},}})")
+
+
+def _fast_loader() -> Any:
+    """_json_loader() reading through libyaml's C scanner and parser, where PyYAML ships with it: about three
+    times faster on a large catalog. Nodes are still composed by PyYAML's Python composer, so anchors, tags
+    and deep nesting (a RecursionError, not a crash in C) behave as they do with the pure loader; the
+    source map reads only character offsets, which libyaml counts as PyYAML does. None without libyaml.
+    """
+    global _FAST
+    if _FAST is None:
+        try:
+            from yaml._yaml import CParser
+        except ImportError:
+            _FAST = False
+        else:
+            import yaml
+
+            _json_loader()
+            constructor = _CONSTRUCTOR
+
+            class FastJsonLoader(yaml.composer.Composer, CParser, constructor, yaml.resolver.Resolver):
+                def __init__(self, stream: str) -> None:
+                    CParser.__init__(self, stream)
+                    yaml.composer.Composer.__init__(self)
+                    constructor.__init__(self)
+                    yaml.resolver.Resolver.__init__(self)
+
+            _FAST = FastJsonLoader
+    return _FAST or None
 
 
 def _json_loader() -> Any:
@@ -319,11 +370,11 @@ def _json_loader() -> Any:
     scalars stay strings; so a YAML catalog means what the same catalog in JSON
     means, and every key is one the source map knows.
     """
-    global _LOADER
+    global _LOADER, _CONSTRUCTOR
     if _LOADER is None:
         import yaml
 
-        class JsonCompatibleLoader(yaml.SafeLoader):
+        class JsonConstructor(yaml.constructor.SafeConstructor):
             def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
                 self.flatten_mapping(node)
                 mapping: dict[Any, Any] = {}
@@ -336,7 +387,7 @@ def _json_loader() -> Any:
                 return mapping
 
         for tag in ("timestamp", "binary"):
-            JsonCompatibleLoader.add_constructor(
+            JsonConstructor.add_constructor(
                 f"tag:yaml.org,2002:{tag}", yaml.constructor.SafeConstructor.construct_yaml_str
             )
 
@@ -370,10 +421,14 @@ def _json_loader() -> Any:
                 )
             return value
 
-        JsonCompatibleLoader.add_constructor("tag:yaml.org,2002:set", no_set)
-        JsonCompatibleLoader.add_constructor("tag:yaml.org,2002:float", finite_float)
-        JsonCompatibleLoader.add_constructor("tag:yaml.org,2002:int", bounded_int)
-        _LOADER = JsonCompatibleLoader
+        JsonConstructor.add_constructor("tag:yaml.org,2002:set", no_set)
+        JsonConstructor.add_constructor("tag:yaml.org,2002:float", finite_float)
+        JsonConstructor.add_constructor("tag:yaml.org,2002:int", bounded_int)
+
+        class JsonCompatibleLoader(yaml.SafeLoader, JsonConstructor):  # JsonConstructor before SafeConstructor
+            pass
+
+        _LOADER, _CONSTRUCTOR = JsonCompatibleLoader, JsonConstructor
     return _LOADER
 
 
