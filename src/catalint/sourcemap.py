@@ -346,6 +346,7 @@ class YamlSourceMap:
         self.duplicate: tuple[str, str, int] | None = None  # first repeated key, as in JsonSourceMap
         self.aliases = False  # whether some node is reached through an alias
         self._walk(root, "")
+        self._done.clear()  # only the walk needs it: one entry a node, as many as the table has
 
     def _walk(self, node: Any, pointer: str) -> tuple[int, int]:
         import yaml
