@@ -474,6 +474,7 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Retrieve metadata about a file including:\n- size\n- creation time"),
         tool(description="Convert an address into geographic coordinates."),
         tool(description="Convert DOCX files to PDF format."),
+        tool(description="Echoes back the input string"),  # what comes back is what went in
     ],
 )
 def test_desc010_near_misses(t: dict[str, Any]) -> None:
@@ -487,6 +488,7 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Search orders including archived ones.",  # "including" without a list
         "Create a note; the text may hold markdown.",  # a format, but not of what comes back
         "Convert the draft.",  # a conversion with no target
+        "Echo the message to the server log.",  # an echo that does not come back
     ],
 )
 def test_desc010_fires_when_those_forms_say_nothing_of_the_result(text: str) -> None:

@@ -205,7 +205,7 @@ def mentions(text: str, value: str) -> bool:
 # The last three are tried only in a text holding their key words (substring tests run in C).
 RETURN_WORDS = LazyRegex(
     r"\b(?:return(?:s|ed|ing)?|outputs?|results?|respon(?:se|ses|ds)|yields?|produces?"
-    r"|gives back|sends back|comes back)\b",
+    r"|gives back|sends back|comes back|echo(?:es|ed)? back)\b",
     re.IGNORECASE,
 )
 _FORMATS = ("json", "markdown", "csv", "xml", "yaml", "html", "png", "jpg", "jpeg", "svg", "base64")
