@@ -171,6 +171,39 @@ def test_lint_a_live_server(cli) -> None:
     assert bad.exit_code == 2 and "snapshot failed" in bad.stderr
 
 
+def test_lint_a_live_server_takes_the_snapshot_options(cli, monkeypatch) -> None:
+    monkeypatch.setenv("FIXTURE_VAR", "from-parent")
+
+    def first_name(*args: str) -> str:
+        argv = ["lint", "--no-gate", "--output-format", "json", *args, "--server", "--", *SERVER, "env", "1", "1"]
+        result = cli(*argv)
+        assert result.exit_code in (0, 1), result.stderr
+        return json.loads(result.stdout)["files"][0]["tools"][0]["name"]
+
+    assert first_name() == "env_None"  # the SDK passes only a few variables
+    assert first_name("--env", "FIXTURE_VAR=given") == "env_given"
+    assert first_name("--inherit-env") == "env_from-parent"
+    hang = cli("lint", "--timeout", "2", "--server", "--", *SERVER, "hang")
+    assert hang.exit_code == 2 and "timed out after 2 s (--timeout gives it longer)" in hang.stderr
+
+
+def test_lint_a_live_http_server_with_a_header(cli, http_server: str, monkeypatch) -> None:
+    monkeypatch.delenv("FIXTURE_MISSING", raising=False)
+    unset = cli("lint", "--url", http_server, "--header", "X-Key: ${FIXTURE_MISSING}")
+    assert unset.exit_code == 2 and "FIXTURE_MISSING is not set" in unset.stderr
+    monkeypatch.setenv("FIXTURE_TOKEN", "s3cret-value")
+    result = cli("lint", "--no-gate", "--url", http_server, "--header", "Authorization: Bearer ${FIXTURE_TOKEN}")
+    assert result.exit_code in (0, 1), result.stderr
+    assert "2 tools in 1 file" in result.stdout and "s3cret-value" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("option", [["--env", "A=1"], ["--inherit-env"], ["--timeout", "5"], ["--header", "A: b"]])
+def test_server_options_without_a_server_are_a_usage_error(cli, tmp_path: Path, option: list[str]) -> None:
+    (tmp_path / "tools.json").write_text('{"tools": []}')
+    result = cli("lint", *option, "tools.json")
+    assert result.exit_code == 2 and "apply only with --server or --url" in result.stderr
+
+
 def test_lint_a_live_server_positions_follow_the_snapshot_text(cli, tmp_path: Path) -> None:
     snap(cli, "tools.json", count=3)
     saved = cli("lint", "--no-gate", "--output-format", "json", "tools.json").stdout

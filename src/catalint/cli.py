@@ -13,6 +13,7 @@ import click
 
 from catalint import __version__
 from catalint.diff_cli import diff_command
+from catalint.snapshot import DEFAULT_TIMEOUT
 from catalint.trace_cli import trace_group
 
 OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit"]
@@ -178,6 +179,10 @@ def main() -> None:
     help="PATHS is a server command (after --): snapshot it in memory and lint that.",
 )
 @click.option("--url", "server_url", help="Snapshot this streamable HTTP server in memory and lint that.")
+@click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="With --url: an HTTP header.")
+@click.option("--env", "env", multiple=True, metavar="K=V", help="With --server: set a variable for the server.")
+@click.option("--inherit-env", is_flag=True, help="With --server: give the server this environment.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), help="With --server or --url: seconds in all (30).")
 @click.option(
     "--baseline",
     metavar="BASE",
@@ -221,6 +226,10 @@ def lint(
     catalog_token_budget: int | None,
     from_server: bool,
     server_url: str | None,
+    headers: tuple[str, ...],
+    env: tuple[str, ...],
+    inherit_env: bool,
+    timeout: float | None,
     baseline: str | None,
     baseline_rev: str | None,
     stdin_filename: str,
@@ -307,7 +316,11 @@ def lint(
 
     run = Run(show_scores=scores, explain=list(explain_tools))
     count_tokens = with_tokens or scores or bool(explain_tools)
-    live = _live_catalog(paths, server_url) if (from_server or server_url) else None
+    if not (from_server or server_url) and (headers or env or inherit_env or timeout is not None):
+        fail("error: --header, --env, --inherit-env and --timeout apply only with --server or --url")
+    live = None
+    if from_server or server_url:
+        live = _live_catalog(_server(paths, server_url, headers, env, inherit_env, timeout or DEFAULT_TIMEOUT))
     try:
         resolver = SettingsResolver(config_path, overrides)
         resolver.for_dir(Path.cwd())  # report a bad config even when no file is linted
@@ -474,7 +487,9 @@ def bench_schema() -> None:
 @click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="HTTP header; ${VAR} expands.")
 @click.option("--env", "env", multiple=True, metavar="K=V", help="Set a variable for the server process.")
 @click.option("--inherit-env", is_flag=True, help="Give the server process this environment, not the SDK's few.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True, help="Seconds in all.")
+@click.option(
+    "--timeout", type=click.FloatRange(min=0.1), default=DEFAULT_TIMEOUT, show_default=True, help="Seconds in all."
+)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 def snapshot_cmd(
     output: str,
@@ -496,17 +511,9 @@ def snapshot_cmd(
 
     Exit codes: 0 written (or up to date), 1 --check found a difference, 2 error.
     """
-    from catalint.snapshot import Server, SnapshotError, is_yaml_name, render, take
+    from catalint.snapshot import SnapshotError, is_yaml_name, render, take
 
-    if url and command:
-        fail("error: give a command after -- or --url, not both")
-    header_map = {}
-    for value in headers:
-        name, sep, rest = value.partition(":")
-        if not sep or not name.strip():
-            fail("error: --header: expected 'NAME: VALUE', got a value without a name")
-        header_map[name.strip()] = rest.strip()
-    server = Server(list(command), url, header_map, dict(_pairs(env, "=", "--env")), inherit_env, timeout)
+    server = _server(command, url, headers, env, inherit_env, timeout)
     try:
         tools = take(server)
     except SnapshotError as exc:
@@ -592,12 +599,34 @@ def check_cmd(
     sys.exit(2 if unreadable else 1 if failed else 0)
 
 
-def _live_catalog(command: tuple[str, ...], url: str | None) -> Any:
+def _server(
+    command: tuple[str, ...],
+    url: str | None,
+    headers: tuple[str, ...],
+    env: tuple[str, ...],
+    inherit: bool,
+    timeout: float,
+) -> Any:
+    """The server that snapshot, or lint --server/--url, talks to, from their shared options."""
+    from catalint.snapshot import Server
+
+    if url and command:
+        fail("error: give a command after -- or --url, not both")
+    header_map = {}
+    for value in headers:
+        name, sep, rest = value.partition(":")
+        if not sep or not name.strip():
+            fail("error: --header: expected 'NAME: VALUE', got a value without a name")
+        header_map[name.strip()] = rest.strip()
+    env_map = dict(_pairs(env, "=", "--env"))
+    return Server(list(command), url, header_map, env_map, inherit, timeout, "--timeout gives it longer")
+
+
+def _live_catalog(server: Any) -> Any:
     """A server's catalog, snapshotted in memory; positions are those of the snapshot as it would be written."""
     from catalint.loader import load_text
-    from catalint.snapshot import Server, SnapshotError, render, take
+    from catalint.snapshot import SnapshotError, render, take
 
-    server = Server(list(command) if not url else [], url)
     try:
         tools = take(server)
     except SnapshotError as exc:

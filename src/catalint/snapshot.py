@@ -11,12 +11,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
-DEFAULT_TIMEOUT = 30.0
+DEFAULT_TIMEOUT = 30.0  # seconds for the whole exchange; the CLI imports this module at start-up for it
 MAX_PAGES = 1000  # a server that keeps returning cursors is stuck, not large
 STDERR_LINES = 5  # how much of a failed server's stderr the error shows
 
@@ -33,6 +31,7 @@ class Server:
     env: dict[str, str] = field(default_factory=dict)
     inherit_env: bool = False
     timeout: float = DEFAULT_TIMEOUT
+    timeout_hint: str = ""  # how the user can give it longer, said when it times out
 
     def label(self) -> str:
         return self.url or " ".join(self.command)
@@ -63,6 +62,9 @@ def stdio_environment(server: Server) -> dict[str, str] | None:
 
 def take(server: Server) -> list[dict[str, Any]]:
     """Every tool the server lists, as raw JSON objects."""
+    import shutil
+    import tempfile
+
     if not server.url:
         if not server.command:
             raise SnapshotError("no server: give a command after -- or --url")
@@ -158,7 +160,7 @@ def _explain(exc: BaseException, server: Server, errlog: Any) -> str:
     if isinstance(exc, SnapshotError):
         what = str(exc)
     elif isinstance(exc, TimeoutError) or type(exc).__name__ in ("CancelledError", "Cancelled"):
-        what = f"timed out after {server.timeout:g} s"
+        what = f"timed out after {server.timeout:g} s" + (f" ({server.timeout_hint})" if server.timeout_hint else "")
     else:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         what = f"{type(exc).__name__}: {detail}"
