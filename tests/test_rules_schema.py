@@ -95,6 +95,19 @@ def test_sch001_near_miss_any_required_list_passes(required: list[str]) -> None:
     assert not fires("SCH-001", tool(obj({"city": STR}, required)))
 
 
+def test_sch001_near_miss_every_property_has_a_default() -> None:
+    # Pydantic writes no "required" for a model whose fields all have defaults.
+    defaults = {"limit": {"type": "integer", "default": 10}, "sort": {"type": "string", "default": "name"}}
+    assert not fires("SCH-001", tool({"type": "object", "properties": defaults, "additionalProperties": False}))
+    nested = obj({"page": {"type": "object", "properties": defaults, "additionalProperties": False}})
+    assert not fires("SCH-001", tool(nested))
+
+
+def test_sch001_fires_when_one_property_has_no_default() -> None:
+    props = {"limit": {"type": "integer", "default": 10}, "query": STR}
+    assert only("SCH-001", {"type": "object", "properties": props, "additionalProperties": False})
+
+
 def test_sch001_near_miss_no_properties() -> None:
     assert not fires("SCH-001", tool({"type": "object", "additionalProperties": False}))
     assert not fires("SCH-001", tool({"type": "object", "properties": {}}))

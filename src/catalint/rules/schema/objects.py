@@ -35,7 +35,9 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     and the model know, so the server cannot rely on any of them being sent, and
     the model cannot tell which ones it must fill in. This is the first rule of the
     published tool-schema-lint checks this project follows. A tool whose arguments
-    are all optional says so with `"required": []`, which passes.
+    are all optional says so with `"required": []`, which passes; so does an
+    object whose every property declares a `default`, which says as much already
+    (and generators such as Pydantic leave an empty `required` out).
 
     **Bad.** `{"type": "object", "properties": {"city": {"type": "string"}}}`
 
@@ -48,6 +50,8 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     for node in nodes(tool):
         props = node.schema.get("properties")
         if isinstance(props, dict) and props and "required" not in node.schema and not node.condition:
+            if all(isinstance(p, dict) and "default" in p for p in props.values()):
+                continue  # every argument has a default: optional, and said to be
             yield Hit(
                 node.pointer + "/required",
                 f"{where_of(node)} declares properties but no required list",
