@@ -68,7 +68,7 @@ def test_check_ignores_the_order_of_the_tools(cli, tmp_path: Path) -> None:
     ("mode", "words"),
     [
         ("crash", "server stderr: starting up | fatal: missing API_KEY"),
-        ("garbage", "not JSON-RPC on stdout"),
+        ("garbage", "not JSON-RPC on stdout: 'Server listening on port 8080...' (logs go to stderr)"),
         ("error", "database unavailable"),
         ("midcrash", "segmentation fault"),  # dies after the first page: nothing is written
     ],
@@ -234,3 +234,20 @@ def test_a_real_third_party_server(cli, tmp_path: Path) -> None:
     lint = cli("lint", "--output-format", "json", "time.json")
     assert lint.exit_code in (0, 1)
     assert json.loads(lint.stdout)["summary"]["tools"] == 2
+
+
+def test_the_offending_stdout_line_is_quoted_and_cut() -> None:
+    from mcp import types
+
+    from catalint.snapshot import _stdout_line
+
+    def error(line: str) -> Exception:
+        try:
+            types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValueError as exc:
+            return exc
+        raise AssertionError("the line parsed")
+
+    assert _stdout_line(error('{"log": "x"}')) == ': \'{"log": "x"}\''  # JSON, but not JSON-RPC
+    assert _stdout_line(error("y" * 150)) == f": '{'y' * 100}...'"
+    assert _stdout_line(RuntimeError("no input to show")) == ""

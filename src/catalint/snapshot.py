@@ -113,6 +113,18 @@ async def _take(server: Server, errlog: Any) -> list[dict[str, Any]]:
             return await _guarded(streams[0], streams[1])
 
 
+def _stdout_line(exc: Exception) -> str:
+    """': <the line>' (cut to 100 characters) from the SDK's parse error, or "" when it does not say."""
+    try:
+        value = exc.errors()[0]["input"]  # type: ignore[attr-defined]  # pydantic's ValidationError
+    except Exception:
+        return ""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if len(text) > 100:
+        text = text[:100] + "..."
+    return f": {text!r}"
+
+
 async def _guarded(read: Any, write: Any) -> list[dict[str, Any]]:
     """_list, stopping at the first line on stdout that is not JSON-RPC (the SDK would log and go on)."""
     import anyio
@@ -123,7 +135,8 @@ async def _guarded(read: Any, write: Any) -> list[dict[str, Any]]:
         async with send:
             async for item in read:
                 if isinstance(item, Exception):
-                    raise SnapshotError("the server wrote a line that is not JSON-RPC on stdout (logs go to stderr)")
+                    what = f"the server wrote a line that is not JSON-RPC on stdout{_stdout_line(item)}"
+                    raise SnapshotError(f"{what} (logs go to stderr)")
                 await send.send(item)
 
     async with anyio.create_task_group() as group:
