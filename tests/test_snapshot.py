@@ -67,7 +67,7 @@ def test_check_ignores_the_order_of_the_tools(cli, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("mode", "words"),
     [
-        ("crash", "server stderr: starting up | fatal: missing API_KEY"),
+        ("crash", "before answering (did it exit?); server stderr: starting up | fatal: missing API_KEY"),
         ("garbage", "not JSON-RPC on stdout: 'Server listening on port 8080...' (logs go to stderr)"),
         ("error", "database unavailable"),
         ("midcrash", "segmentation fault"),  # dies after the first page: nothing is written

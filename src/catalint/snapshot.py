@@ -174,6 +174,8 @@ def _explain(exc: BaseException, server: Server, errlog: Any) -> str:
         what = str(exc)
     elif isinstance(exc, TimeoutError) or type(exc).__name__ in ("CancelledError", "Cancelled"):
         what = f"timed out after {server.timeout:g} s" + (f" ({server.timeout_hint})" if server.timeout_hint else "")
+    elif str(exc).strip() == "Connection closed":  # the SDK's word for a server that went away
+        what = "the server closed the connection before answering" + ("" if server.url else " (did it exit?)")
     else:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         what = f"{type(exc).__name__}: {detail}"
