@@ -258,6 +258,19 @@ def test_cat005_reports_a_tool_that_loses_its_own_name() -> None:
     assert "they share issue, search" in found.message
 
 
+def test_cat005_says_when_nothing_sets_the_tool_apart() -> None:
+    text = "Get the links contained within an article. Returns a list of links."
+    tools = [
+        {"name": "get_article_links", "description": text},
+        {"name": "article_links", "description": text},  # an alias that says nothing more
+        {"name": "get_summary", "description": "Get a short summary of a page."},
+        {"name": "search_pages", "description": "Search pages that match a query."},
+    ]
+    (found,) = run("CAT-005", *tools)
+    assert found.tool == "article_links"
+    assert found.message.endswith("; nothing sets 'article_links' apart")
+
+
 def test_cat005_near_miss_when_descriptions_set_them_apart() -> None:
     tools = [
         {"name": "search_issues", "description": "Search issues by label, state and text. Returns issue numbers."},

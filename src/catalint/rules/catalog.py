@@ -329,13 +329,14 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
             continue
         own, theirs = set(docs[i].tf), set(docs[rival[1]].tf)
         shared = ", ".join(sorted(own & theirs)[:6]) or "nothing"
-        apart = ", ".join(sorted(own - theirs)[:6]) or "nothing"
+        apart = ", ".join(sorted(own - theirs)[:6])
+        apart = f"only {apart} set {tool.name!r} apart" if apart else f"nothing sets {tool.name!r} apart"
         yield CatalogHit(
             tool,
             Hit(
                 join_pointer(tool.pointer, "description"),
                 f"asked for {' '.join(query)!r}, the bench selector picks {other.name!r} over {tool.name!r}; "
-                f"they share {shared}; only {apart} set {tool.name!r} apart",
+                f"they share {shared}; {apart}",
                 "say in the description what this tool does that the other does not",
             ),
         )
