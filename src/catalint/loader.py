@@ -186,25 +186,25 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
     fast = _fast_loader()
     if fast is not None and not text.startswith("\ufeff"):  # libyaml's offsets skip a BOM
         try:
-            return _parse_yaml(text, display, fast)
+            return _parse_yaml(text, display, fast, unsure=True)
         except _Unsure:
             pass
     return _parse_yaml(text, display, _json_loader())
 
 
-def _parse_yaml(text: str, display: str, loader_class: Any) -> tuple[Any, YamlSourceMap]:
+def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False) -> tuple[Any, YamlSourceMap]:
+    """unsure: a text the loader cannot compose raises _Unsure instead of its error."""
     import yaml
 
     loader = node = None
     try:
         loader = loader_class(text)
-        if loader_class is _FAST:
-            try:
-                node = loader.get_single_node()
-            except (yaml.YAMLError, UnicodeError):
-                raise _Unsure from None
-        else:
+        try:
             node = loader.get_single_node()
+        except (yaml.YAMLError, UnicodeError):
+            if unsure:
+                raise _Unsure from None
+            raise
         if node is None:
             raise LoadError(display, "empty document")
         source = YamlSourceMap(text, node)
