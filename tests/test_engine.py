@@ -258,3 +258,38 @@ def test_a_directory_linted_forked_reads_exactly_as_one_process(cli, tmp_path, m
         outputs.append((result.exit_code, result.stdout, result.stderr))
     assert outputs[0] == outputs[1]
     assert outputs[0][0] == 2 and "broken.tools.json:1:" in outputs[0][2]
+
+
+def _enum_tool(values: list[int]) -> str:
+    schema = {"type": "object", "properties": {"n": {"enum": values}}, "required": ["n"], "additionalProperties": False}
+    return json.dumps({"tools": [{"name": "pick", "description": "Pick a number. Returns it.", "inputSchema": schema}]})
+
+
+def test_findings_of_one_rule_on_one_tool_stop_at_the_cap() -> None:
+    from catalint.engine import MAX_HITS
+
+    # An enum of one value repeated: SCH-009 would report every repeat (millions, in a hostile catalog).
+    catalog = load_text(_enum_tool([1] * (MAX_HITS + 500)), "t.json", "t.json")
+    found = lint_catalog(catalog, Settings(select=["SCH-009"])).findings
+    (more,) = [f for f in found if f.pointer == "/tools/0"]
+    assert more.code == "SCH-009"
+    assert more.message == "more than 1,000 findings of this rule on this tool: the rest are not reported"
+    repeats = [f.pointer for f in found if f is not more]
+    assert repeats == [f"/tools/0/inputSchema/properties/n/enum/{i}" for i in range(1, MAX_HITS + 1)]
+
+
+def test_findings_up_to_the_cap_are_all_reported() -> None:
+    from catalint.engine import MAX_HITS
+
+    catalog = load_text(_enum_tool([1] * (MAX_HITS + 1)), "t.json", "t.json")  # exactly MAX_HITS repeats
+    found = lint_catalog(catalog, Settings(select=["SCH-009"])).findings
+    assert len(found) == MAX_HITS and "more than" not in found[-1].message
+
+
+def test_the_cap_counts_distinct_pointers() -> None:
+    from catalint.engine import MAX_HITS, _at_most
+    from catalint.registry import Hit
+
+    tool = load_text(_enum_tool([1]), "t.json", "t.json").tools[0]
+    twice = [Hit(f"/p/{i // 2}", "x") for i in range(2 * MAX_HITS)]  # MAX_HITS pointers, each twice
+    assert len(_at_most(twice[:10], iter(twice[10:]), tool)) == MAX_HITS

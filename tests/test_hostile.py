@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from catalint.loader import MAX_FILE_BYTES, MAX_TOOLS
+from catalint.loader import MAX_FILE_BYTES, MAX_TOOLS, LoadError
 from conftest import ROOT, write
 
 SERVER_SCRIPT = ROOT / "tests" / "fixtures" / "mcp_stdio_server.py"
@@ -832,6 +832,30 @@ def test_billion_laughs_in_other_inputs(cli, tmp_path: Path, command: str) -> No
         "spec": ["trace", "score", "--spec", "lol.yaml", "runs.jsonl"],
     }[command]
     assert "alias" in one_error(cli(*args), "lol.yaml: error: ")
+
+
+def test_a_yaml_document_of_too_many_values_stops_early(tmp_path: Path) -> None:
+    """4 million one-letter items (16 MB) cost about 3 GB and a minute to compose; composing stops at
+    1,000,000 nodes, with the position where it stopped."""
+    write(tmp_path / "big.yaml", "tools:\n- name: x\n  inputSchema:\n    enum:\n" + "    - a\n" * 4_000_000)
+    done = catalint("lint", "big.yaml", cwd=tmp_path, timeout=60)
+    line = one_error(done, "big.yaml:999995:7: error: ")
+    assert line.endswith("a YAML document of more than 1,000,000 values: catalint reads at most that many")
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["libyaml", "pyyaml"])
+def test_both_yaml_readers_count_values(monkeypatch, fast: bool) -> None:
+    from catalint import loader
+
+    monkeypatch.setattr(loader, "MAX_EXPANDED", 50)
+    text = "tools:\n" + "- a\n" * 50  # the mapping, its key, the sequence and 50 items: 53 nodes
+    cls = loader._fast_loader() if fast else loader._json_loader()
+    if cls is None:
+        pytest.skip("PyYAML built without libyaml")
+    with pytest.raises(LoadError, match="more than 50 values") as info:
+        loader._parse_yaml(text, "t.yaml", cls)
+    assert (info.value.line, info.value.col) == (49, 3)
+    assert loader._parse_yaml("tools:\n" + "- a\n" * 47, "t.yaml", cls)[0]["tools"] == ["a"] * 47
 
 
 def test_aliases_under_the_cap_stay_cheap(tmp_path: Path) -> None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import Any, NamedTuple
 
 from catalint.config import FileIgnore, Settings, ToolIgnore
@@ -184,7 +186,10 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
         found: list[Finding] = []
         for active in plan.rules:
             try:
-                hits = list(active.rule.check(tool))  # type: ignore[arg-type]
+                found_by_rule = active.rule.check(tool)  # type: ignore[arg-type]
+                hits = list(islice(found_by_rule, MAX_HITS + 1))
+                if len(hits) > MAX_HITS:  # only a hostile catalog gets here
+                    hits = _at_most(hits, found_by_rule, tool)
             except RecursionError:  # nesting the parser accepted but a rule's walk cannot follow
                 line, col = catalog.start(tool.pointer)
                 message = f"tool {tool.name!r} is nested too deeply for {active.rule.code} to check"
@@ -208,6 +213,22 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
 
 
 _KEEP = frozenset({"tdqs", "tokens"})  # small, and read again by the reports
+
+# Findings of one rule on one tool. Real tools have a few dozen at most (27 in the corpus); a catalog
+# built to have millions (an enum of 30 million repeats) would otherwise hold them all in memory.
+MAX_HITS = 1000
+
+
+def _at_most(hits: list[Hit], rest: Iterator[Hit], tool: Tool) -> list[Hit]:
+    """MAX_HITS hits at distinct pointers, then one that says more were left out; the rule's work stops there."""
+    unique: dict[str, Hit] = {}
+    for hit in chain(hits, rest):
+        unique.setdefault(hit.pointer, hit)
+        if len(unique) > MAX_HITS:
+            kept = list(unique.values())[:MAX_HITS]
+            more = f"more than {MAX_HITS:,} findings of this rule on this tool: the rest are not reported"
+            return [*kept, Hit(tool.pointer, more)]
+    return list(unique.values())
 
 
 def _release(tool: Tool) -> None:
