@@ -293,3 +293,42 @@ def test_the_cap_counts_distinct_pointers() -> None:
     tool = load_text(_enum_tool([1]), "t.json", "t.json").tools[0]
     twice = [Hit(f"/p/{i // 2}", "x") for i in range(2 * MAX_HITS)]  # MAX_HITS pointers, each twice
     assert len(_at_most(twice[:10], iter(twice[10:]), tool)) == MAX_HITS
+
+
+def _repeats(tools: int, repeats: int) -> str:
+    schema = {"type": "object", "properties": {"n": {"enum": [1] * (repeats + 1)}}, "required": ["n"]}
+    schema["additionalProperties"] = False
+    return json.dumps(
+        {
+            "tools": [
+                {"name": f"t{i}", "description": "Pick a number. Returns it.", "inputSchema": schema}
+                for i in range(tools)
+            ]
+        }
+    )
+
+
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=needs_fork), pytest.param(3, marks=needs_fork)])
+def test_findings_of_one_file_stop_at_the_cap_in_tool_order(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    from catalint import engine
+
+    monkeypatch.setattr(engine, "MAX_FILE_FINDINGS", 1000)
+    catalog = load_text(_repeats(300, 7), "t.json", "t.json")  # 2,100 findings of SCH-009
+    result = lint_catalog(catalog, Settings(select=["SCH-009"]), workers=workers)
+    assert result.dropped == 1100
+    kept = [len(tr.findings) for tr in result.tools]
+    assert kept == [7] * 142 + [6] + [0] * 157  # the first 1,000 in tool order, then none
+    assert len(result.tools) == 300  # every tool is still scored and listed
+
+
+def test_the_cli_says_how_many_findings_were_not_reported(cli, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from catalint import engine
+
+    monkeypatch.setattr(engine, "MAX_FILE_FINDINGS", 10)
+    write(tmp_path / "t.json", _repeats(3, 5))
+    result = cli("lint", "--select", "SCH-009", "--output-format", "json", str(tmp_path / "t.json"))
+    doc = json.loads(result.stdout)
+    assert len(doc["findings"]) == 10
+    assert doc["notices"] == [
+        f"{tmp_path / 't.json'}: 5 more findings are not reported: catalint reports at most 10 a file"
+    ]

@@ -248,7 +248,7 @@ def lint(
     """
     from catalint.config import ConfigError, Settings, SettingsResolver
     from catalint.discover import expand, no_catalogs_notice
-    from catalint.engine import lint_catalogs
+    from catalint.engine import MAX_FILE_FINDINGS, lint_catalogs
     from catalint.formatters import render
     from catalint.loader import LoadError, load_path
     from catalint.model import Catalog
@@ -360,6 +360,11 @@ def lint(
             tok = count_tokens or any(code.startswith("TOK-") for code in settings.enabled_codes())
             result.quality = assess(result, settings.gate_checks(), tok)
             run.files.append(result)
+            if result.dropped:
+                run.notices.append(
+                    f"{result.catalog.display}: {result.dropped:,} more findings are not reported: "
+                    f"catalint reports at most {MAX_FILE_FINDINGS:,} a file"
+                )
         if config_error is not None:
             raise config_error
         missing = [n for n in explain_tools if not any(t.tool.name == n for f in run.files for t in f.tools)]

@@ -45,6 +45,7 @@ class FileResult:
     suppressed: int = 0
     fail_severity: Severity = Severity.CRITICAL
     quality: Any = None  # quality.FileQuality, once assessed
+    dropped: int = 0  # findings past MAX_FILE_FINDINGS, not reported
 
     def failing(self) -> bool:
         return any(f.severity >= self.fail_severity for t in self.tools for f in t.findings)
@@ -121,6 +122,22 @@ def lint_catalogs(jobs: list[tuple[Catalog, Settings]], workers: int | None = No
     return [_finish(c, p, _outcome(c, p)) for c, p in zip(catalogs, plans, strict=True)]
 
 
+# Findings reported for one file. A real catalog at the 25,000-tool limit has about 170,000 (6.8 a
+# tool); a hostile one can be built to have tens of millions, each costing close to a kilobyte.
+MAX_FILE_FINDINGS = 250_000
+
+
+def cap_findings(results: list[ToolResult]) -> int:
+    """Keep the first MAX_FILE_FINDINGS findings, in tool order; returns how many were dropped."""
+    room, dropped = MAX_FILE_FINDINGS, 0
+    for tr in results:
+        if len(tr.findings) > room:
+            dropped += len(tr.findings) - room
+            tr.findings = tr.findings[:room]
+        room -= len(tr.findings)
+    return dropped
+
+
 def _plan(catalog: Catalog, settings: Settings, rated: dict[int, list[tuple[Rule, Severity, bool]]]) -> _Plan:
     """What applies to one file. rated keeps, per settings object, each enabled rule with its
     severity and whether that is fixed: files below one config share them."""
@@ -146,19 +163,25 @@ def _plan(catalog: Catalog, settings: Settings, rated: dict[int, list[tuple[Rule
     )
 
 
-def _outcome(catalog: Catalog, plan: _Plan) -> tuple[list[ToolResult], int] | RuleCrash:
+def _outcome(catalog: Catalog, plan: _Plan) -> tuple[list[ToolResult], int, int] | RuleCrash:
     try:
-        return _lint_tools(catalog, catalog.tools, plan)
+        results, suppressed = _lint_tools(catalog, catalog.tools, plan)
     except RuleCrash as exc:
         return exc
+    return results, suppressed, 0
 
 
-def _finish(catalog: Catalog, plan: _Plan, outcome: tuple[list[ToolResult], int] | RuleCrash) -> FileResult | RuleCrash:
-    """Run the catalog-level rules over one file's linted tools and free its position tables."""
+def _finish(
+    catalog: Catalog, plan: _Plan, outcome: tuple[list[ToolResult], int, int] | RuleCrash
+) -> FileResult | RuleCrash:
+    """Run the catalog-level rules over one file's linted tools, cap its findings and free its position tables.
+
+    outcome: the tools' results, how many findings were suppressed and how many dropped on the way
+    (a forked run caps as results arrive, to bound the memory they take)."""
     if not isinstance(outcome, RuleCrash) and plan.catalog_rules:
-        results, suppressed = outcome
+        results, suppressed, dropped = outcome
         try:
-            outcome = results, suppressed + _lint_catalog_rules(catalog, plan, results)
+            outcome = results, suppressed + _lint_catalog_rules(catalog, plan, results), dropped
         except RuleCrash as exc:
             outcome = exc
     release = getattr(catalog.source, "release", None)
@@ -166,7 +189,9 @@ def _finish(catalog: Catalog, plan: _Plan, outcome: tuple[list[ToolResult], int]
         release()
     if isinstance(outcome, RuleCrash):
         return outcome
-    return FileResult(catalog, outcome[0], outcome[1], plan.settings.fail_severity)
+    results, suppressed, dropped = outcome
+    dropped += cap_findings(results)
+    return FileResult(catalog, results, suppressed, plan.settings.fail_severity, dropped=dropped)
 
 
 def default_workers(tool_count: int) -> int:

@@ -23,8 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalint import engine
 from catalint.config import FileIgnore, ToolIgnore
-from catalint.engine import RuleCrash, ToolResult
+from catalint.engine import RuleCrash, ToolResult, cap_findings
 from catalint.model import Catalog, Finding, Severity, Span
 from catalint.tdqs import HEURISTICS, Part, Score
 
@@ -39,6 +40,7 @@ _PIPE_SIZE = 1 << 20  # room for about a second of a worker's results between tw
 Segment = tuple[int, int, int]  # file number, first tool, end (exclusive)
 LintSegment = Callable[[int, int, int], tuple[list[ToolResult], int]]
 Outcome = tuple[list[ToolResult], int] | RuleCrash  # a file's results and suppressed count, or its crash
+Done = tuple[list[ToolResult], int, int] | RuleCrash  # the same and how many findings were dropped (cap_findings)
 
 
 def chunks(sizes: list[int], workers: int) -> list[list[Segment]]:
@@ -65,7 +67,7 @@ def chunks(sizes: list[int], workers: int) -> list[list[Segment]]:
 
 def lint_forked(
     catalogs: list[Catalog], ignores: list[FileIgnore | ToolIgnore], lint: LintSegment, workers: int
-) -> list[Outcome]:
+) -> list[Done]:
     """Each catalog's outcome, in order: (results, suppressed) or the RuleCrash that ended it.
 
     lint(file, start, end) lints one segment; ignores are the ignore entries whose use
@@ -77,7 +79,7 @@ def lint_forked(
     os.close(queue_in)  # so that an empty queue reads as the end
     sys.stdout.flush()
     sys.stderr.flush()
-    got = _Gathered(catalogs, ignores, [0] * len(catalogs))
+    got = _Gathered(catalogs, ignores, [0] * len(catalogs), [0] * len(catalogs))
     children: list[_Worker] = []
     try:
         for _ in range(workers - 1):
@@ -136,11 +138,13 @@ class _Gathered:
     catalogs: list[Catalog]
     ignores: list[FileIgnore | ToolIgnore]  # whose use counts the children send back
     suppressed: list[int]  # by file
+    dropped: list[int]  # by file: findings past the cap, in tool order, among the parts received so far
     parts: dict[int, list[tuple[int, list[ToolResult]]]] = field(default_factory=dict)  # file -> (start, results)
     crashes: dict[int, tuple[int, RuleCrash]] = field(default_factory=dict)  # file -> (chunk, its first crash)
     crashed: set[int] = field(default_factory=set)  # files this process knows have crashed
     completed: set[int] = field(default_factory=set)  # chunks whose results are all in
     failure: str | None = None  # a worker ended without finishing: every file is in doubt
+    findings: dict[int, int] = field(default_factory=dict)  # by file: findings held
 
     def chunk(self, index: int, segments: list[tuple[int, int, Outcome | None]]) -> None:
         """Take in one linted chunk, from this process or a child: each segment's outcome."""
@@ -154,11 +158,22 @@ class _Gathered:
                 results, suppressed = outcome
                 self.parts.setdefault(number, []).append((start, results))
                 self.suppressed[number] += suppressed
+                self.findings[number] = self.findings.get(number, 0) + sum(len(tr.findings) for tr in results)
+                if self.findings[number] > engine.MAX_FILE_FINDINGS:
+                    self._cap(number)
         self.completed.add(index)
 
-    def outcomes(self, table: list[list[Segment]]) -> list[Outcome]:
+    def _cap(self, number: int) -> None:
+        """Drop the findings past the cap among the parts received so far. Parts yet to come can only
+        move the cut earlier, so what goes now would go in the end too."""
+        parts = sorted(self.parts[number], key=lambda part: part[0])
+        dropped = cap_findings([tr for _, results in parts for tr in results])
+        self.dropped[number] += dropped
+        self.findings[number] -= dropped
+
+    def outcomes(self, table: list[list[Segment]]) -> list[Done]:
         missing = {number for i, chunk in enumerate(table) if i not in self.completed for number, _, _ in chunk}
-        out: list[Outcome] = []
+        out: list[Done] = []
         for number, catalog in enumerate(self.catalogs):
             if number in self.crashes:
                 out.append(self.crashes[number][1])
@@ -166,7 +181,9 @@ class _Gathered:
                 out.append(RuleCrash(catalog.display, self.failure or "a lint worker process died"))
             else:
                 parts = sorted(self.parts.get(number, []), key=lambda part: part[0])
-                out.append(([tr for _, results in parts for tr in results], self.suppressed[number]))
+                out.append(
+                    ([tr for _, results in parts for tr in results], self.suppressed[number], self.dropped[number])
+                )
         return out
 
 
