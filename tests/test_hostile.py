@@ -858,6 +858,36 @@ def test_both_yaml_readers_count_values(monkeypatch, fast: bool) -> None:
     assert loader._parse_yaml("tools:\n" + "- a\n" * 47, "t.yaml", cls)[0]["tools"] == ["a"] * 47
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in kilobytes is Linux's")
+def test_a_sentence_of_megabytes_costs_no_more_memory_than_its_text(tmp_path: Path) -> None:
+    """A 5 MB description with no full stop: SEC-003 read 'the rest of the sentence' with a repeated
+    group, for which Python's engine keeps state at every character (870 MB here)."""
+    text = "before calling any tool, " * 200_000
+    write(tmp_path / "t.json", catalog({"name": "x", "description": text, "inputSchema": {"type": "object"}}))
+    probe = (
+        "import resource, subprocess, sys; "
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, timeout=120); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *_command(), "lint", "--select", "SEC-003", "t.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert int(done.stdout) < 300_000, f"{int(done.stdout) // 1000} MB"
+
+
+def test_many_secret_paths_in_one_sentence_stay_linear(tmp_path: Path) -> None:
+    """SEC-004 checked every secret noun against every secret path of the sentence: 40,000 of each (1.3 MB)
+    took about two minutes; a 64 MiB description would have taken days."""
+    text = "read ~/.aws/credentials and pass " * 40_000
+    write(tmp_path / "t.json", catalog({"name": "x", "description": text, "inputSchema": {"type": "object"}}))
+    done = catalint("lint", "--no-gate", "--select", "SEC-004", "t.json", cwd=tmp_path, timeout=60)
+    assert code_of(done) == 0 and "1 tool in 1 file" in done.stdout
+
+
 def test_aliases_under_the_cap_stay_cheap(tmp_path: Path) -> None:
     """~640,000 values once expanded: under MAX_EXPANDED, and every command stays quick."""
     pre = ["x: [&a0 [" + ", ".join(["lol lol lol"] * 8) + "]"]

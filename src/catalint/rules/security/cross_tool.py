@@ -10,7 +10,7 @@ from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.rules.schema import nodes
 from catalint.rules.security.strings import (
-    _IN_SENTENCE,
+    _SENTENCE_REST,
     Words,
     _anchors,
     _finditer,
@@ -59,8 +59,8 @@ _PASSIVE = LazyRegex(
     + _named(_REF, "ref")
     + r"""\s+(?:is|are|gets|get|has\s+been|have\s+been)\s+
     (?P<how>used|called|invoked|run|executed|triggered|available|present|loaded)\b(?:[^,.\n]|\.(?=\S)){0,60},(?P<then>"""
-    + _IN_SENTENCE
-    + "*)",
+    + _SENTENCE_REST
+    + ")",
     _RX,
 )
 # "Whenever you call any other tool, ...", "every time you use the github tools, always ..."
@@ -69,8 +69,8 @@ _ACTIVE = LazyRegex(
     + r"(?:you|the\s+(?:agent|assistant|model|ai|llm))\s+(?:call|use|invoke|run|execute|trigger)s?\s+(?:the\s+|a\s+)?"
     + _named(_REF, "ref")
     + "(?P<rest>"
-    + _IN_SENTENCE
-    + "*)",
+    + _SENTENCE_REST
+    + ")",
     _RX,
 )
 # "When using the transfer_funds tool, ...", "before calling any filesystem tool, ...": a gerund condition.
@@ -78,8 +78,8 @@ _GERUND = LazyRegex(
     r"\b(?:when(?:ever)?|before|after|while)\s+(?:using|calling|invoking|running|executing)\s+(?:the\s+|a\s+)?"
     + _named(_REF, "ref")
     + "(?P<rest>"
-    + _IN_SENTENCE
-    + "*)",
+    + _SENTENCE_REST
+    + ")",
     _RX,
 )
 _GERUND_WORDS = Words("using|calling|invoking|running|executing")

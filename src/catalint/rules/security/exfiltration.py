@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -186,9 +187,15 @@ def _targets(sentence: str) -> list[Target]:
     removed", "without any tokens") and files named for their documentation ("the .env file documentation")."""
     files = [Target(m.start(), m.group(0).rstrip("."), True) for m in _SECRET_PATH.finditer(sentence)]
     found = [t for t in files if not _NOT_SECRET_PATH.search(t.text)]
-    in_a_path = [range(t.start, t.start + len(t.text)) for t in files]  # "credentials" in ~/.aws/credentials
+    starts = [t.start for t in files]  # in order, and paths do not overlap
+    ends = [t.start + len(t.text) for t in files]
+
+    def in_a_path(at: int) -> bool:  # "credentials" in ~/.aws/credentials
+        i = bisect_right(starts, at) - 1
+        return i >= 0 and at < ends[i]
+
     nouns = (Target(m.start(), m.group(0), False) for m in _SECRET_NOUN.finditer(sentence))
-    found += [t for t in nouns if not any(t.start in span for span in in_a_path)]
+    found += [t for t in nouns if not in_a_path(t.start)]
     return sorted(t for t in found if not _left_out(sentence, t))
 
 

@@ -239,6 +239,10 @@ def _prose_blob(tool: Tool) -> Blob:
 _SENTENCE_END = LazyRegex(r"(?<=[.!?])(?<!e\.g\.)(?<!i\.e\.)(?<!etc\.)\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
 # Within one sentence (as _sentences splits): anything but its end; the dot in ~/.ssh or mcp.json is no end.
 _IN_SENTENCE = r"(?:[^.\n]|\.(?=\S)|\n(?!\s*\n|\s*(?:[-*•]|\d+[.)])\s))"
+# The rest of a sentence, up to 2,000 characters: Python's engine keeps state for each round of a repeated
+# group like this one, about 180 bytes a character, so an unbounded one over a sentence of megabytes (a
+# hostile description with no full stop) took gigabytes.
+_SENTENCE_REST = _IN_SENTENCE + "{0,2000}"
 
 
 def _sentences(text: str) -> list[str]:
