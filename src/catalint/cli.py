@@ -13,7 +13,6 @@ import click
 
 from catalint import __version__
 from catalint.diff_cli import diff_command
-from catalint.snapshot import DEFAULT_TIMEOUT
 from catalint.trace_cli import trace_group
 
 OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit"]
@@ -320,7 +319,7 @@ def lint(
         fail("error: --header, --env, --inherit-env and --timeout apply only with --server or --url")
     live = None
     if from_server or server_url:
-        live = _live_catalog(_server(paths, server_url, headers, env, inherit_env, timeout or DEFAULT_TIMEOUT))
+        live = _live_catalog(_server(paths, server_url, headers, env, inherit_env, timeout))
     try:
         resolver = SettingsResolver(config_path, overrides)
         resolver.for_dir(Path.cwd())  # report a bad config even when no file is linted
@@ -492,9 +491,7 @@ def bench_schema() -> None:
 @click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="HTTP header; ${VAR} expands.")
 @click.option("--env", "env", multiple=True, metavar="K=V", help="Set a variable for the server process.")
 @click.option("--inherit-env", is_flag=True, help="Give the server process this environment, not the SDK's few.")
-@click.option(
-    "--timeout", type=click.FloatRange(min=0.1), default=DEFAULT_TIMEOUT, show_default=True, help="Seconds in all."
-)
+@click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds in all.  [default: 30]")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 def snapshot_cmd(
     output: str,
@@ -503,7 +500,7 @@ def snapshot_cmd(
     headers: tuple[str, ...],
     env: tuple[str, ...],
     inherit_env: bool,
-    timeout: float,
+    timeout: float | None,
     command: tuple[str, ...],
 ) -> None:
     """Save a live server's tools/list: catalint snapshot -o tools.json -- CMD [ARGS...], or --url URL.
@@ -610,10 +607,11 @@ def _server(
     headers: tuple[str, ...],
     env: tuple[str, ...],
     inherit: bool,
-    timeout: float,
+    timeout: float | None,
 ) -> Any:
-    """The server that snapshot, or lint --server/--url, talks to, from their shared options."""
-    from catalint.snapshot import Server
+    """The server that snapshot, or lint --server/--url, talks to, from their shared options.
+    timeout None: snapshot.DEFAULT_TIMEOUT (read here, so that start-up does not import snapshot)."""
+    from catalint.snapshot import DEFAULT_TIMEOUT, Server
 
     if url and command:
         fail("error: give a command after -- or --url, not both")
@@ -624,7 +622,8 @@ def _server(
             fail("error: --header: expected 'NAME: VALUE', got a value without a name")
         header_map[name.strip()] = rest.strip()
     env_map = dict(_pairs(env, "=", "--env"))
-    return Server(list(command), url, header_map, env_map, inherit, timeout, "--timeout gives it longer")
+    seconds = DEFAULT_TIMEOUT if timeout is None else timeout
+    return Server(list(command), url, header_map, env_map, inherit, seconds, "--timeout gives it longer")
 
 
 def _live_catalog(server: Any) -> Any:

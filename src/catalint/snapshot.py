@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-DEFAULT_TIMEOUT = 30.0  # seconds for the whole exchange; the CLI imports this module at start-up for it
+DEFAULT_TIMEOUT = 30.0  # seconds for the whole exchange (the CLI's --help says 30)
 MAX_PAGES = 1000  # a server that keeps returning cursors is stuck, not large
 STDERR_LINES = 5  # how much of a failed server's stderr the error shows
 
