@@ -260,16 +260,18 @@ def test_a_directory_linted_forked_reads_exactly_as_one_process(cli, tmp_path, m
     assert outputs[0][0] == 2 and "broken.tools.json:1:" in outputs[0][2]
 
 
-def _enum_tool(values: list[int]) -> str:
+def _enum_tools(values: list[int], tools: int = 1) -> str:
+    """Tools whose one required argument is an enum of values (repeats make SCH-009 findings)."""
     schema = {"type": "object", "properties": {"n": {"enum": values}}, "required": ["n"], "additionalProperties": False}
-    return json.dumps({"tools": [{"name": "pick", "description": "Pick a number. Returns it.", "inputSchema": schema}]})
+    pick = "Pick a number. Returns it."
+    return json.dumps({"tools": [{"name": f"t{i}", "description": pick, "inputSchema": schema} for i in range(tools)]})
 
 
 def test_findings_of_one_rule_on_one_tool_stop_at_the_cap() -> None:
     from catalint.engine import MAX_HITS
 
     # An enum of one value repeated: SCH-009 would report every repeat (millions, in a hostile catalog).
-    catalog = load_text(_enum_tool([1] * (MAX_HITS + 500)), "t.json", "t.json")
+    catalog = load_text(_enum_tools([1] * (MAX_HITS + 500)), "t.json", "t.json")
     found = lint_catalog(catalog, Settings(select=["SCH-009"])).findings
     (more,) = [f for f in found if f.pointer == "/tools/0"]
     assert more.code == "SCH-009"
@@ -281,7 +283,7 @@ def test_findings_of_one_rule_on_one_tool_stop_at_the_cap() -> None:
 def test_findings_up_to_the_cap_are_all_reported() -> None:
     from catalint.engine import MAX_HITS
 
-    catalog = load_text(_enum_tool([1] * (MAX_HITS + 1)), "t.json", "t.json")  # exactly MAX_HITS repeats
+    catalog = load_text(_enum_tools([1] * (MAX_HITS + 1)), "t.json", "t.json")  # exactly MAX_HITS repeats
     found = lint_catalog(catalog, Settings(select=["SCH-009"])).findings
     assert len(found) == MAX_HITS and "more than" not in found[-1].message
 
@@ -290,22 +292,9 @@ def test_the_cap_counts_distinct_pointers() -> None:
     from catalint.engine import MAX_HITS, _at_most
     from catalint.registry import Hit
 
-    tool = load_text(_enum_tool([1]), "t.json", "t.json").tools[0]
+    tool = load_text(_enum_tools([1]), "t.json", "t.json").tools[0]
     twice = [Hit(f"/p/{i // 2}", "x") for i in range(2 * MAX_HITS)]  # MAX_HITS pointers, each twice
     assert len(_at_most(twice[:10], iter(twice[10:]), tool)) == MAX_HITS
-
-
-def _repeats(tools: int, repeats: int) -> str:
-    schema = {"type": "object", "properties": {"n": {"enum": [1] * (repeats + 1)}}, "required": ["n"]}
-    schema["additionalProperties"] = False
-    return json.dumps(
-        {
-            "tools": [
-                {"name": f"t{i}", "description": "Pick a number. Returns it.", "inputSchema": schema}
-                for i in range(tools)
-            ]
-        }
-    )
 
 
 @pytest.mark.parametrize("workers", [1, pytest.param(2, marks=needs_fork), pytest.param(3, marks=needs_fork)])
@@ -313,7 +302,7 @@ def test_findings_of_one_file_stop_at_the_cap_in_tool_order(monkeypatch: pytest.
     from catalint import engine
 
     monkeypatch.setattr(engine, "MAX_FILE_FINDINGS", 1000)
-    catalog = load_text(_repeats(300, 7), "t.json", "t.json")  # 2,100 findings of SCH-009
+    catalog = load_text(_enum_tools([1] * 8, 300), "t.json", "t.json")  # 2,100 findings of SCH-009
     result = lint_catalog(catalog, Settings(select=["SCH-009"]), workers=workers)
     assert result.dropped == 1100
     kept = [len(tr.findings) for tr in result.tools]
@@ -325,7 +314,7 @@ def test_the_cli_says_how_many_findings_were_not_reported(cli, tmp_path, monkeyp
     from catalint import engine
 
     monkeypatch.setattr(engine, "MAX_FILE_FINDINGS", 10)
-    write(tmp_path / "t.json", _repeats(3, 5))
+    write(tmp_path / "t.json", _enum_tools([1] * 6, 3))
     result = cli("lint", "--select", "SCH-009", "--output-format", "json", str(tmp_path / "t.json"))
     doc = json.loads(result.stdout)
     assert len(doc["findings"]) == 10

@@ -79,7 +79,7 @@ def lint_forked(
     os.close(queue_in)  # so that an empty queue reads as the end
     sys.stdout.flush()
     sys.stderr.flush()
-    got = _Gathered(catalogs, ignores, [0] * len(catalogs), [0] * len(catalogs))
+    got = _Gathered(catalogs, ignores)
     children: list[_Worker] = []
     try:
         for _ in range(workers - 1):
@@ -137,14 +137,19 @@ class _Gathered:
 
     catalogs: list[Catalog]
     ignores: list[FileIgnore | ToolIgnore]  # whose use counts the children send back
-    suppressed: list[int]  # by file
-    dropped: list[int]  # by file: findings past the cap, in tool order, among the parts received so far
     parts: dict[int, list[tuple[int, list[ToolResult]]]] = field(default_factory=dict)  # file -> (start, results)
     crashes: dict[int, tuple[int, RuleCrash]] = field(default_factory=dict)  # file -> (chunk, its first crash)
     crashed: set[int] = field(default_factory=set)  # files this process knows have crashed
     completed: set[int] = field(default_factory=set)  # chunks whose results are all in
     failure: str | None = None  # a worker ended without finishing: every file is in doubt
-    findings: dict[int, int] = field(default_factory=dict)  # by file: findings held
+    # By file: findings suppressed, findings held, and findings past the cap (in tool order, among the
+    # parts received so far).
+    suppressed: list[int] = field(init=False)
+    findings: list[int] = field(init=False)
+    dropped: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.suppressed, self.findings, self.dropped = ([0] * len(self.catalogs) for _ in range(3))
 
     def chunk(self, index: int, segments: list[tuple[int, int, Outcome | None]]) -> None:
         """Take in one linted chunk, from this process or a child: each segment's outcome."""
@@ -158,7 +163,7 @@ class _Gathered:
                 results, suppressed = outcome
                 self.parts.setdefault(number, []).append((start, results))
                 self.suppressed[number] += suppressed
-                self.findings[number] = self.findings.get(number, 0) + sum(len(tr.findings) for tr in results)
+                self.findings[number] += sum(len(tr.findings) for tr in results)
                 if self.findings[number] > engine.MAX_FILE_FINDINGS:
                     self._cap(number)
         self.completed.add(index)
