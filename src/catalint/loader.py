@@ -333,9 +333,7 @@ def expanded_size(data: Any, limit: int) -> int:
 
 
 _LOADER: Any = None
-_COMPOSER: Any = None  # what both loaders compose nodes with
-_CONSTRUCTOR: Any = None  # and build values with
-_FAST: Any = None  # None: not built yet; False: PyYAML was built without libyaml
+_FAST: Any = None  # the libyaml loader, once _json_loader() has run; False: PyYAML was built without libyaml
 MAX_INT_DIGITS = 4300  # Python's default limit on converting integers to and from decimal text
 MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219)  # log2(10) bits a digit: an integer this wide has about 4,300 digits
 _TOO_LONG = f"catalint reads integers of up to {MAX_INT_DIGITS:,} digits"
@@ -348,26 +346,7 @@ def _fast_loader() -> Any:
     and deep nesting (a RecursionError, not a crash in C) behave as they do with the pure loader; the
     source map reads only character offsets, which libyaml counts as PyYAML does. None without libyaml.
     """
-    global _FAST
-    if _FAST is None:
-        try:
-            from yaml._yaml import CParser
-        except ImportError:
-            _FAST = False
-        else:
-            import yaml
-
-            _json_loader()
-            composer, constructor = _COMPOSER, _CONSTRUCTOR
-
-            class FastJsonLoader(composer, CParser, constructor, yaml.resolver.Resolver):
-                def __init__(self, stream: str) -> None:
-                    CParser.__init__(self, stream)
-                    composer.__init__(self)
-                    constructor.__init__(self)
-                    yaml.resolver.Resolver.__init__(self)
-
-            _FAST = FastJsonLoader
+    _json_loader()  # builds both
     return _FAST or None
 
 
@@ -379,7 +358,7 @@ def _json_loader() -> Any:
     scalars stay strings; so a YAML catalog means what the same catalog in JSON
     means, and every key is one the source map knows.
     """
-    global _LOADER, _COMPOSER, _CONSTRUCTOR
+    global _LOADER, _FAST
     if _LOADER is None:
         import yaml
 
@@ -449,7 +428,21 @@ def _json_loader() -> Any:
         class JsonCompatibleLoader(Bounded, yaml.SafeLoader, JsonConstructor):  # JsonConstructor before SafeConstructor
             pass
 
-        _LOADER, _COMPOSER, _CONSTRUCTOR = JsonCompatibleLoader, Bounded, JsonConstructor
+        _LOADER = JsonCompatibleLoader
+        try:
+            from yaml._yaml import CParser
+        except ImportError:
+            _FAST = False
+        else:
+
+            class FastJsonLoader(Bounded, CParser, JsonConstructor, yaml.resolver.Resolver):
+                def __init__(self, stream: str) -> None:
+                    CParser.__init__(self, stream)
+                    Bounded.__init__(self)
+                    JsonConstructor.__init__(self)
+                    yaml.resolver.Resolver.__init__(self)
+
+            _FAST = FastJsonLoader
     return _LOADER
 
 
