@@ -92,6 +92,7 @@ class Index:
         self.idf = {t: math.log(1.0 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
         self.avgdl = (sum(d.length for d in docs) / n) if n else 0.0
         self._contrib: dict[str, dict[int, float]] | None = None
+        self._ceilings: dict[str, float] = {}
         self.postings: dict[str, list[int]] = {}
         for i, doc in enumerate(docs):
             for term in doc.tf:
@@ -105,6 +106,13 @@ class Index:
                 for term, postings in self.postings.items()
             }
         return self._contrib
+
+    def ceiling(self, term: str) -> float:
+        """The most term adds to any document's score, kept: a word in every tool has a value for each."""
+        top = self._ceilings.get(term)
+        if top is None:
+            top = self._ceilings[term] = max(self.contributions()[term].values())
+        return top
 
     def score(self, query: list[str], doc: Document) -> float:
         """BM25 of doc for the query's distinct terms; unknown terms add nothing."""
@@ -137,24 +145,28 @@ def best_rival(index: Index, query: list[str], own: int) -> tuple[float, int] | 
     """
     contrib = index.contributions()
     terms = [t for t in dict.fromkeys(query) if t in contrib]
-    ceilings = {t: max(contrib[t].values()) for t in terms}
+    ceilings = {t: index.ceiling(t) for t in terms}
     terms.sort(key=lambda t: -ceilings[t])
     mine = index.score(query, index.docs[own])
     rest = sum(ceilings.values())
     totals: dict[int, float] = {}
     for term in terms:
+        column = contrib[term]
         if rest < mine:  # the rest cannot lift a tool not met yet to own's score
             for i in totals:
-                totals[i] += contrib[term].get(i, 0.0)
+                totals[i] += column.get(i, 0.0)
+        elif not totals:
+            totals = dict(column)  # 0.0 + value is value: the same sums as below
         else:
-            for i, value in contrib[term].items():
+            for i, value in column.items():
                 totals[i] = totals.get(i, 0.0) + value
         rest -= ceilings[term]
-    best: tuple[float, int] | None = None
-    for i, total in totals.items():
-        if i != own and total > 0.0 and better((total, i), best):
-            best = (total, i)
-    if best is not None and own in totals and not better(best, (totals[own], own)):
+    own_total = totals.pop(own, None)
+    top = max(totals.values(), default=0.0)
+    if top <= 0.0:
+        return None
+    best = (top, min(i for i, total in totals.items() if total == top))
+    if own_total is not None and not better(best, (own_total, own)):
         return None  # summed in the same order as the rival's, so ties compare exactly
     return best
 
