@@ -11,6 +11,7 @@ import pytest
 from catalint import forked
 from catalint.config import FileIgnore, Settings, ToolIgnore
 from catalint.engine import PARALLEL_MIN_TOOLS, RuleCrash, default_workers, lint_catalog, lint_catalogs
+from catalint.gate import Check
 from catalint.loader import load_text
 from catalint.registry import get_rule
 from conftest import write
@@ -321,3 +322,57 @@ def test_the_cli_says_how_many_findings_were_not_reported(cli, tmp_path, monkeyp
     assert doc["notices"] == [
         f"{tmp_path / 't.json'}: 5 more findings are not reported: catalint reports at most 10 a file"
     ]
+
+
+def _no_encoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on, counting a token fails: whatever the report reads must be counted already."""
+    from catalint import tokens
+
+    def refuse() -> None:
+        raise AssertionError("tokens counted after the lint")
+
+    monkeypatch.setattr(tokens, "encoding", refuse)
+
+
+@needs_fork
+@pytest.mark.parametrize("workers", [1, 3])
+def test_tokens_are_counted_by_whoever_lints_the_tool(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """--tokens at 10,000 tools counted every tool in the parent after the workers were done (about 1.2 s
+    of one core); the workers now count their own tools and send the counts back."""
+    from catalint.quality import assess
+    from catalint.tokens import count
+
+    text = catalog_text(40)
+    expected = [count(tool).as_dict() for tool in load_text(text, "t.json", "t.json").tools]
+    result = lint_catalog(load_text(text, "t.json", "t.json"), Settings(select=["DESC-001"]), workers, tokens=True)
+    _no_encoding(monkeypatch)
+    quality = assess(result, [], with_tokens=True)
+    assert [t.tokens.as_dict() for t in quality.tools] == expected
+
+
+@needs_fork
+@pytest.mark.parametrize(
+    ("select", "gate"),
+    [(["TOK-001"], []), (["DESC-001"], [Check("tokens.total", (("<=", 1e9),))])],
+    ids=["tok-rule", "gate-on-tokens"],
+)
+def test_a_tok_rule_or_a_token_gate_has_the_workers_count(monkeypatch: pytest.MonkeyPatch, select, gate) -> None:
+    from catalint.quality import assess
+
+    settings = Settings(select=select, gate=gate)
+    result = lint_catalog(load_text(catalog_text(40), "t.json", "t.json"), settings, workers=3)
+    _no_encoding(monkeypatch)
+    quality = assess(result, settings.gate_checks(), with_tokens=select == ["TOK-001"])  # as the CLI asks
+    assert quality.token_total is not None and quality.token_total > 0
+
+
+def test_a_missing_encoding_stops_the_lint_before_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Raised where the encoding is loaded, not from inside TOK-001 (which made it an internal error)."""
+    from catalint import tokens
+
+    def broken() -> None:
+        raise tokens.TokenError("no encoding")
+
+    monkeypatch.setattr(tokens, "encoding", broken)
+    with pytest.raises(tokens.TokenError, match="no encoding"):
+        lint_catalog(load_text(catalog_text(3), "t.json", "t.json"), Settings(select=["TOK-001"]), workers=1)

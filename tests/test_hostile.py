@@ -209,6 +209,7 @@ def _chain(key: str, n: int) -> str:
     [
         pytest.param(_in_property(_chain("not", PARSEABLE)), "lint", id="lint-not-chain"),
         pytest.param(_in_property(_chain("items", PARSEABLE)), "lint", id="lint-items-chain"),
+        pytest.param(_in_property(_chain("items", PARSEABLE)), "lint-tokens", id="lint-tokens-items-chain"),
         pytest.param(
             _in_property('{"const": ' + _nest_objects(PARSEABLE) + ', "default": ' + _nest_objects(PARSEABLE) + "}"),
             "lint",
@@ -245,6 +246,7 @@ def test_nesting_just_under_the_parser_limit(tmp_path: Path, schema: str, comman
     write(tmp_path / "base.json", tool_with_schema(_in_property("{}")))  # the same tool, so diff compares schemas
     args = {
         "lint": ["lint", "deep.json"],
+        "lint-tokens": ["lint", "--tokens", "--select", "ALL", "deep.json"],
         "diff": ["diff", "base.json", "deep.json"],
         "diff-deep-base": ["diff", "deep.json", "base.json"],  # the error names the deep side, not always HEAD
         "distract": ["trace", "distract", "deep.json", "--count", "1", "--from", "near_duplicate", "--of", "get_x"],

@@ -245,15 +245,17 @@ def test_corrupted_data_file_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert official.load_tiktoken_bpe is original  # the download hook is put back
 
 
+@pytest.mark.parametrize("flags", [["--tokens"], ["--select", "TOK-001"]], ids=["tokens", "tok-rule"])
 def test_corrupted_data_file_is_exit_2_on_the_command_line(
-    cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, flags: list[str]
 ) -> None:
+    """With TOK-001 on, the error came from inside the rule, reported as an internal error."""
     bad = tmp_path / "bad.tiktoken"
     bad.write_bytes(b"not a bpe file\n")
     monkeypatch.setattr(tokens, "_data_file", lambda: bad)
     monkeypatch.setattr(tokens, "_ENCODING", None)
     write_catalog(tmp_path / "tools.json", [CLEAN])
-    result = cli("lint", "--tokens", "tools.json")
+    result = cli("lint", *flags, "tools.json")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         "error: the bundled cl100k_base.tiktoken does not match tiktoken's published SHA-256"

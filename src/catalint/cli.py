@@ -343,7 +343,11 @@ def lint(
                 loaded.append((file, settings, exc))
     except ConfigError as exc:
         config_error = exc
-    outcomes = iter(lint_catalogs([(c, s) for _, s, c in loaded if not isinstance(c, LoadError)]))
+    try:
+        linted = lint_catalogs([(c, s) for _, s, c in loaded if not isinstance(c, LoadError)], tokens=count_tokens)
+    except TokenError as exc:
+        fail(f"error: {exc}")
+    outcomes = iter(linted)
     try:
         for file, settings, catalog in loaded:
             result = catalog if isinstance(catalog, LoadError) else next(outcomes)

@@ -209,7 +209,8 @@ class _Matching:
 def compare(base: Catalog, head: Catalog) -> CatalogDiff:
     """Everything that differs from base to head, each side linted with the default settings."""
     settings = Settings()
-    base_result, head_result = lint_catalog(base, settings), lint_catalog(head, settings)
+    base_result = lint_catalog(base, settings, tokens=True)
+    head_result = lint_catalog(head, settings, tokens=True)
     before = [ToolState(tr, count(tr.tool).total) for tr in base_result.tools]
     after = [ToolState(tr, count(tr.tool).total) for tr in head_result.tools]
     old_states = {s.tool.index: s for s in before}

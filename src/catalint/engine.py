@@ -78,6 +78,7 @@ class _Plan:
     settings: Settings
     rel: str
     options: dict[str, Any]  # rule options from the settings (token budgets)
+    tokens: bool = False  # count each tool's tokens as it is linted (kept in its cache for the report)
 
     @property
     def ignores(self) -> list[FileIgnore | ToolIgnore]:
@@ -89,23 +90,32 @@ def _enabled(settings: Settings) -> list[Rule]:
     return [r for r in all_rules() if r.code in codes]
 
 
-def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = None) -> FileResult:
-    """Lint every tool; workers=None picks a process count from the catalog size."""
-    result = lint_catalogs([(catalog, settings)], workers)[0]
+def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = None, tokens: bool = False) -> FileResult:
+    """Lint every tool; workers=None picks a process count from the catalog size; tokens: count them too."""
+    result = lint_catalogs([(catalog, settings)], workers, tokens)[0]
     if isinstance(result, RuleCrash):
         raise result
     return result
 
 
-def lint_catalogs(jobs: list[tuple[Catalog, Settings]], workers: int | None = None) -> list[FileResult | RuleCrash]:
+def lint_catalogs(
+    jobs: list[tuple[Catalog, Settings]], workers: int | None = None, tokens: bool = False
+) -> list[FileResult | RuleCrash]:
     """Lint several catalogs as one body of work: forked workers take chunks of any of them.
 
     Each file's outcome, in order: its result, or the RuleCrash that stopped its rules
     (the other files still go on). workers=None picks a process count from the tool count.
+    Each tool's tokens are counted on the way (tools.count, kept in the tool's cache) when
+    tokens is true, a TOK rule is on or the gate checks a token figure; the encoding is
+    loaded first, here, so that a TokenError is raised before any work and workers share it.
     """
     catalogs = [catalog for catalog, _ in jobs]
     rated: dict[int, list[tuple[Rule, Severity, bool]]] = {}
-    plans = [_plan(catalog, settings, rated) for catalog, settings in jobs]
+    plans = [_plan(catalog, settings, rated, tokens) for catalog, settings in jobs]
+    if any(plan.tokens for plan in plans):
+        from catalint.tokens import encoding
+
+        encoding()
     total = sum(len(catalog.tools) for catalog in catalogs)
     if workers is None:
         workers = default_workers(total)
@@ -138,7 +148,9 @@ def cap_findings(results: list[ToolResult]) -> int:
     return dropped
 
 
-def _plan(catalog: Catalog, settings: Settings, rated: dict[int, list[tuple[Rule, Severity, bool]]]) -> _Plan:
+def _plan(
+    catalog: Catalog, settings: Settings, rated: dict[int, list[tuple[Rule, Severity, bool]]], tokens: bool
+) -> _Plan:
     """What applies to one file. rated keeps, per settings object, each enabled rule with its
     severity and whether that is fixed: files below one config share them."""
     rel = settings.relative(catalog.path) if catalog.path != "-" else catalog.display
@@ -154,12 +166,17 @@ def _plan(catalog: Catalog, settings: Settings, rated: dict[int, list[tuple[Rule
         ]
     by_file = settings.file_ignored if settings.per_file_ignores else None
     active = [_Active(r, severity, fixed, by_file(rel, r.code) if by_file else None) for r, severity, fixed in rules]
+    if not tokens:
+        from catalint.quality import needs_tokens
+
+        tokens = any(a.rule.code.startswith("TOK-") for a in active) or needs_tokens(settings.gate_checks())
     return _Plan(
         [a for a in active if a.rule.scope == "tool"],
         [a for a in active if a.rule.scope == "catalog"],
         settings,
         rel,
         {"tool_token_budget": settings.tool_token_budget, "catalog_token_budget": settings.catalog_token_budget},
+        tokens,
     )
 
 
@@ -207,6 +224,8 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
     set_options(plan.options)  # files linted in one run may set different budgets
     results: list[ToolResult] = []
     suppressed = 0
+    if plan.tokens:
+        from catalint.tokens import count
     for tool in tools:
         found: list[Finding] = []
         for active in plan.rules:
@@ -232,6 +251,8 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
         except RecursionError:
             line, col = catalog.start(tool.pointer)
             raise RuleCrash(catalog.display, f"tool {tool.name!r} is nested too deeply to score", line, col) from None
+        if plan.tokens:
+            count(tool)
         results.append(ToolResult(tool, found, catalog.start(tool.pointer), score))
         _release(tool)
     return results, suppressed

@@ -26,8 +26,9 @@ from typing import Any
 from catalint import engine
 from catalint.config import FileIgnore, ToolIgnore
 from catalint.engine import RuleCrash, ToolResult, cap_findings
-from catalint.model import Catalog, Finding, Severity, Span
+from catalint.model import Catalog, Finding, Severity, Span, Tool
 from catalint.tdqs import HEURISTICS, Part, Score
+from catalint.tokens import ToolTokens
 
 # Chunks per worker: enough that the processes finish within a chunk of each other, few enough
 # that taking one and sending its results back costs nothing to speak of.
@@ -333,7 +334,10 @@ def _flat_outcome(outcome: Outcome | None) -> Any:
     if isinstance(outcome, RuleCrash):
         return ("crash", outcome.fields())
     results, suppressed = outcome
-    rows = [(tr.tool.index, [_flat(f) for f in tr.findings], tr.start, _flat_score(tr.score)) for tr in results]
+    rows = [
+        (tr.tool.index, [_flat(f) for f in tr.findings], tr.start, _flat_score(tr.score), _flat_tokens(tr.tool))
+        for tr in results
+    ]
     return rows, suppressed
 
 
@@ -344,10 +348,11 @@ def _unflat_outcome(catalog: Catalog, flat: Any) -> Outcome | None:
         return RuleCrash(*flat[1])
     rows, suppressed = flat
     tools = catalog.tools
-    results = [
-        ToolResult(tools[i], [_unflat(row) for row in found], where, _unflat_score(score))
-        for i, found, where, score in rows
-    ]
+    results = []
+    for i, found, where, score, tokens in rows:
+        if tokens is not None:
+            tools[i].cache["tokens"] = ToolTokens(*tokens)
+        results.append(ToolResult(tools[i], [_unflat(row) for row in found], where, _unflat_score(score)))
     return results, suppressed
 
 
@@ -379,6 +384,12 @@ def _unflat(row: FlatFinding) -> Finding:
     code, severity, tool, pointer, message, line, col, end_line, end_col, suggestion = row
     span = Span(line, col, end_line, end_col)
     return Finding(code, _SEVERITIES[severity], tool, pointer, message, span, suggestion)
+
+
+def _flat_tokens(tool: Tool) -> tuple[int, int, int, int] | None:
+    """The tool's token counts, when the worker counted them (engine._Plan.tokens)."""
+    counted = tool.cache.get("tokens")
+    return None if counted is None else (counted.name, counted.description, counted.input_schema, counted.whitespace)
 
 
 def _flat_score(score: Score | None) -> FlatScore | None:
