@@ -376,3 +376,14 @@ def test_a_missing_encoding_stops_the_lint_before_it_starts(monkeypatch: pytest.
     monkeypatch.setattr(tokens, "encoding", broken)
     with pytest.raises(tokens.TokenError, match="no encoding"):
         lint_catalog(load_text(catalog_text(3), "t.json", "t.json"), Settings(select=["TOK-001"]), workers=1)
+
+
+def test_a_tool_too_deep_to_count_is_a_crash_of_its_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    from catalint import tokens
+
+    def too_deep(tool) -> None:  # type: ignore[no-untyped-def]
+        raise RecursionError
+
+    monkeypatch.setattr(tokens, "count", too_deep)
+    with pytest.raises(RuleCrash, match="'debug_0' is nested too deeply to count its tokens"):
+        lint_catalog(load_text(catalog_text(3), "t.json", "t.json"), Settings(select=["DESC-001"]), 1, tokens=True)

@@ -105,7 +105,7 @@ def lint_catalogs(
 
     Each file's outcome, in order: its result, or the RuleCrash that stopped its rules
     (the other files still go on). workers=None picks a process count from the tool count.
-    Each tool's tokens are counted on the way (tools.count, kept in the tool's cache) when
+    Each tool's tokens are counted on the way (tokens.count, kept in the tool's cache) when
     tokens is true, a TOK rule is on or the gate checks a token figure; the encoding is
     loaded first, here, so that a TokenError is raised before any work and workers share it.
     """
@@ -252,7 +252,12 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
             line, col = catalog.start(tool.pointer)
             raise RuleCrash(catalog.display, f"tool {tool.name!r} is nested too deeply to score", line, col) from None
         if plan.tokens:
-            count(tool)
+            try:
+                count(tool)
+            except RecursionError:
+                line, col = catalog.start(tool.pointer)
+                message = f"tool {tool.name!r} is nested too deeply to count its tokens"
+                raise RuleCrash(catalog.display, message, line, col) from None
         results.append(ToolResult(tool, found, catalog.start(tool.pointer), score))
         _release(tool)
     return results, suppressed
