@@ -69,7 +69,8 @@ def test_check_ignores_the_order_of_the_tools(cli, tmp_path: Path) -> None:
     [
         ("crash", "before answering (did it exit?); server stderr: starting up | fatal: missing API_KEY"),
         ("garbage", "not JSON-RPC on stdout: 'Server listening on port 8080...' (logs go to stderr)"),
-        ("error", "database unavailable"),
+        ("error", ": the server answered tools/list with error -32603: database unavailable"),
+        ("initerror", ": the server answered initialize with error -32602: unsupported protocol version"),  # line 1
         ("midcrash", "segmentation fault"),  # dies after the first page: nothing is written
     ],
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,12 +153,12 @@ async def _list(read: Any, write: Any) -> list[dict[str, Any]]:
 
     raw = TypeAdapter(dict[str, Any])
     async with ClientSession(read, write) as session:
-        await session.initialize()
+        await _answered("initialize", session.initialize())
         tools: list[dict[str, Any]] = []
         cursor: str | None = None
         for _ in range(MAX_PAGES):
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            page = await session.send_request(types.ListToolsRequest(params=params), raw)
+            page = await _answered("tools/list", session.send_request(types.ListToolsRequest(params=params), raw))
             items = page.get("tools")
             if not isinstance(items, list):
                 raise SnapshotError("tools/list returned no tools array")
@@ -166,6 +167,21 @@ async def _list(read: Any, write: Any) -> list[dict[str, Any]]:
             if not cursor:
                 return tools
         raise SnapshotError(f"tools/list returned a next page {MAX_PAGES} times; giving up")
+
+
+async def _answered(method: str, request: Awaitable[Any]) -> Any:
+    """The request's result; a JSON-RPC error the server answered with becomes a SnapshotError that names
+    the method and the server's code and message (the SDK's word for a closed connection passes through)."""
+    from mcp import MCPError
+    from mcp.types import CONNECTION_CLOSED
+
+    try:
+        return await request
+    except MCPError as exc:
+        if exc.error.code == CONNECTION_CLOSED and exc.error.message == "Connection closed":
+            raise
+        message = exc.error.message.strip().splitlines()[0] if exc.error.message.strip() else "no message"
+        raise SnapshotError(f"the server answered {method} with error {exc.error.code}: {message}") from None
 
 
 def _explain(exc: BaseException, server: Server, errlog: Any) -> str:
