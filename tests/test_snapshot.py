@@ -20,6 +20,33 @@ def snap(cli, out: str, *args: str, mode: str = "normal", count: int = 5, page: 
     return cli("snapshot", "-o", out, *args, "--", *SERVER, mode, str(count), str(page))
 
 
+def test_a_catalog_the_sdk_refuses_is_kept_as_sent_with_a_notice(cli, tmp_path: Path) -> None:
+    """A tool whose inputSchema is not an object fails the SDK's validation of the whole page; the snapshot
+    used to fail with 'ValidationError: 9 validation errors for ListToolsResult' (the reference GitLab
+    server), so the catalog a linter most needs to read could not be read at all."""
+    result = snap(cli, "tools.json", count=5, page=2, mode="invalid")
+    assert result.exit_code == 0, result.stderr
+    tools = json.loads((tmp_path / "tools.json").read_text())["tools"]
+    assert [t["name"] for t in tools] == [f"tool_{i}" for i in range(5)]  # every page, refused or not
+    assert tools[0]["inputSchema"] == {"$schema": "http://json-schema.org/draft-07/schema#"}
+    assert tools[4]["inputSchema"] == {"type": "string"}
+    notice, written = result.stderr.strip().splitlines()
+    assert notice.endswith(
+        "invalid 5 2: notice: the MCP SDK refuses this tools/list (2 problems; first: tools.0.inputSchema.type: "
+        "Field required), so clients built on it may fail to load these tools; kept as the server sent it"
+    )
+    assert written.endswith("5 tools from " + " ".join([*SERVER, "invalid", "5", "2"]))
+
+
+def test_lint_server_reports_what_the_sdk_refuses(cli) -> None:
+    args = ["lint", "--no-gate", "--select", "SCH-005", "--output-format", "json", "--server", "--", *SERVER]
+    report = json.loads(cli(*args, "invalid", "3", "2").stdout)
+    assert [(f["tool"], f["code"]) for f in report["findings"]] == [("tool_0", "SCH-005"), ("tool_2", "SCH-005")]
+    (notice,) = report["notices"]
+    assert "notice: the MCP SDK refuses this tools/list (2 problems" in notice
+    assert json.loads(cli(*args, "normal", "3", "2").stdout)["notices"] == []
+
+
 def test_snapshot_follows_every_page_and_keeps_unknown_fields(cli, tmp_path: Path) -> None:
     result = snap(cli, "tools.json", count=5, page=2)
     assert result.exit_code == 0, result.stderr

@@ -319,7 +319,7 @@ def lint(
         fail("error: --header, --env, --inherit-env and --timeout apply only with --server or --url")
     live = None
     if from_server or server_url:
-        live = _live_catalog(_server(paths, server_url, headers, env, inherit_env, timeout))
+        live = _live_catalog(_server(paths, server_url, headers, env, inherit_env, timeout), run.notices)
     try:
         resolver = SettingsResolver(config_path, overrides)
         resolver.for_dir(Path.cwd())  # report a bad config even when no file is linted
@@ -520,11 +520,14 @@ def snapshot_cmd(
     from catalint.snapshot import SnapshotError, is_yaml_name, render, take
 
     server = _server(command, url, headers, env, inherit_env, timeout)
+    notes: list[str] = []
     try:
-        tools = take(server)
+        tools = take(server, notes)
     except SnapshotError as exc:
         fail(f"error: snapshot failed: {exc}")
         return
+    for note in notes:
+        click.echo(f"{server.label()}: notice: {note}", err=True)
     text = render(tools, is_yaml_name(output))
     if check:
         sys.exit(_check_snapshot(output, text))
@@ -630,15 +633,18 @@ def _server(
     return Server(list(command), url, header_map, env_map, inherit, seconds, "--timeout gives it longer")
 
 
-def _live_catalog(server: Any) -> Any:
-    """A server's catalog, snapshotted in memory; positions are those of the snapshot as it would be written."""
+def _live_catalog(server: Any, notices: list[str]) -> Any:
+    """A server's catalog, snapshotted in memory; positions are those of the snapshot as it would be written.
+    What the snapshot notices goes to notices."""
     from catalint.loader import load_text
     from catalint.snapshot import SnapshotError, render, take
 
+    notes: list[str] = []
     try:
-        tools = take(server)
+        tools = take(server, notes)
     except SnapshotError as exc:
         fail(f"error: snapshot failed: {exc}")
+    notices.extend(f"<{server.label()}>: notice: {note}" for note in notes)
     return load_text(render(tools, False), "-", f"<{server.label()}>")
 
 

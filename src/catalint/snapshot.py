@@ -61,8 +61,10 @@ def stdio_environment(server: Server) -> dict[str, str] | None:
     return env
 
 
-def take(server: Server) -> list[dict[str, Any]]:
-    """Every tool the server lists, as raw JSON objects."""
+def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every tool the server lists, as raw JSON objects, as the server sent them.
+
+    notes, if given, receives a line when the MCP SDK would have refused what the server sent."""
     import shutil
     import tempfile
 
@@ -79,7 +81,7 @@ def take(server: Server) -> list[dict[str, Any]]:
     errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
     try:
         try:
-            tools = anyio.run(_take, server, errlog)
+            tools = anyio.run(_take, server, errlog, notes if notes is not None else [])
         except (SnapshotError, KeyboardInterrupt):
             raise
         except BaseException as exc:  # the SDK and anyio raise many kinds; all end here as one line
@@ -95,7 +97,7 @@ def take(server: Server) -> list[dict[str, Any]]:
     return tools
 
 
-async def _take(server: Server, errlog: Any) -> list[dict[str, Any]]:
+async def _take(server: Server, errlog: Any, notes: list[str]) -> list[dict[str, Any]]:
     import anyio
 
     with anyio.fail_after(server.timeout):
@@ -104,14 +106,14 @@ async def _take(server: Server, errlog: Any) -> list[dict[str, Any]]:
 
             client = create_mcp_http_client(headers=expand_headers(server.headers))
             async with client, streamable_http_client(server.url, http_client=client) as streams:
-                return await _guarded(streams[0], streams[1])
+                return await _guarded(streams[0], streams[1], notes)
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
         params = StdioServerParameters(
             command=server.command[0], args=server.command[1:], env=stdio_environment(server)
         )
         async with stdio_client(params, errlog=errlog) as streams:
-            return await _guarded(streams[0], streams[1])
+            return await _guarded(streams[0], streams[1], notes)
 
 
 def _stdout_line(exc: Exception) -> str:
@@ -126,11 +128,14 @@ def _stdout_line(exc: Exception) -> str:
     return f": {text!r}"
 
 
-async def _guarded(read: Any, write: Any) -> list[dict[str, Any]]:
-    """_list, stopping at the first line on stdout that is not JSON-RPC (the SDK would log and go on)."""
+async def _guarded(read: Any, write: Any, notes: list[str]) -> list[dict[str, Any]]:
+    """_list, stopping at the first line on stdout that is not JSON-RPC (the SDK would log and go on).
+
+    Every result that carries a tools list is kept as it arrived, for a page the SDK refuses."""
     import anyio
 
     send, receive = anyio.create_memory_object_stream[Any](64)
+    arrived: list[dict[str, Any]] = []
 
     async def pump() -> None:
         async with send:
@@ -138,16 +143,46 @@ async def _guarded(read: Any, write: Any) -> list[dict[str, Any]]:
                 if isinstance(item, Exception):
                     what = f"the server wrote a line that is not JSON-RPC on stdout{_stdout_line(item)}"
                     raise SnapshotError(f"{what} (logs go to stderr)")
+                result = getattr(getattr(item, "message", None), "result", None)
+                if isinstance(result, dict) and "tools" in result:
+                    arrived.append(result)
                 await send.send(item)
 
     async with anyio.create_task_group() as group:
         group.start_soon(pump)
-        tools = await _list(receive, write)
+        tools = await _list(receive, write, arrived, notes)
         group.cancel_scope.cancel()
     return tools
 
 
-async def _list(read: Any, write: Any) -> list[dict[str, Any]]:
+async def _page(request: Awaitable[Any], arrived: list[dict[str, Any]], refused: list[Any]) -> Any:
+    """One tools/list result. A result the SDK refuses (pydantic's ValidationError: a tool without an
+    inputSchema of type object, say) is taken as it arrived, and the refusal kept in refused: a linter
+    must read a broken catalog, not stop at it."""
+    from pydantic import ValidationError
+
+    before = len(arrived)
+    try:
+        return await _answered("tools/list", request)
+    except ValidationError as exc:
+        if len(arrived) == before:  # not the result of this request: the SDK failed on something else
+            raise
+        refused.append(exc)
+        return arrived[-1]
+
+
+def _refusal_note(refused: list[Any]) -> str:
+    errors = [e for exc in refused for e in exc.errors()]
+    first = errors[0] if errors else {"loc": (), "msg": "invalid"}
+    where = ".".join(str(part) for part in first.get("loc", ())) or "the result"
+    count = f"{len(errors)} problem{'s' * (len(errors) != 1)}"
+    return (
+        f"the MCP SDK refuses this tools/list ({count}; first: {where}: {first.get('msg', 'invalid')}), "
+        "so clients built on it may fail to load these tools; kept as the server sent it"
+    )
+
+
+async def _list(read: Any, write: Any, arrived: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
     from mcp import ClientSession, types
     from pydantic import TypeAdapter
 
@@ -155,16 +190,19 @@ async def _list(read: Any, write: Any) -> list[dict[str, Any]]:
     async with ClientSession(read, write) as session:
         await _answered("initialize", session.initialize())
         tools: list[dict[str, Any]] = []
+        refused: list[Any] = []
         cursor: str | None = None
         for _ in range(MAX_PAGES):
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            page = await _answered("tools/list", session.send_request(types.ListToolsRequest(params=params), raw))
+            page = await _page(session.send_request(types.ListToolsRequest(params=params), raw), arrived, refused)
             items = page.get("tools")
             if not isinstance(items, list):
                 raise SnapshotError("tools/list returned no tools array")
             tools.extend(items)
             cursor = page.get("nextCursor")
             if not cursor:
+                if refused:
+                    notes.append(_refusal_note(refused))
                 return tools
         raise SnapshotError(f"tools/list returned a next page {MAX_PAGES} times; giving up")
 
