@@ -185,6 +185,33 @@ def test_snapshot_over_streamable_http_with_headers(cli, tmp_path: Path, http_se
     assert "s3cret-value" not in result.stdout + result.stderr
 
 
+def test_a_wrong_path_says_http_404_not_a_made_up_json_rpc_error(cli, http_server: str) -> None:
+    """The SDK turns an HTTP 404 into JSON-RPC error -32601 "Not Found"; that read as the server's answer."""
+    result = cli("snapshot", "-o", "t.json", "--url", http_server.replace("/mcp", "/sse"))
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith(
+        "/sse: the server answered initialize with HTTP 404 Not Found (is the URL the server's MCP endpoint?)"
+    )
+
+
+def test_a_web_server_that_is_not_mcp_says_its_http_status(cli) -> None:
+    import threading
+    from http.server import HTTPServer, SimpleHTTPRequestHandler
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    web = HTTPServer(("127.0.0.1", 0), Quiet)  # answers POST with 501
+    threading.Thread(target=web.serve_forever, daemon=True).start()
+    try:
+        result = cli("snapshot", "-o", "t.json", "--timeout", "20", "--url", f"http://127.0.0.1:{web.server_port}/")
+    finally:
+        web.shutdown()
+    assert result.exit_code == 2
+    assert "the server answered initialize with HTTP 501 Unsupported method ('POST')" in result.stderr
+
+
 def test_an_unset_header_variable_is_named_not_shown(cli, http_server: str, monkeypatch) -> None:
     monkeypatch.delenv("FIXTURE_MISSING", raising=False)
     result = cli("snapshot", "-o", "t.json", "--url", http_server, "--header", "X-Key: ${FIXTURE_MISSING}")

@@ -97,23 +97,40 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
     return tools
 
 
+@dataclass
+class _Exchange:
+    """What the snapshot saw beside the SDK's results: its notices, every result that carried a tools
+    list as it arrived, the SDK's refusals of those, and the HTTP errors of a --url server."""
+
+    notes: list[str]
+    arrived: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[Any] = field(default_factory=list)  # pydantic ValidationErrors
+    http_errors: list[tuple[int, str]] = field(default_factory=list)  # (status, reason)
+
+
 async def _take(server: Server, errlog: Any, notes: list[str]) -> list[dict[str, Any]]:
     import anyio
 
+    seen = _Exchange(notes)
     with anyio.fail_after(server.timeout):
         if server.url:
             from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
+            async def status(response: Any) -> None:
+                if response.status_code >= 400:
+                    seen.http_errors.append((response.status_code, response.reason_phrase))
+
             client = create_mcp_http_client(headers=expand_headers(server.headers))
+            client.event_hooks["response"].append(status)
             async with client, streamable_http_client(server.url, http_client=client) as streams:
-                return await _guarded(streams[0], streams[1], notes)
+                return await _guarded(streams[0], streams[1], seen)
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
         params = StdioServerParameters(
             command=server.command[0], args=server.command[1:], env=stdio_environment(server)
         )
         async with stdio_client(params, errlog=errlog) as streams:
-            return await _guarded(streams[0], streams[1], notes)
+            return await _guarded(streams[0], streams[1], seen)
 
 
 def _stdout_line(exc: Exception) -> str:
@@ -128,14 +145,13 @@ def _stdout_line(exc: Exception) -> str:
     return f": {text!r}"
 
 
-async def _guarded(read: Any, write: Any, notes: list[str]) -> list[dict[str, Any]]:
+async def _guarded(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
     """_list, stopping at the first line on stdout that is not JSON-RPC (the SDK would log and go on).
 
     Every result that carries a tools list is kept as it arrived, for a page the SDK refuses."""
     import anyio
 
     send, receive = anyio.create_memory_object_stream[Any](64)
-    arrived: list[dict[str, Any]] = []
 
     async def pump() -> None:
         async with send:
@@ -145,30 +161,30 @@ async def _guarded(read: Any, write: Any, notes: list[str]) -> list[dict[str, An
                     raise SnapshotError(f"{what} (logs go to stderr)")
                 result = getattr(getattr(item, "message", None), "result", None)
                 if isinstance(result, dict) and "tools" in result:
-                    arrived.append(result)
+                    seen.arrived.append(result)
                 await send.send(item)
 
     async with anyio.create_task_group() as group:
         group.start_soon(pump)
-        tools = await _list(receive, write, arrived, notes)
+        tools = await _list(receive, write, seen)
         group.cancel_scope.cancel()
     return tools
 
 
-async def _page(request: Awaitable[Any], arrived: list[dict[str, Any]], refused: list[Any]) -> Any:
+async def _page(request: Awaitable[Any], seen: _Exchange) -> Any:
     """One tools/list result. A result the SDK refuses (pydantic's ValidationError: a tool without an
-    inputSchema of type object, say) is taken as it arrived, and the refusal kept in refused: a linter
-    must read a broken catalog, not stop at it."""
+    inputSchema of type object, say) is taken as it arrived, and the refusal kept: a linter must read a
+    broken catalog, not stop at it."""
     from pydantic import ValidationError
 
-    before = len(arrived)
+    before = len(seen.arrived)
     try:
-        return await _answered("tools/list", request)
+        return await _answered("tools/list", request, seen)
     except ValidationError as exc:
-        if len(arrived) == before:  # not the result of this request: the SDK failed on something else
+        if len(seen.arrived) == before:  # not the result of this request: the SDK failed on something else
             raise
-        refused.append(exc)
-        return arrived[-1]
+        seen.refused.append(exc)
+        return seen.arrived[-1]
 
 
 def _refusal_note(refused: list[Any]) -> str:
@@ -182,44 +198,53 @@ def _refusal_note(refused: list[Any]) -> str:
     )
 
 
-async def _list(read: Any, write: Any, arrived: list[dict[str, Any]], notes: list[str]) -> list[dict[str, Any]]:
+async def _list(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
     from mcp import ClientSession, types
     from pydantic import TypeAdapter
 
     raw = TypeAdapter(dict[str, Any])
     async with ClientSession(read, write) as session:
-        await _answered("initialize", session.initialize())
+        await _answered("initialize", session.initialize(), seen)
         tools: list[dict[str, Any]] = []
-        refused: list[Any] = []
         cursor: str | None = None
         for _ in range(MAX_PAGES):
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            page = await _page(session.send_request(types.ListToolsRequest(params=params), raw), arrived, refused)
+            page = await _page(session.send_request(types.ListToolsRequest(params=params), raw), seen)
             items = page.get("tools")
             if not isinstance(items, list):
                 raise SnapshotError("tools/list returned no tools array")
             tools.extend(items)
             cursor = page.get("nextCursor")
             if not cursor:
-                if refused:
-                    notes.append(_refusal_note(refused))
+                if seen.refused:
+                    seen.notes.append(_refusal_note(seen.refused))
                 return tools
         raise SnapshotError(f"tools/list returned a next page {MAX_PAGES} times; giving up")
 
 
-async def _answered(method: str, request: Awaitable[Any]) -> Any:
+# The errors the SDK's HTTP transport makes up for a non-2xx answer that carries no JSON-RPC error.
+_HTTP_STAND_INS = {(-32601, "Not Found"), (-32603, "Server returned an error response"), (-32600, "Session terminated")}
+
+
+async def _answered(method: str, request: Awaitable[Any], seen: _Exchange) -> Any:
     """The request's result; a JSON-RPC error the server answered with becomes a SnapshotError that names
-    the method and the server's code and message (the SDK's word for a closed connection passes through)."""
+    the method and the server's code and message, or the HTTP status where the SDK made the error up
+    (the SDK's word for a closed connection passes through)."""
     from mcp import MCPError
     from mcp.types import CONNECTION_CLOSED
 
     try:
         return await request
     except MCPError as exc:
-        if exc.error.code == CONNECTION_CLOSED and exc.error.message == "Connection closed":
+        code, text = exc.error.code, exc.error.message
+        if code == CONNECTION_CLOSED and text == "Connection closed":
             raise
-        message = exc.error.message.strip().splitlines()[0] if exc.error.message.strip() else "no message"
-        raise SnapshotError(f"the server answered {method} with error {exc.error.code}: {message}") from None
+        if seen.http_errors and (code, text) in _HTTP_STAND_INS:
+            status, reason = seen.http_errors[-1]
+            hint = " (is the URL the server's MCP endpoint?)" if status in (404, 405) else ""
+            raise SnapshotError(f"the server answered {method} with HTTP {status} {reason}{hint}") from None
+        message = text.strip().splitlines()[0] if text.strip() else "no message"
+        raise SnapshotError(f"the server answered {method} with error {code}: {message}") from None
 
 
 def _explain(exc: BaseException, server: Server, errlog: Any) -> str:
