@@ -194,6 +194,20 @@ def test_a_wrong_path_says_http_404_not_a_made_up_json_rpc_error(cli, http_serve
     )
 
 
+def test_nothing_listening_at_the_url(cli) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port that was free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = cli("snapshot", "-o", "t.json", "--url", f"http://127.0.0.1:{port}/mcp")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"error: snapshot failed: http://127.0.0.1:{port}/mcp: cannot connect: All connection attempts failed"
+        " (is the server running, at this address?)"
+    )
+
+
 def test_a_web_server_that_is_not_mcp_says_its_http_status(cli) -> None:
     import threading
     from http.server import HTTPServer, SimpleHTTPRequestHandler

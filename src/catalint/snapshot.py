@@ -255,6 +255,8 @@ def _explain(exc: BaseException, server: Server, errlog: Any) -> str:
         what = f"timed out after {server.timeout:g} s" + (f" ({server.timeout_hint})" if server.timeout_hint else "")
     elif str(exc).strip() == "Connection closed":  # the SDK's word for a server that went away
         what = "the server closed the connection before answering" + ("" if server.url else " (did it exit?)")
+    elif server.url and type(exc).__name__ == "ConnectError":  # the HTTP client's: nothing answered there
+        what = f"cannot connect: {str(exc).strip() or 'no answer'} (is the server running, at this address?)"
     else:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         what = f"{type(exc).__name__}: {detail}"
