@@ -54,6 +54,16 @@ def test_a_server_block_with_expect_in_both_forms(cli, tmp_path: Path) -> None:
     assert result.stdout.count("gate [PASS]") == 3
 
 
+def test_a_server_block_the_sdk_refuses_is_checked_with_a_notice(cli, tmp_path: Path) -> None:
+    invalid = [*SERVER[:2], "invalid", "3", "2"]
+    text = f"servers:\n  broken:\n    command: {invalid!r}\n" + "tool_quality:\n  - {name: b, server: broken}\n"
+    name = suite(tmp_path, text)
+    result = cli("check", name)
+    assert result.exit_code == 0  # the default gate leaves schema findings to schema_criticals
+    assert "tool_quality [PASS] b (server broken)" in result.stdout
+    assert "<broken>: notice: the MCP SDK refuses this tools/list (2 problems;" in result.stderr
+
+
 def test_unknown_blocks_and_tests_without_trace_blocks_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "good.json", [GOOD])
     text = "judges: {a: {}}\nrecord: []\nagents: [{name: plain, model: m}]\n"

@@ -582,8 +582,9 @@ def check_cmd(
     quality: list[dict[str, Any]] = []
     for block in loaded.blocks:
         entry: dict[str, Any] = {"name": block.name, "kind": block.kind, "source": block.source}
+        notes: list[str] = []
         try:
-            catalog = catalog_for(block, loaded.servers, suite)
+            catalog = catalog_for(block, loaded.servers, suite, notes)
             rows = assess(lint_catalog(catalog, Settings()), block.checks, False).gate
         except (LoadError, SnapshotError) as exc:  # on stderr as lint reports it, and as the block's row
             click.echo(str(exc), err=True)
@@ -592,6 +593,8 @@ def check_cmd(
         except ConfigError as exc:
             fail(f"{suite}: error: {exc}")
             return
+        for note in notes:
+            click.echo(f"<{block.source}>: notice: {note}", err=True)
         quality.append({**entry, "passed": all(r.passed for r in rows), "gates": [r.as_dict() for r in rows]})
     results = []
     if traces_dir and loaded.scenarios:

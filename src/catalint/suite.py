@@ -218,7 +218,9 @@ def _scenarios(data: dict[str, Any], path: str, fail: Any, notices: list[str]) -
     return found
 
 
-def catalog_for(block: Block, servers: dict[str, Any], suite_path: str) -> Catalog:
+def catalog_for(block: Block, servers: dict[str, Any], suite_path: str, notes: list[str] | None = None) -> Catalog:
+    """The block's catalog: a file, or its server snapshotted in memory (what the snapshot notices goes
+    to notes)."""
     if block.kind == "catalog":
         return load_path(str(Path(suite_path).parent / block.source))
     from catalint.snapshot import Server, render, take
@@ -228,4 +230,4 @@ def catalog_for(block: Block, servers: dict[str, Any], suite_path: str) -> Catal
         return load_path(str(Path(suite_path).parent / spec["catalog"]))
     headers, env = dict(spec.get("headers", {})), dict(spec.get("env", {}))
     server = Server(list(spec.get("command", [])), spec.get("url"), headers, env)
-    return load_text(render(take(server), False), "-", f"<{block.source}>")
+    return load_text(render(take(server, notes), False), "-", f"<{block.source}>")
