@@ -279,6 +279,24 @@ _NOTE_CLAIM = LazyRegex(
 )
 
 
+_TAG_NAME = re.compile(r"<([A-Za-z][\w-]{0,40})>")
+_TAGS = next(g for g in _INSTRUCTIONS if g.kind == "tag")
+
+
+def _laid_out_in_tags(text: str) -> bool:
+    """Whether a text is sectioned by tags throughout (`<use_case>`, `<workflow>`, `<example>`...), as some
+    servers write every description: there a block tag is layout, and only what it holds can be an order."""
+    names = {name.lower() for name in _TAG_NAME.findall(text)}
+    return len({n for n in names if _TAGS.pattern.fullmatch(f"<{n}>") is None}) >= 2
+
+
+def _strong(g: Gated, m: re.Match[str], text: str) -> bool:
+    """Whether a match is reported on its own, not only beside another order in the same text."""
+    if g.kind == "tag":
+        return not _laid_out_in_tags(text)
+    return g.alone or _NOTE_CLAIM.search(m.group("rest")) is not None
+
+
 def _phrase(g: Gated, m: re.Match[str]) -> str:
     """The words quoted for a match: a note to the model without the sentence read after it."""
     return m.group(0) if g.alone else m.group(0)[: m.start("rest") - m.start()]
@@ -301,7 +319,7 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
             if m.group(0)[:7].lower() == "without" and _describes_behaviour(blob.text, m.start()):
                 continue
             found.setdefault(i, []).append((m.start(), g.kind, _phrase(g, m)))
-            if g.alone or _NOTE_CLAIM.search(m.group("rest")):
+            if i not in strong and _strong(g, m, blob.items[i].text):
                 strong.add(i)
     return {i: sorted(hits) for i, hits in found.items() if i in strong}
 
@@ -425,7 +443,10 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
       developer"), or when the same text gives another order of this list;
     - hidden-instruction blocks and markers: `<IMPORTANT>`, `<SYSTEM>`, `<instructions>`, `<critical-directive>`,
       `<secret>`, `<hidden>`, an HTML comment addressed to the model, chat-template
-      tokens (`[INST]`, `<|im_start|>`, `<<SYS>>`);
+      tokens (`[INST]`, `<|im_start|>`, `<<SYS>>`); in a text laid out in tags
+      throughout (two or more others, such as `<use_case>`, `<workflow>`,
+      `<example>`, as Neon's server writes every description) a block tag is
+      layout, reported only beside another order of this list in the same text;
     - hiding things from the user: "do not tell/mention this to the user", "do not
       mention that you …", "must not reveal this requirement", "mention nothing
       about this", "avoid mentioning this step to the user", "do not bring this up
