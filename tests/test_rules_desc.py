@@ -133,6 +133,9 @@ def test_desc004_fires_without_a_verb(desc: str) -> None:
         "Subtracts the second number from the first number",
         "Looksup whois information about the IP",
         "Copied rows are appended to the sheet",
+        "Link an existing issue to an epic.",  # mcp-atlassian
+        "Transition a Jira issue to a new status.",  # mcp-atlassian
+        "Acknowledges the incident.",
     ],
 )
 def test_desc004_near_miss_inflected_verbs(desc: str) -> None:
@@ -154,6 +157,7 @@ def test_desc004_skips_non_latin_descriptions() -> None:
         "Deletes a folder. As mentioned before, this cannot be undone.",
         "Call the next tool with the returned id.",
         "Search files. Options are described below.",
+        "Returns an id. Pass it to the following tool.",  # nothing follows it here
     ],
 )
 def test_desc005_fires_on_positional_phrases(desc: str) -> None:
@@ -169,6 +173,9 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         "- json: one object per row\n- xml: one element per row",
         "Search the index for documents that match the query, ranking by relevance and recency. "
         "As described above, results are paged.",
+        # A command shown in the description itself (Neon's provision_neon_auth):
+        "Provision auth. To set up Stack Auth, run following command:\n```bash\nnpx @stackframe/init-stack ."
+        " --no-browser\n```\nThis command will set up the project with the keys it needs.",
     ],
 )
 def test_desc005_near_misses(desc: str) -> None:

@@ -52,8 +52,8 @@ _ALNUM_RUN = re.compile(r"[^0-9a-z]+")
 # Inflected forms (gets, listed, creating, queries...) are matched by stemming.
 VERBS = frozenset(
     """
-    access accept activate add adjust aggregate alert allow analyse analyze annotate answer append apply approve
-    archive ask assign attach audit authenticate authorize autocomplete back backup ban batch
+    access accept acknowledge activate add adjust aggregate alert allow analyse analyze annotate answer append apply
+    approve archive ask assign associate attach audit authenticate authorize autocomplete back backup ban batch
     benchmark bind block book browse build bulk buy calculate call cancel capture cast change
     charge check checkout choose classify clean clear click clone close collect combine comment
     commit compare compile complete compose compress compute configure confirm connect convert
@@ -64,7 +64,7 @@ VERBS = frozenset(
     filter find finish fix flag flip flush follow force forecast fork format forward generate
     geocode get give go grant grep group guess handle hash help hide highlight hover identify
     import improve index indicate initialize inject insert inspect install invite invoke join kill label launch
-    leave let lint list load locate lock log login logout look lookup maintain make manage map mark match
+    leave let link lint list load locate lock log login logout look lookup maintain make manage map mark match
     measure merge migrate modify monitor mount move multiply mute navigate normalize notify obtain open
     optimize order output overwrite paginate parse paste patch pause pay perform pick pin ping
     place plan play plot populate post predict prepend press preview print process produce profile
@@ -75,8 +75,8 @@ VERBS = frozenset(
     save scale scan schedule scrape screenshot scroll search select sell send serve set share
     show shut sign simulate skip sleep snapshot solve sort specify split stage star start stop
     store stream submit subscribe subtract suggest sum summarise summarize swap switch sync synchronize tag
-    take terminate test think toggle trace track transcribe transfer transform translate
-    trigger trim truncate type undo uninstall unlock unpin unstar unsubscribe unzip update upgrade
+    take terminate test think toggle trace track transcribe transfer transform transition translate
+    trigger trim truncate type unassign undo uninstall unlink unlock unpin unstar unsubscribe unzip update upgrade
     upload upsert use validate verify view visit visualize wait watch withdraw write zip
     """.split()
 )

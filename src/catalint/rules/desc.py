@@ -190,7 +190,7 @@ _POSITIONAL = LazyRegex(
     r"""
     \b(?:
         (?P<always>
-            (?:previous|preceding|prior|next|following|last)\s+(?:tool|function|command)
+            (?:previous|preceding|prior|next|last)\s+(?:tool|function|command)
           | (?:tool|function)s?\s+(?:above|below)
           | as\s+(?:mentioned|described|noted|stated|explained|shown)\s+(?:before|earlier|previously)
         )
@@ -201,6 +201,7 @@ _POSITIONAL = LazyRegex(
       | (?P<forward>
             (?:see|described|mentioned|noted|explained|shown|listed|defined|given|detailed|outlined)\s+below
           | (?:the|see)\s+below
+          | following\s+(?:tool|function|command)
         )
     )\b
     """,
@@ -241,8 +242,9 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
     unstated dependencies among the guideline smells.
 
     A reference into the description itself is allowed when there is text for it
-    to point at: "listed below" followed by the list (80 characters or more), or
-    "see above" after 80 characters or more of the same description.
+    to point at: "listed below" or "run the following command" followed by the
+    list or the command (80 characters or more), or "see above" after 80
+    characters or more of the same description.
 
     **Bad.** `"Same as the previous tool, but for folders."`
 
