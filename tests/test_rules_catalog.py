@@ -235,6 +235,7 @@ def test_cat004_a_verb_several_tools_share_is_a_convention() -> None:
         ("github.search_issues", "github.create_issue", "ping"),  # namespaces and one-word names
         ("edit_note", "set_config_value"),  # editing is not setting
         ("getUser", "listUsers", "createUser"),  # consistently camelCase
+        ("find", "aggregate", "search_knowledge", "list_databases"),  # a one-word name is an operation's own name
     ],
 )
 def test_cat004_near_misses(names: tuple[str, ...]) -> None:

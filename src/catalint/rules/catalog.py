@@ -191,8 +191,11 @@ def naming_style(name: str) -> str | None:
 
 
 def _verb(name: str) -> str | None:
+    """The first word of a name's last dotted part; None for a one-word name (`find`), which names an
+    operation of its own (a database's verb), not an action on a thing that another tool might word
+    differently."""
     words = _WORDS.findall(name.rsplit(".", 1)[-1])
-    return words[0].lower() if words else None
+    return words[0].lower() if len(words) > 1 else None
 
 
 @rule(
@@ -217,7 +220,9 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
     from an issue unlinks it; it deletes nothing), and a verb that at least two
     tools and more than a third of its group use, which is a convention of the
     catalog (`find_*` to list, `search_*` to query) rather than a slip. A
-    namespace before a dot is ignored; one-word names have no style.
+    namespace before a dot is ignored; one-word names have no style, and their
+    verb is not compared: `find` beside `search_knowledge` in mongodb-mcp-server
+    is the database's own operation name.
 
     **Why.** Agents guess tool names from patterns they have seen in the same
     list; a catalog that says `delete` in one place and `remove` in another makes
