@@ -360,8 +360,7 @@ def lint(
                 from catalint.diff import filter_baseline
 
                 filter_baseline(result, base, settings)
-            tok = count_tokens or any(code.startswith("TOK-") for code in settings.enabled_codes())
-            result.quality = assess(result, settings.gate_checks(), tok)
+            result.quality = assess(result, settings.gate_checks(), result.tokens)
             run.files.append(result)
             if result.dropped:
                 run.notices.append(

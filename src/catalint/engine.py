@@ -46,6 +46,7 @@ class FileResult:
     fail_severity: Severity = Severity.CRITICAL
     quality: Any = None  # quality.FileQuality, once assessed
     dropped: int = 0  # findings past MAX_FILE_FINDINGS, not reported
+    tokens: bool = False  # whether each tool's tokens were counted (asked for, a TOK rule, a token gate)
 
     def failing(self) -> bool:
         return any(f.severity >= self.fail_severity for t in self.tools for f in t.findings)
@@ -208,7 +209,7 @@ def _finish(
         return outcome
     results, suppressed, dropped = outcome
     dropped += cap_findings(results)
-    return FileResult(catalog, results, suppressed, plan.settings.fail_severity, dropped=dropped)
+    return FileResult(catalog, results, suppressed, plan.settings.fail_severity, dropped=dropped, tokens=plan.tokens)
 
 
 def default_workers(tool_count: int) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from catalint.model import Tool
@@ -28,14 +28,18 @@ class Gated(NamedTuple):
     gate: Words
     pattern: LazyRegex
     starts: tuple[str, ...]  # every match begins with one of these (case aside)
-    alone: bool = True  # False: quoted only beside another phrase of the same string
+    # Whether a match (in the string it lies in) is reported on its own; a match it refuses is quoted only
+    # beside another phrase of the same string. None: every match is.
+    alone: Callable[[re.Match[str], str], bool] | None = None
 
     def finditer(self, blob: Blob) -> Iterator[re.Match[str]]:
         if self.gate.search(blob.lower):
             yield from _finditer(self.pattern, blob.text, _anchors(blob.lower, blob.plain, self.starts))
 
 
-def _gated(kind: str, gate: str, pattern: str, starts: str, alone: bool = True) -> Gated:
+def _gated(
+    kind: str, gate: str, pattern: str, starts: str, alone: Callable[[re.Match[str], str], bool] | None = None
+) -> Gated:
     return Gated(kind, Words(gate), LazyRegex(pattern, re.IGNORECASE | re.VERBOSE), tuple(starts.split()), alone)
 
 
@@ -97,7 +101,7 @@ _INSTRUCTIONS = (
         "note to",
         r"\bnote\s+to\s+(?:the\s+)?(?:ai|assistant|model|llm|agent)s?\b(?P<rest>" + _SENTENCE_REST + ")",
         starts="note",
-        alone=False,
+        alone=lambda m, _text: _NOTE_CLAIM.search(m.group("rest")) is not None,
     ),
     _gated(
         "tag",
@@ -108,6 +112,7 @@ _INSTRUCTIONS = (
           | (?:ai|assistant|model|llm)[\s_-]?(?:instructions?|only|note)
           | instructions?[\s_-]?(?:for|to)[\s_-]?(?:the[\s_-]?)?(?:ai|assistant|model|llm))\s*>""",
         starts="<",
+        alone=lambda _m, text: not _laid_out_in_tags(text),
     ),
     _gated(
         "comment",
@@ -290,16 +295,9 @@ def _laid_out_in_tags(text: str) -> bool:
     return len({n for n in names if _TAGS.pattern.fullmatch(f"<{n}>") is None}) >= 2
 
 
-def _strong(g: Gated, m: re.Match[str], text: str) -> bool:
-    """Whether a match is reported on its own, not only beside another order in the same text."""
-    if g.kind == "tag":
-        return not _laid_out_in_tags(text)
-    return g.alone or _NOTE_CLAIM.search(m.group("rest")) is not None
-
-
-def _phrase(g: Gated, m: re.Match[str]) -> str:
-    """The words quoted for a match: a note to the model without the sentence read after it."""
-    return m.group(0) if g.alone else m.group(0)[: m.start("rest") - m.start()]
+def _phrase(m: re.Match[str]) -> str:
+    """The words quoted for a match, less the sentence a pattern reads after them (its group "rest")."""
+    return m.group(0)[: m.start("rest") - m.start()] if "rest" in m.re.groupindex else m.group(0)
 
 
 def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
@@ -318,8 +316,8 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
                 continue
             if m.group(0)[:7].lower() == "without" and _describes_behaviour(blob.text, m.start()):
                 continue
-            found.setdefault(i, []).append((m.start(), g.kind, _phrase(g, m)))
-            if i not in strong and _strong(g, m, blob.items[i].text):
+            found.setdefault(i, []).append((m.start(), g.kind, _phrase(m)))
+            if i not in strong and (g.alone is None or g.alone(m, blob.items[i].text)):
                 strong.add(i)
     return {i: sorted(hits) for i, hits in found.items() if i in strong}
 
