@@ -113,7 +113,7 @@ def test_cat003_fires_on_same_description_after_normalising() -> None:
     assert where(findings) == [("list_closed_issues", "/tools/1/description")]
     f = findings[0]
     assert f.severity == Severity.WARNING
-    assert "same as 'list_open_issues'" in f.message
+    assert "same as that of 'list_open_issues' (/tools/0)" in f.message
     assert "/tools/0" in f.message
 
 
@@ -257,6 +257,21 @@ def test_cat005_reports_a_tool_that_loses_its_own_name() -> None:
     assert (found.tool, found.pointer) == ("search_issues", "/tools/0/description")
     assert "picks 'search_issue_events' over 'search_issues'" in found.message
     assert "they share issue, search" in found.message
+
+
+def test_cat005_lists_the_weightiest_words_first_and_numbers_last() -> None:
+    tools = [
+        {"name": "search_issues", "description": "Look up text in the tracker; rate limited (429, 503)."},
+        {
+            "name": "search_issue_events",
+            "description": "Search issue events: search the issues of a project for events, by text.",
+        },
+        {"name": "get_project", "description": "Get a project of the tracker."},
+    ]
+    (found,) = run("CAT-005", *tools)
+    # rare words of its own before the ones another tool has too ('tracker'), numbers last
+    assert found.message.endswith("only limited, look, rate, tracker, 429, 503 set 'search_issues' apart")
+    assert "they share issue, search, text" in found.message
 
 
 def test_cat005_says_when_nothing_sets_the_tool_apart() -> None:

@@ -156,6 +156,7 @@ def test_desc004_skips_non_latin_descriptions() -> None:
         "See above for the list of supported formats.",
         "Deletes a folder. As mentioned before, this cannot be undone.",
         "Call the next tool with the returned id.",
+        "Run the previous tools first.",
         "Search files. Options are described below.",
         "Returns an id. Pass it to the following tool.",  # nothing follows it here
     ],
@@ -173,6 +174,9 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         "- json: one object per row\n- xml: one element per row",
         "Search the index for documents that match the query, ranking by relevance and recency. "
         "As described above, results are paged.",
+        # Earlier calls in the conversation, not a place in the list (mui-mcp's fetchDocs):
+        "Fetch documentation for one or more URLs extracted from previous tool calls responses.",
+        "Pass the cursor from the last tool result to get the next page.",
         # A command shown in the description itself (Neon's provision_neon_auth):
         "Provision auth. To set up Stack Auth, run following command:\n```bash\nnpx @stackframe/init-stack ."
         " --no-browser\n```\nThis command will set up the project with the keys it needs.",

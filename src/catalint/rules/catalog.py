@@ -149,7 +149,8 @@ def duplicate_description(tools: list[Tool]) -> Iterator[CatalogHit]:
             tool,
             Hit(
                 join_pointer(tool.pointer, "description"),
-                f"description is the same as {earlier.name!r}'s ({earlier.pointer}); an agent cannot tell them apart",
+                f"description is the same as that of {earlier.name!r} ({earlier.pointer}); "
+                "an agent cannot tell them apart",
                 "say what this tool does that the other does not",
             ),
         )
@@ -277,6 +278,12 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
                 )
 
 
+def _weightiest(words: set[str], tf: Counter[str], idf: dict[str, float], most: int = 6) -> list[str]:
+    """The words that weigh most in this tool's score (rare in the catalog, frequent here), words before
+    numbers: "429" and "503" are true differences but not what a description should stress."""
+    return sorted(words, key=lambda w: (w.isdigit(), -idf.get(w, 0.0) * tf[w], w))[:most]
+
+
 @rule(
     "CAT-005",
     "indistinguishable-tools",
@@ -292,7 +299,8 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     its name as the query, the bench selector (`catalint bench explain`) picks a
     different tool of the catalog, or ties with one that comes earlier. The
     finding names the other tool, the words they share and the words that set
-    this tool apart, which are what its description should stress. Off by
+    this tool apart, which are what its description should stress (at most six
+    of each, those that weigh most in the selector's score first, numbers last). Off by
     default, because it runs the selector once per tool: about 0.1 s for the
     1,000 tools of `benchmarks/` and 2.5 s for its 10,000 (more than tenfold:
     tools whose names share words are compared with each other). Turn it on with
@@ -333,9 +341,9 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
         other = tools[rival[1]]
         if other.name == tool.name:
             continue
-        own, theirs = set(docs[i].tf), set(docs[rival[1]].tf)
-        shared = ", ".join(sorted(own & theirs)[:6]) or "nothing"
-        apart = ", ".join(sorted(own - theirs)[:6])
+        own, theirs = docs[i].tf, docs[rival[1]].tf
+        shared = ", ".join(_weightiest(own.keys() & theirs.keys(), own, index.idf)) or "nothing"
+        apart = ", ".join(_weightiest(own.keys() - theirs.keys(), own, index.idf))
         apart = f"only {apart} set {tool.name!r} apart" if apart else f"nothing sets {tool.name!r} apart"
         yield CatalogHit(
             tool,

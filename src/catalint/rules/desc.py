@@ -190,7 +190,8 @@ _POSITIONAL = LazyRegex(
     r"""
     \b(?:
         (?P<always>
-            (?:previous|preceding|prior|next|last)\s+(?:tool|function|command)
+            (?:previous|preceding|prior|next|last)\s+(?:tool|function|command)s?
+            (?!\s+(?:calls?|results?|outputs?|responses?|invocations?|runs?|executions?)\b)  # a time, not a place
           | (?:tool|function)s?\s+(?:above|below)
           | as\s+(?:mentioned|described|noted|stated|explained|shown)\s+(?:before|earlier|previously)
         )
@@ -240,6 +241,9 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
     tools, merge servers and drop tools they filter out, so "above" and "the
     previous tool" point at nothing. Hasan et al. (arXiv:2602.14878) count such
     unstated dependencies among the guideline smells.
+
+    "The previous tool call" (result, output, response) is a moment in the
+    conversation, not a place in the catalog, and is left alone.
 
     A reference into the description itself is allowed when there is text for it
     to point at: "listed below" or "run the following command" followed by the
