@@ -388,7 +388,8 @@ def test_50mb_description_completes_and_reports_desc_002(tmp_path: Path) -> None
     tool = {"name": "get_forecast", "description": text, "annotations": {"readOnlyHint": True}}
     write(tmp_path / "big.json", json.dumps({"tools": [tool]}))
     assert (tmp_path / "big.json").stat().st_size < MAX_FILE_BYTES
-    done = catalint("lint", "big.json", cwd=tmp_path, timeout=60)
+    # about 25 s alone on a 2-CPU machine (every rule reads 50 MB): the guard is for a hang, not speed
+    done = catalint("lint", "big.json", cwd=tmp_path, timeout=240)
     no_crash(done)
     assert done.code == 1
     assert "DESC-002" in done.stdout
