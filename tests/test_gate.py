@@ -221,12 +221,10 @@ def test_failing_target_alone_fails_the_run(cli, good: Path) -> None:
     ("check", "row"),
     [
         ("mean_score>=1", "gate [PASS] mean_score 1.00 >= 1.00"),
-        ("mean_score>=1.5", "gate [FAIL] mean_score 1.00 < 1.50"),
         ("mean_score>0.5", "gate [PASS] mean_score 1.00 > 0.50"),
         ("mean_score>1", "gate [FAIL] mean_score 1.00 <= 1.00"),
         ("mean_score<=1", "gate [PASS] mean_score 1.00 <= 1.00"),
         ("mean_score<=0.5", "gate [FAIL] mean_score 1.00 > 0.50"),
-        ("mean_score<1.5", "gate [PASS] mean_score 1.00 < 1.50"),
         ("mean_score<1", "gate [FAIL] mean_score 1.00 >= 1.00"),
         ("mean_score==1", "gate [PASS] mean_score 1.00 == 1.00"),
         ("mean_score==0.5", "gate [FAIL] mean_score 1.00 != 0.50"),
@@ -424,6 +422,31 @@ def test_gate_false_in_config(cli, tmp_path: Path) -> None:
 )
 def test_bad_cli_gate_is_exit_2(cli, good: Path, check: str, message: str) -> None:
     assert message in one_error(cli("lint", "--gate", check, "tools.json"))
+
+
+@pytest.mark.parametrize(
+    ("check", "message"),
+    [
+        ("mean_score>=70", "mean_score is a score from 0 to 1, not 70: did you mean 0.7?"),
+        ("min_score>-0.5", "min_score is a score from 0 to 1, not -0.5"),
+        ('tool["get_forecast"].score>=1.5', 'tool["get_forecast"].score is a score from 0 to 1, not 1.5'),
+    ],
+)
+def test_a_bound_off_the_score_scale_is_exit_2(cli, good: Path, check: str, message: str) -> None:
+    assert one_error(cli("lint", "--gate", check, "tools.json")) == f"error: command line: --gate: {message}"
+
+
+def test_a_bound_off_the_score_scale_in_config(cli, good: Path) -> None:
+    (good.parent / "pyproject.toml").write_text("[tool.catalint.gate]\nmean_score = { schema = { minimum = 80 } }\n")
+    line = one_error(cli("lint", "tools.json"))
+    assert line == (
+        "error: pyproject.toml: gate.mean_score: mean_score is a score from 0 to 1, not 80: did you mean 0.8?"
+    )
+
+
+def test_the_ends_of_the_score_scale_and_counts_are_accepted(cli, good: Path) -> None:
+    for check in ("mean_score>=0", "min_score<=1", "critical_count<=70", "tokens.total<=5000"):
+        assert cli("lint", "--gate", check, "tools.json").exit_code in (0, 1), check
 
 
 @pytest.mark.parametrize("check", ["mean_score>=nan", "mean_score>=NaN", "mean_score<=inf"])

@@ -943,6 +943,36 @@ def test_gate_option_replaces_the_default_check_on_the_same_target(cli, tmp_path
     assert rows == ["gate [FAIL] tool_selection.f1 50 < 80"]
 
 
+@pytest.mark.parametrize(
+    ("check", "message"),
+    [
+        ("tool_selection.f1>=0.95", "tool_selection.f1 is a percent from 0 to 100, not 0.95: did you mean 95?"),
+        ("calls.schema_compliance>=101", "calls.schema_compliance is a percent from 0 to 100, not 101"),
+        ("distractors.certified_lower>-1", "distractors.certified_lower is a percent from 0 to 100, not -1"),
+    ],
+)
+def test_a_gate_bound_off_the_percent_scale_is_a_config_error(cli, tmp_path: Path, check: str, message: str) -> None:
+    write_json(tmp_path / "run.json", MISS)
+    assert one_error_line(cli("trace", "score", "run.json", *CLASSES, "--gate", check)) == f"error: --gate: {message}"
+
+
+def test_a_gate_bound_on_a_count_or_cost_is_not_a_percent(cli, tmp_path: Path) -> None:
+    write_json(tmp_path / "run.json", MISS)
+    for check in ("tool_selection.f1>=0", "tool_selection.f1<=100", "token_efficiency.cost<=0.5"):
+        assert cli("trace", "score", "run.json", *CLASSES, "--gate", check).exit_code in (0, 1), check
+
+
+def test_a_fraction_in_a_suite_gate_is_reported_at_its_line(cli, tmp_path: Path) -> None:
+    (tmp_path / "suite.yml").write_text(
+        "agents:\n  - name: a\n    prompt: p\n    equal_function_sets:\n"
+        "      classes: [{name: s, members: [web_search]}]\n"
+        '      expect:\n        - tool_selection.f1: {">=": 0.7}\n'
+    )
+    line = one_error_line(cli("check", "suite.yml"))
+    assert line.startswith("suite.yml:7:")
+    assert "tool_selection.f1 is a percent from 0 to 100, not 0.7: did you mean 70?" in line
+
+
 def test_orchestration_uses_token_efficiency_classes_when_there_are_no_others(cli, tmp_path: Path) -> None:
     (tmp_path / "spec.yaml").write_text("token_efficiency:\n  classes: [{name: s, members: [web_search]}]\n")
     write_json(tmp_path / "run.json", HIT)

@@ -158,7 +158,11 @@ def main() -> None:
     metavar="TARGET>=N",
     help="A gate check such as 'mean_score>=0.8' (repeatable); replaces the gate's check on that target.",
 )
-@click.option("--no-gate", is_flag=True, help="Do not run the quality gate.")
+@click.option(
+    "--no-gate",
+    is_flag=True,
+    help="Turn off the configured (or default) gate checks, as gate = false does; --gate checks given with it run.",
+)
 @click.option(
     "--target",
     "targets",

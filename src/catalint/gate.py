@@ -37,6 +37,12 @@ _SHORT = LazyRegex(r"^\s*(.+?)\s*(>=|<=|==|!=|>|<)\s*(\S+)\s*$")
 _SCHEMA_OPS = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<", "const": "=="}
 
 
+# Targets with a fixed scale, by kind: a bound off the scale is a mistake (0.7 where 70 was meant).
+# trace_scenario adds its percents.
+SCALES: dict[str, str] = {"min_score": "score", "mean_score": "score"}
+_SCALE = {"score": (1.0, "a score from 0 to 1"), "percent": (100.0, "a percent from 0 to 100")}
+
+
 class GateError(ConfigError):
     """A gate that cannot be understood or applied: a config error (exit 2)."""
 
@@ -108,7 +114,7 @@ def parse_short(text: str, where: str, known: Callable[[str, str], str] | None =
     target, op, number = found.groups()
     if target[-1:] in "=<>!":
         raise GateError(f"{where}: bad comparison in {text!r} (use {', '.join(OPS)})")
-    return Check((known or check_target)(target, where), ((op, _parse_number(number, where)),))
+    return on_scale(Check((known or check_target)(target, where), ((op, _parse_number(number, where)),)), where)
 
 
 def parse_gate_table(value: Any, where: str) -> list[Check]:
@@ -155,7 +161,7 @@ def parse_matcher(target: str, matcher: Any, where: str) -> Check:
         schema = matcher["schema"]
         _check_schema(schema, where)
         if schema and set(schema) <= set(_SCHEMA_OPS) and all(is_number(v) for v in schema.values()):
-            return Check(target, tuple((_SCHEMA_OPS[k], float(v)) for k, v in schema.items()))
+            return on_scale(Check(target, tuple((_SCHEMA_OPS[k], float(v)) for k, v in schema.items())), where)
         return Check(target, schema=schema)
     ops = []
     for op, number in matcher.items():
@@ -164,7 +170,23 @@ def parse_matcher(target: str, matcher: Any, where: str) -> Check:
         if not is_number(number):
             raise GateError(f"{where}: {op} needs a number, got {number!r}")
         ops.append((op, float(number)))
-    return Check(target, tuple(ops))
+    return on_scale(Check(target, tuple(ops)), where)
+
+
+def on_scale(check: Check, where: str) -> Check:
+    """check, unless a bound is off its target's scale: a score past 0..1, a percent past 0..100 or
+    strictly between 0 and 1 (a fraction where a percent was meant: 0.95 for 95)."""
+    kind = SCALES.get(check.target) or ("score" if check.tool is not None else None)
+    if kind is None:
+        return check
+    top, scale = _SCALE[kind]
+    for _, bound in check.ops:
+        if 0.0 <= bound <= top and not (kind == "percent" and 0.0 < bound < 1.0):
+            continue
+        meant = bound / 100 if kind == "score" and 10.0 <= bound <= 100.0 else bound * 100 if bound < 1.0 else None
+        hint = f": did you mean {meant:g}?" if meant is not None and 0.0 < meant <= top else ""
+        raise GateError(f"{where}: {check.target} is {scale}, not {bound:g}{hint}")
+    return check
 
 
 def _check_schema(schema: dict[str, Any], where: str) -> None:
@@ -277,8 +299,8 @@ Default, when no gate is configured: min_score >= 0.50, mean_score >= 0.70,
 critical_count <= 0.
 
 Targets:
-  min_score, mean_score   the worst and the mean TDQS of the file's tools (0..1;
-                          see 'catalint rule TDQS')
+  min_score, mean_score   the worst and the mean TDQS of the file's tools (0..1,
+                          a bound off that scale is an error; see 'catalint rule TDQS')
   tool["NAME"].score      one tool's TDQS
   critical_count          findings at critical severity, schema rules excepted
   warning_count           findings at warning severity, schema rules excepted

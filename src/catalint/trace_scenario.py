@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalint.gate import Check, GateError, Row, parse_matcher, parse_short, row_for
+from catalint.gate import SCALES, Check, GateError, Row, parse_matcher, parse_short, row_for
 from catalint.model import Catalog, Tool
 from catalint.trace_metrics import (
     EqClass,
@@ -43,6 +43,16 @@ TARGETS: dict[str, tuple[str, ...]] = {
     ),
 }
 ALL_TARGETS = tuple(f"{ns}.{name}" for ns, names in TARGETS.items() for name in names)
+_NOT_PERCENT = {
+    "distractors.chose_correct",
+    "distractors.chose_distractor",
+    "token_efficiency.tool_surface_tokens",
+    "token_efficiency.correct_selections",
+    "token_efficiency.cost",
+    "token_efficiency.tokens_per_correct",
+    "token_efficiency.cost_per_correct",
+}
+SCALES.update((t, "percent") for t in ALL_TARGETS if t not in _NOT_PERCENT)
 # The namespace each block gates, and its default gate when expect: is empty.
 BLOCKS = {
     "equal_function_sets": ("tool_selection", (Check("tool_selection.f1", ((">=", 50.0),)),)),
@@ -383,8 +393,9 @@ EXPLANATION = f"""TRACE (scoring recorded runs)
 `catalint trace score TRACE... --catalog SERVER=PATH` and `catalint check SUITE
 --traces DIR` read recorded agent runs and score them against the catalog. No
 model runs: the same traces always give the same numbers. Percents are integers
-0..100 (rounded half up from exact fractions). Several runs are micro-averaged:
-counts are summed over the runs before any percent is taken.
+0..100 (rounded half up from exact fractions), and so are their gate bounds: a
+bound past 100, or a fraction such as 0.95, is a config error. Several runs are
+micro-averaged: counts are summed over the runs before any percent is taken.
 
 A run: {{"tool_calls": [{{"name", "server"?, "args"?, "error"? | "is_error"?,
 "result"?}}], "conversation": {{"tokens": {{"total": N}}}}, "cost": X, "prompt"?}}.
