@@ -142,17 +142,36 @@ def test_per_tool_ignore_flag(cli, tmp_path: Path) -> None:
 
 
 def test_stale_ignores_are_reported_as_notices(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / "old").mkdir()
+    write_catalog(tmp_path / "old" / "tools.json", [TOOL])  # no DESC-001 finding to suppress
     (tmp_path / "catalint.toml").write_text(
         '[per-file-ignores]\n"old/*.json" = ["DESC-001"]\n'
         '[[per-tool-ignores]]\ntools = "gone_tool"\nrules = ["DESC-012"]\nreason = "removed last year"\n'
     )
-    result = cli("lint", str(catalog))
+    result = cli("lint", str(catalog), "old/tools.json")
     notices = [line for line in result.stdout.splitlines() if "notice" in line]
     assert len(notices) == 2
     assert "old/*.json" in notices[0] and "matched no finding" in notices[0]
     assert "gone_tool" in notices[1]
-    data = json.loads(cli("lint", "--output-format", "json", str(catalog)).stdout)
+    data = json.loads(cli("lint", "--output-format", "json", str(catalog), "old/tools.json").stdout)
     assert len(data["notices"]) == 2
+
+
+def test_ignores_that_could_not_match_in_this_run_are_not_stale(cli, tmp_path: Path, catalog: Path) -> None:
+    """pre-commit passes only the changed files, and --select can leave an ignore's rules out."""
+    (tmp_path / "legacy").mkdir()
+    write_catalog(tmp_path / "legacy" / "tools.json", [TOOL])
+    (tmp_path / "catalint.toml").write_text(
+        '[per-file-ignores]\n"legacy/*.json" = ["DESC-012"]\n'
+        '[[per-tool-ignores]]\ntools = "get_weather"\nrules = ["DESC-006"]\nfiles = ["legacy/*.json"]\n'
+        '[[per-tool-ignores]]\ntools = "gone_tool"\nrules = ["DESC"]\n'
+    )
+    result = cli("lint", "--select", "SCH", "tools.json")  # legacy/ not linted, no DESC rule on
+    assert "notice" not in result.stdout, result.stdout
+    # legacy/ linted: its file ignore and its file-scoped tool ignore are used; gone_tool is stale
+    result = cli("lint", "tools.json", "legacy/tools.json")
+    notices = [line for line in result.stdout.splitlines() if "notice" in line]
+    assert len(notices) == 1 and "gone_tool" in notices[0], result.stdout
 
 
 @pytest.mark.parametrize(

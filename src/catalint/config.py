@@ -47,6 +47,7 @@ class ToolIgnore:
     files: list[str]
     label: str
     used: int = 0
+    seen: bool = False  # some linted file is in its files and some of its rules ran: it could have matched
 
     def applies(self, tool: str, code: str, file_rel: str) -> bool:
         if self.files and not glob_match(file_rel, self.files):
@@ -60,6 +61,7 @@ class FileIgnore:
     rules: list[str]
     label: str
     used: int = 0
+    seen: bool = False  # a linted file matched its pattern while some of its rules ran
 
 
 @dataclass
@@ -127,9 +129,11 @@ class Settings:
         return None
 
     def unused_notices(self) -> list[str]:
+        """Suppressions that could have matched in this run and did not. One whose files were not
+        linted, or whose rules were not selected, says nothing: pre-commit passes only changed files."""
         where = shown_path(self.path) if self.path else COMMAND_LINE
         entries: list[FileIgnore | ToolIgnore] = [*self.per_file_ignores, *self.per_tool_ignores]
-        return [f"{where}: notice: {e.label} matched no finding; remove it" for e in entries if not e.used]
+        return [f"{where}: notice: {e.label} matched no finding; remove it" for e in entries if e.seen and not e.used]
 
 
 def glob_match(rel: str, patterns: list[str]) -> bool:

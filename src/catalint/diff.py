@@ -544,10 +544,10 @@ def filter_baseline(result: FileResult, baseline: Catalog, settings: Settings) -
 
 
 def _lint_baseline(baseline: Catalog, settings: Settings) -> FileResult:
-    """Lint the baseline without counting its matches toward the settings' unused-ignore notices."""
+    """Lint the baseline without counting it toward the settings' unused-ignore notices."""
     ignores = [*settings.per_file_ignores, *settings.per_tool_ignores]
-    used = [entry.used for entry in ignores]
+    kept = [(entry.used, entry.seen) for entry in ignores]
     result = lint_catalog(baseline, settings)
-    for entry, before in zip(ignores, used, strict=True):
-        entry.used = before
+    for entry, (used, seen) in zip(ignores, kept, strict=True):
+        entry.used, entry.seen = used, seen
     return result

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, NamedTuple
 
-from catalint.config import FileIgnore, Settings, ToolIgnore
+from catalint.config import FileIgnore, Settings, ToolIgnore, glob_match, matches
 from catalint.loader import LoadError
 from catalint.model import Catalog, Finding, Severity, Tool
 from catalint.registry import CatalogHit, Hit, Rule, all_rules, set_options
@@ -167,6 +167,12 @@ def _plan(
         ]
     by_file = settings.file_ignored if settings.per_file_ignores else None
     active = [_Active(r, severity, fixed, by_file(rel, r.code) if by_file else None) for r, severity, fixed in rules]
+    for a in active:
+        if a.file_ignore is not None:
+            a.file_ignore.seen = True
+    for entry in settings.per_tool_ignores:
+        if not entry.seen and (not entry.files or glob_match(rel, entry.files)):
+            entry.seen = any(matches(r, a.rule.code) for a in active for r in entry.rules)
     if not tokens:
         from catalint.quality import needs_tokens
 
