@@ -247,7 +247,7 @@ def _conditions(text: str, tool: Tool, offsets: list[int] | None) -> Iterator[Re
     for m in _finditer(_ACTIVE, text, offsets):
         other = _other_tool(m.group("ref"), tool)
         # "when you call get_issue, pass this id" is workflow; an override word or "any other tool" is not
-        if other and (_EVERY_OTHER.match(other) or _intercepts(m.group("rest"))):
+        if other and (_EVERY_OTHER.match(other) or _intercepts(_order_after(m.group("rest")))):
             yield Reach(m.start(), m.group(0), f"sets a rule for calls to {other}")
 
 
@@ -260,11 +260,21 @@ def _intercepts(rest: str) -> bool:
     return dest is not None and not _EXAMPLE_DEST.search(dest.group())
 
 
+# "before calling update_settings to change the language": what the other tool is called for, up to a comma.
+_PURPOSE = LazyRegex(r"\s+(?:in\s+order\s+)?to\s+[^,]*,?", re.IGNORECASE)
+
+
+def _order_after(rest: str) -> str:
+    """The part of rest that can hold an order: after the purpose clause of the call, if rest opens with one."""
+    purpose = _PURPOSE.match(rest)
+    return rest[purpose.end() :] if purpose else rest
+
+
 def _gerunds(text: str, tool: Tool, offsets: list[int] | None) -> Iterator[Reach]:
     """The same rules with the condition as a gerund ("when using the transfer_funds tool, also ...")."""
     for m in _finditer(_GERUND, text, offsets):
         other = _other_tool(m.group("ref"), tool)
-        if other and _intercepts(m.group("rest")):
+        if other and _intercepts(_order_after(m.group("rest"))):
             yield Reach(m.start(), m.group(0), f"sets a rule for calls to {other}")
 
 
@@ -424,7 +434,9 @@ def cross_tool_instructions(tool: Tool) -> Iterator[Hit]:
     addresses (example.com and the other RFC 2606 names).
 
     Ordinary workflow stays quiet: "use list_files first", "the hash returned when
-    get_text_file_contents is called" (no order follows), "if list_issues is called
+    get_text_file_contents is called" (no order follows), "validate the locale
+    before calling update-mailbox-settings to change the user's language" (what
+    the other tool is called for, not an order), "if list_issues is called
     with state=closed, use get_issue" (calling a tool is not an override), "if
     create_issue is called without labels, call this tool afterwards" (but not
     "first call this tool with the email body": that intercepts), "when
