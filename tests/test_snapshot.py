@@ -38,6 +38,28 @@ def test_a_catalog_the_sdk_refuses_is_kept_as_sent_with_a_notice(cli, tmp_path: 
     assert written.endswith("5 tools from " + " ".join([*SERVER, "invalid", "5", "2"]))
 
 
+def test_log_lines_on_stdout_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
+    """The SDK's client logs such a line and goes on; elevenlabs-mcp, minimax-mcp and opensearch-mcp-server-py
+    print 'Starting MCP server' on stdout and work in real clients, but catalint refused to snapshot them."""
+    result = snap(cli, "tools.json", count=3, mode="garbage")
+    assert result.exit_code == 0, result.stderr
+    assert [t["name"] for t in json.loads((tmp_path / "tools.json").read_text())["tools"]] == [
+        "tool_0",
+        "tool_1",
+        "tool_2",
+    ]
+    notice, written = result.stderr.strip().splitlines()
+    assert notice.endswith(
+        "garbage 3 2: notice: the server wrote 1 line that is not JSON-RPC on stdout (first: 'Server listening on"
+        " port 8080...'); the MCP SDK skips such lines, but a client that reads stdout strictly fails on them"
+        " (logs go to stderr)"
+    )
+    assert written.endswith("3 tools from " + " ".join([*SERVER, "garbage", "3", "2"]))
+    args = ["lint", "--no-gate", "--output-format", "json", "--server", "--", *SERVER, "garbage", "3", "2"]
+    (notice,) = json.loads(cli(*args).stdout)["notices"]
+    assert "the server wrote 1 line that is not JSON-RPC on stdout" in notice
+
+
 def test_lint_server_reports_what_the_sdk_refuses(cli) -> None:
     args = ["lint", "--no-gate", "--select", "SCH-005", "--output-format", "json", "--server", "--", *SERVER]
     report = json.loads(cli(*args, "invalid", "3", "2").stdout)
@@ -95,7 +117,11 @@ def test_check_ignores_the_order_of_the_tools(cli, tmp_path: Path) -> None:
     ("mode", "words"),
     [
         ("crash", "before answering (did it exit?); server stderr: starting up | fatal: missing API_KEY"),
-        ("garbage", "not JSON-RPC on stdout: 'Server listening on port 8080...' (logs go to stderr)"),
+        (
+            "garbageexit",
+            "closed the connection before answering (did it exit?); it wrote 2 lines that are not JSON-RPC on"
+            " stdout (first: 'Server listening on port 8080...')",
+        ),
         ("error", ": the server answered tools/list with error -32603: database unavailable"),
         ("initerror", ": the server answered initialize with error -32602: unsupported protocol version"),  # line 1
         ("midcrash", "segmentation fault"),  # dies after the first page: nothing is written
@@ -115,6 +141,16 @@ def test_a_hanging_server_times_out(cli, tmp_path: Path) -> None:
     result = snap(cli, "tools.json", "--timeout", "2", mode="hang")
     assert result.exit_code == 2 and "timed out after 2 s" in result.stderr
     assert not (tmp_path / "tools.json").exists()
+
+
+def test_a_timeout_shows_the_stderr_from_before_the_server_was_stopped(cli, tmp_path: Path) -> None:
+    """vectara-mcp serves SSE by default: the useful lines came first, and its shutdown chatter buried them."""
+    result = snap(cli, "tools.json", "--timeout", "2", mode="sse")
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert "timed out after 2 s" in line
+    assert "nothing came on stdout (does it serve MCP on stdio, not on SSE or HTTP?)" in line
+    assert line.endswith("server stderr: Starting server (SSE mode) | Uvicorn running on http://127.0.0.1:8000")
 
 
 def test_command_not_found(cli) -> None:

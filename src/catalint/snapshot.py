@@ -35,7 +35,10 @@ class Server:
     timeout_hint: str = ""  # how the user can give it longer, said when it times out
 
     def label(self) -> str:
-        return self.url or " ".join(self.command)
+        """The URL, or the command as a shell would take it back ('mcp<2' quoted)."""
+        import shlex
+
+        return self.url or shlex.join(self.command)
 
 
 def expand_headers(headers: dict[str, str]) -> dict[str, str]:
@@ -79,13 +82,14 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
 
     logging.getLogger("mcp").setLevel(logging.CRITICAL + 1)  # its tracebacks would bury our one line
     errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+    seen = _Exchange(notes if notes is not None else [], errlog)
     try:
         try:
-            tools = anyio.run(_take, server, errlog, notes if notes is not None else [])
+            tools = anyio.run(_take, server, errlog, seen)
         except (SnapshotError, KeyboardInterrupt):
             raise
         except BaseException as exc:  # the SDK and anyio raise many kinds; all end here as one line
-            raise SnapshotError(_explain(exc, server, errlog)) from None
+            raise SnapshotError(_explain(exc, server, errlog, seen)) from None
     finally:
         errlog.close()
     try:  # what a snapshot holds must read back as JSON
@@ -103,15 +107,25 @@ class _Exchange:
     list as it arrived, the SDK's refusals of those, and the HTTP errors of a --url server."""
 
     notes: list[str]
+    errlog: Any = None  # the stdio server's stderr file
     arrived: list[dict[str, Any]] = field(default_factory=list)
     refused: list[Any] = field(default_factory=list)  # pydantic ValidationErrors
     http_errors: list[tuple[int, str]] = field(default_factory=list)  # (status, reason)
+    heard: bool = False  # anything arrived on the transport
+    stderr_size: int | None = None  # how much stderr the server had written when catalint stopped waiting
+    stray: int = 0  # lines on stdout that are not JSON-RPC
+    first_stray: str = ""  # the first, as _stdout_line gives it
+
+    def stray_lines(self) -> str:
+        """'2 lines that are not JSON-RPC on stdout (first: 'Starting...')'."""
+        first = f" (first{self.first_stray})" if self.first_stray else ""
+        lines = "1 line that is" if self.stray == 1 else f"{self.stray} lines that are"
+        return f"{lines} not JSON-RPC on stdout{first}"
 
 
-async def _take(server: Server, errlog: Any, notes: list[str]) -> list[dict[str, Any]]:
+async def _take(server: Server, errlog: Any, seen: _Exchange) -> list[dict[str, Any]]:
     import anyio
 
-    seen = _Exchange(notes)
     with anyio.fail_after(server.timeout):
         if server.url:
             from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
@@ -146,9 +160,8 @@ def _stdout_line(exc: Exception) -> str:
 
 
 async def _guarded(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
-    """_list, stopping at the first line on stdout that is not JSON-RPC (the SDK would log and go on).
-
-    Every result that carries a tools list is kept as it arrived, for a page the SDK refuses."""
+    """_list, with lines on stdout that are not JSON-RPC set aside (and noted), as the SDK's own client
+    skips them, and every result that carries a tools list kept as it arrived, for a page the SDK refuses."""
     import anyio
 
     send, receive = anyio.create_memory_object_stream[Any](64)
@@ -156,18 +169,26 @@ async def _guarded(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any
     async def pump() -> None:
         async with send:
             async for item in read:
+                seen.heard = True
                 if isinstance(item, Exception):
-                    what = f"the server wrote a line that is not JSON-RPC on stdout{_stdout_line(item)}"
-                    raise SnapshotError(f"{what} (logs go to stderr)")
+                    seen.stray += 1
+                    if seen.stray == 1:
+                        seen.first_stray = _stdout_line(item)
+                    continue
                 result = getattr(getattr(item, "message", None), "result", None)
                 if isinstance(result, dict) and "tools" in result:
                     seen.arrived.append(result)
                 await send.send(item)
 
-    async with anyio.create_task_group() as group:
-        group.start_soon(pump)
-        tools = await _list(receive, write, seen)
-        group.cancel_scope.cancel()
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(pump)
+            tools = await _list(receive, write, seen)
+            group.cancel_scope.cancel()
+    except anyio.get_cancelled_exc_class():  # timed out: what the server says once it is stopped is noise
+        if seen.errlog is not None:
+            seen.stderr_size = os.fstat(seen.errlog.fileno()).st_size
+        raise
     return tools
 
 
@@ -216,6 +237,11 @@ async def _list(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
             tools.extend(items)
             cursor = page.get("nextCursor")
             if not cursor:
+                if seen.stray:
+                    seen.notes.append(
+                        f"the server wrote {seen.stray_lines()}; the MCP SDK skips such lines, but a client"
+                        " that reads stdout strictly fails on them (logs go to stderr)"
+                    )
                 if seen.refused:
                     seen.notes.append(_refusal_note(seen.refused))
                 return tools
@@ -247,12 +273,14 @@ async def _answered(method: str, request: Awaitable[Any], seen: _Exchange) -> An
         raise SnapshotError(f"the server answered {method} with error {code}: {message}") from None
 
 
-def _explain(exc: BaseException, server: Server, errlog: Any) -> str:
+def _explain(exc: BaseException, server: Server, errlog: Any, seen: _Exchange) -> str:
     exc = _innermost(exc)
     if isinstance(exc, SnapshotError):
         what = str(exc)
     elif isinstance(exc, TimeoutError) or type(exc).__name__ in ("CancelledError", "Cancelled"):
         what = f"timed out after {server.timeout:g} s" + (f" ({server.timeout_hint})" if server.timeout_hint else "")
+        if not seen.heard and not server.url:
+            what += "; nothing came on stdout (does it serve MCP on stdio, not on SSE or HTTP?)"
     elif str(exc).strip() == "Connection closed":  # the SDK's word for a server that went away
         what = "the server closed the connection before answering" + ("" if server.url else " (did it exit?)")
     elif server.url and type(exc).__name__ == "ConnectError":  # the HTTP client's: nothing answered there
@@ -261,9 +289,13 @@ def _explain(exc: BaseException, server: Server, errlog: Any) -> str:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         what = f"{type(exc).__name__}: {detail}"
     errlog.seek(0)
-    tail = [line.rstrip() for line in errlog.read().splitlines() if line.strip()][-STDERR_LINES:]
+    written = errlog.read()
+    if seen.stderr_size is not None:  # only what came before catalint stopped the server
+        written = written.encode("utf-8", "replace")[: seen.stderr_size].decode("utf-8", "replace")
+    tail = [line.rstrip() for line in written.splitlines() if line.strip()][-STDERR_LINES:]
     stderr = f"; server stderr: {' | '.join(tail)}" if tail else ""
-    return f"{server.label()}: {what}{stderr}"
+    stray = f"; it wrote {seen.stray_lines()}" if seen.stray else ""
+    return f"{server.label()}: {what}{stray}{stderr}"
 
 
 def _innermost(exc: BaseException) -> BaseException:
