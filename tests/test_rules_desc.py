@@ -136,6 +136,18 @@ def test_desc004_fires_without_a_verb(desc: str) -> None:
         "Link an existing issue to an epic.",  # mcp-atlassian
         "Transition a Jira issue to a new status.",  # mcp-atlassian
         "Acknowledges the incident.",
+        # from the live servers (DigitalOcean, Datadog, Hostinger, Backlog, mobile-mcp, Google Drive):
+        "Reboot a droplet",
+        "Rebuild a droplet from an image",
+        "Shutdown a droplet",
+        "Power off a droplet",
+        "Unmute a host in Datadog",
+        "Resend the confirmation email",
+        "Relates an issue to another issue",
+        "Swipe on the screen",
+        "Tap at the given coordinates",
+        "Protect a range in a spreadsheet",
+        "Style shapes in Google Slides",
     ],
 )
 def test_desc004_near_miss_inflected_verbs(desc: str) -> None:
@@ -568,11 +580,24 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         "Use either 'after_id' or 'before_id' to specify the new position.",
         # the list names levels; the example shows a value outside it (mcp-server-chart's district map)
         'A region name, must be one of country, province, city or county. For example, "Shaanxi" is fine.',
+        # a set left open (awslabs.eks-mcp-server's log_type):
+        'Log type. Options:\n- "application": app logs\n- "host": node logs\n'
+        "- Or provide a custom CloudWatch log group name directly",
+        "Language, one of en, fr or de, or any other ISO 639-1 code.",
+        # sets that hold under a condition (mcp-nixos's type):
+        "Sub-type. For source=nixos with action=search, one of: packages, options, programs."
+        " For store, one of: ls, read.",
     ],
 )
 def test_desc013_near_misses(desc: str) -> None:
     s = schema({"status": {"type": "string", "description": desc}})
     assert not fires("DESC-013", tool(inputSchema=s)), desc
+
+
+def test_desc013_says_when_it_shows_only_some_of_the_values() -> None:
+    desc = "One of: search, info, stats, browse, channels, flake-inputs, cache, store."
+    (found,) = run("DESC-013", tool(inputSchema=schema({"action": {"type": "string", "description": desc}})))
+    assert "(search, info, stats, browse, channels, flake-inputs, …)" in found.message
 
 
 def test_desc013_skips_arguments_with_enum_or_non_string_type() -> None:

@@ -67,16 +67,17 @@ VERBS = frozenset(
     leave let link lint list load locate lock log login logout look lookup maintain make manage map mark match
     measure merge migrate modify monitor mount move multiply mute navigate normalize notify obtain open
     optimize order output overwrite paginate parse paste patch pause pay perform pick pin ping
-    place plan play plot populate post predict prepend press preview print process produce profile
-    promote provide prune publish pull purge push put query queue rank rate read rebase receive
-    recommend record redact redirect refresh refund register reject release reload remove rename
-    render renew reopen reorder replace reply report request reserve reset resize resolve restart
+    place plan play plot populate post power predict prepend press preview print process produce profile
+    promote protect provide prune publish pull purge push put query queue rank rate read rebase reboot rebuild receive
+    recommend record redact redirect refresh refund register reject relate release reload remove rename
+    render renew reopen reorder replace reply report request resend reserve reset resize resolve restart
     restore resume retrieve return reveal review revert revoke rollback rotate round route run sample
     save scale scan schedule scrape screenshot scroll search select sell send serve set share
-    show shut sign simulate skip sleep snapshot solve sort specify split stage star start stop
-    store stream submit subscribe subtract suggest sum summarise summarize swap switch sync synchronize tag
-    take terminate test think toggle trace track transcribe transfer transform transition translate
-    trigger trim truncate type unassign undo uninstall unlink unlock unpin unstar unsubscribe unzip update upgrade
+    show shut shutdown sign simulate skip sleep snapshot solve sort specify split stage star start stop
+    store stream style submit subscribe subtract suggest sum summarise summarize swap swipe switch sync synchronize tag
+    take tap terminate test think toggle trace track transcribe transfer transform transition translate
+    trigger trim truncate type unassign undo uninstall unlink unlock unmute unpin unprotect unstar unsubscribe unzip
+    update upgrade
     upload upsert use validate verify view visit visualize wait watch withdraw write zip
     """.split()
 )

@@ -693,7 +693,13 @@ _BULLETS = LazyRegex(
     re.IGNORECASE,
 )
 _BULLET_VALUE = LazyRegex(rf"^[ \t]*[-*•][ \t]*({_VALUE})", re.MULTILINE)
-_CONDITION = LazyRegex(r"\b(?:if|when|unless|whenever)\b", re.IGNORECASE)
+# A condition before the list: its values hold only then ("for source=nixos with action=search, one of: ...").
+_CONDITION = LazyRegex(r"\b(?:if|when|unless|whenever)\b|\b(?:for|with)\s+[\w.-]+\s*=", re.IGNORECASE)
+# The set is left open: "- Or provide a custom log group name", "or any other language code".
+_OPEN_SET = LazyRegex(
+    r"\bor\s+(?:(?:provide|use|pass|give|enter|specify|set)\s+)?(?:a|an|any)\s+(?:\w+\s+)?(?:custom|other|arbitrary)\b",
+    re.IGNORECASE,
+)
 _SENTENCE_START = LazyRegex(r"[.!?\n]\s")
 _EXAMPLE_LEAD = LazyRegex(r"(?:e\.\s?g\.|for example|for instance|such as|like|example|examples)\W*$", re.I)
 # An example given after the list, quoted: "for example, "Xi'an City" is better than ..."
@@ -747,7 +753,7 @@ def _spelled_out_values(text: str, starts: list[int]) -> list[str] | None:
             continue
         starts = [m.end() for m in _SENTENCE_START.finditer(text, 0, match.start())]
         if _CONDITION.search(text, starts[-1] if starts else 0, match.start()):
-            continue  # "if the field is a checkbox, the value must be 'true' or 'false'"
+            return None  # "if the field is a checkbox, the value must be 'true' or 'false'": the set depends
         items = [i.strip().strip("'\"`").rstrip(".") for i in _SPLIT.split(listed) if i and i.strip()]
         items = [i for i in items if i and i.lower() not in ("or", "and")]
         if len(items) < 2 or any(i.lower() in _ARTICLES for i in items):
@@ -779,7 +785,10 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     not fire, nor do values that another argument of the tool declares as its
     `enum` (the prose is about that one), nor lists followed by a quoted example
     that is none of the listed values ("one of country, province or city, for
-    example "Xi'an"": the list names kinds of value). The inverse of DESC-007.
+    example "Xi'an"": the list names kinds of value), nor a set left open ("or
+    provide a custom log group name", "or any other code") or one that holds
+    under a condition ("if ...", "for source=nixos, one of: ..."). The inverse of
+    DESC-007.
 
     **Why.** Values in prose are a suggestion the agent may misspell; an `enum` is
     a constraint that clients validate and many render as a choice. Hasan et al.
@@ -804,8 +813,8 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
         if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
         values = _spelled_out_values(text, starts)
-        if values and not _enum_elsewhere(tool, arg, values):
-            shown = ", ".join(values[:6])
+        if values and not _enum_elsewhere(tool, arg, values) and not _OPEN_SET.search(text):
+            shown = ", ".join(values[:6]) + (", …" if len(values) > 6 else "")
             yield Hit(
                 _desc_or_schema(arg),
                 f"argument {arg.name!r} lists allowed values in prose ({shown}) but declares no enum",
