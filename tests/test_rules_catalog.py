@@ -195,6 +195,12 @@ def _named(*names: str) -> list[dict]:
     return [{"name": n, "description": f"Handle {n.replace('_', ' ')} requests for the workspace."} for n in names]
 
 
+def test_cat004_a_prefixed_camel_case_name_beside_snake_case_is_still_mixed() -> None:
+    (found,) = run("CAT-004", *_named("list_issues", "get_issue", "create_issue", "issues_closeIssue"))
+    assert found.tool == "issues_closeIssue"
+    assert "is camelCase; 3 of the catalog's 4 tools use snake_case" in found.message
+
+
 def test_cat004_flags_the_minority_naming_style() -> None:
     found = run("CAT-004", *_named("list_users", "create_user", "getUser", "delete-user"))
     assert [(f.tool, f.pointer) for f in found] == [("getUser", "/tools/2/name"), ("delete-user", "/tools/3/name")]
@@ -235,6 +241,8 @@ def test_cat004_a_verb_several_tools_share_is_a_convention() -> None:
         ("github.search_issues", "github.create_issue", "ping"),  # namespaces and one-word names
         ("edit_note", "set_config_value"),  # editing is not setting
         ("getUser", "listUsers", "createUser"),  # consistently camelCase
+        # a category prefix before camelCase is a namespace (Hostinger's 401 tools)
+        ("hosting_listWebsites", "domains_getDomainList", "agency-hosting_deployNodeStaticWebsite"),
         ("find", "aggregate", "search_knowledge", "list_databases"),  # a one-word name is an operation's own name
     ],
 )

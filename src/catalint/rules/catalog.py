@@ -175,16 +175,26 @@ def _unlinks(tool: Tool) -> bool:
     return isinstance(tool.description, str) and _FROM.search(tool.description) is not None
 
 
+_CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
+_PREFIX = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+
+
 def naming_style(name: str) -> str | None:
-    """snake_case, camelCase, PascalCase or kebab-case of a name's last dotted part; None for one plain word."""
+    """snake_case, camelCase, PascalCase or kebab-case of a name's last dotted part; None for one plain word.
+
+    A prefix before an underscore, with camelCase after it, is a namespace like a dotted one:
+    Hostinger's `hosting_generateFreeSubdomain` and `agency-hosting_deployWebsite` are camelCase."""
     last = name.rsplit(".", 1)[-1]
+    prefix, underscore, rest = last.partition("_")
+    if underscore and _PREFIX.fullmatch(prefix) and _CAMEL.fullmatch(rest):
+        last = rest
     if "_" in last and "-" not in last:
         return "snake_case"
     if "-" in last and "_" not in last:
         return "kebab-case"
     if "_" in last or "-" in last:
         return "mixed separators"
-    if re.fullmatch(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+", last):
+    if _CAMEL.fullmatch(last):
         return "camelCase"
     if re.fullmatch(r"(?:[A-Z][a-z0-9]+){2,}", last):
         return "PascalCase"
@@ -221,7 +231,9 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
     from an issue unlinks it; it deletes nothing), and a verb that at least two
     tools and more than a third of its group use, which is a convention of the
     catalog (`find_*` to list, `search_*` to query) rather than a slip. A
-    namespace before a dot is ignored; one-word names have no style, and their
+    namespace before a dot is ignored, and so is a prefix before an
+    underscore when camelCase follows (`hosting_listDomains`,
+    `agency-hosting_deployWebsite`); one-word names have no style, and their
     verb is not compared: `find` beside `search_knowledge` in mongodb-mcp-server
     is the database's own operation name.
 
