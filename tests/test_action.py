@@ -161,9 +161,9 @@ def test_step_passes_when_the_cli_would(repo: tuple[Path, str], tmp_path: Path) 
 def test_gate_and_fail_severity_inputs(repo: tuple[Path, str], tmp_path: Path) -> None:
     path, _ = repo
     write_catalog(path / "tools.json", [GOOD])
-    proc, _, _ = _run_step(path, tmp_path, gate="mean_score>=0.99\nmin_score>=1.5")
+    proc, _, _ = _run_step(path, tmp_path, gate="mean_score>=0.99\nmin_score>1")
     assert proc.returncode == 1
-    assert "::error file=tools.json,title=catalint gate::gate [FAIL] min_score 1.00 < 1.50" in proc.stdout
+    assert "::error file=tools.json,title=catalint gate::gate [FAIL] min_score 1.00 <= 1.00" in proc.stdout
     proc, _, _ = _run_step(path, tmp_path, fail_severity="warning")
     assert proc.returncode == 0  # the good catalog has no warning either
 

@@ -535,3 +535,24 @@ def test_unwritable_output_exit_2(run, pair: tuple[str, str]) -> None:
     result = run(*pair, "-o", "no/such/dir/report.txt")
     assert result.exit_code == 2
     assert result.stderr.startswith("no/such/dir/report.txt: error: cannot write report: ")
+
+
+def test_diff_lints_with_the_config_lint_would_use(cli, tmp_path: Path) -> None:
+    """The Action's job summary showed findings the project ignores; now both sides follow HEAD's config."""
+    write_catalog(tmp_path / "a.json", [CLEAN])
+    write_catalog(tmp_path / "b.json", [{**CLEAN, "annotations": None, "description": "Time"}])
+
+    def introduced(*args: str) -> set[str]:
+        doc = json.loads(cli("diff", *args, "a.json", "b.json").stdout)
+        return {f["code"] for f in doc["findings"]["introduced"]}
+
+    args = ("--output-format", "json")
+    assert {"DESC-001", "DESC-012"} <= introduced(*args)  # no config: the default rules
+    (tmp_path / "pyproject.toml").write_text('[tool.catalint]\nignore = ["DESC-012"]\n')
+    assert "DESC-012" not in introduced(*args) and "DESC-001" in introduced(*args)
+    (tmp_path / "other.toml").write_text('ignore = ["DESC-001"]\n')
+    assert "DESC-001" not in introduced(*args, "--config", "other.toml")
+    assert "DESC-012" in introduced(*args, "--config", "other.toml")
+    (tmp_path / "pyproject.toml").write_text('[tool.catalint]\nselct = ["DESC"]\n')
+    bad = cli("diff", "a.json", "b.json")
+    assert bad.exit_code == 2 and "unknown setting 'selct'" in bad.stderr

@@ -161,3 +161,19 @@ def test_compare_with_something_that_is_not_a_report(cli, tmp_path: Path) -> Non
     result = cli("trace", "score", "runs.jsonl", "--class", "a=b", "--compare", "runs.jsonl")
     assert result.exit_code == 2
     assert result.stderr.startswith("runs.jsonl:2:1: error: not a catalint trace JSON report (Extra data")
+
+
+def test_a_catalog_block_follows_the_config_lint_would_use(cli, tmp_path: Path) -> None:
+    """lint passed 'critical_count<=0' with DESC ignored, while check failed it on the same file."""
+    bad = {**BAD, "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+    write_catalog(tmp_path / "tools.json", [bad])
+    name = suite(
+        tmp_path,
+        "tool_quality:\n  - name: q\n    catalog: tools.json\n    expect:\n      - critical_count: {'<=': 0}\n",
+    )
+    assert "gate [FAIL] critical_count 2 > 0" in cli("check", name).stdout  # DESC-001, DESC-006
+    (tmp_path / "pyproject.toml").write_text('[tool.catalint]\nignore = ["DESC"]\n')
+    result = cli("check", name)
+    assert result.exit_code == 0 and "gate [PASS] critical_count 0 <= 0" in result.stdout
+    (tmp_path / "strict.toml").write_text("ignore = []\n")
+    assert cli("check", name, "--config", "strict.toml").exit_code == 1

@@ -545,6 +545,12 @@ def snapshot_cmd(
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
 @click.option("--compare", "baseline", type=click.Path(dir_okay=False), help="A saved JSON report to diff against.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Use this config file for every catalog instead of the nearest one.",
+)
 def check_cmd(
     suite: str,
     traces_dir: str | None,
@@ -552,19 +558,22 @@ def check_cmd(
     output_format: str,
     output_file: str | None,
     baseline: str | None,
+    config_path: Path | None,
 ) -> None:
     """Run an mcptest-style SUITE (YAML or JSON): tool_quality blocks, and agent scenarios with --traces.
 
     Each tool_quality block lints a server's live catalog (servers: NAME: command
-    or url), a saved one (servers: NAME: catalog: FILE) or a catalog file, and
-    gates it (expect:, or the default gate). With --traces DIR, each agents:/tests:
+    or url), a saved one (servers: NAME: catalog: FILE) or a catalog file, with
+    the rules, ignores and severities of the config `catalint lint` would use
+    there (beside the suite for a server), and gates it (expect:, or the default
+    gate). With --traces DIR, each agents:/tests:
     entry with trace blocks (equal_function_sets, tool_selection, distractors,
     orchestration, token_efficiency) is scored against its recorded runs:
     DIR/NAME.json, .jsonl or .yaml, or the folder DIR/NAME/ (NAME as written, or
     lower-cased with dashes). One row per check; exit 1 when any fails, 2 for an
     invalid suite, an unreadable catalog or traces, or a server that could not be read.
     """
-    from catalint.config import ConfigError, Settings
+    from catalint.config import ConfigError, SettingsResolver
     from catalint.engine import lint_catalog
     from catalint.loader import LoadError
     from catalint.quality import assess
@@ -582,13 +591,19 @@ def check_cmd(
     if loaded.scenarios and not traces_dir:
         names = ", ".join(repr(s.name) for s in loaded.scenarios)
         click.echo(f"{suite}: notice: skipping the trace-scored scenarios {names}: give --traces DIR", err=True)
+    if config_path is not None and not config_path.is_file():
+        fail(f"error: --config: {config_path}: no such file")
+    resolver = SettingsResolver(config_path, {})
     quality: list[dict[str, Any]] = []
     for block in loaded.blocks:
         entry: dict[str, Any] = {"name": block.name, "kind": block.kind, "source": block.source}
         notes: list[str] = []
         try:
             catalog = catalog_for(block, loaded.servers, suite, notes)
-            rows = assess(lint_catalog(catalog, Settings()), block.checks, False).gate
+            # the config `catalint lint` would use on the file (or, for a server, beside the suite);
+            # the block's own checks are its gate
+            where = catalog.path if os.path.isfile(catalog.path) else suite
+            rows = assess(lint_catalog(catalog, resolver.for_file(where)), block.checks, False).gate
         except (LoadError, SnapshotError) as exc:  # on stderr as lint reports it, and as the block's row
             click.echo(str(exc), err=True)
             quality.append({**entry, "error": str(exc), "passed": False, "gates": []})

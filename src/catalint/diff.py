@@ -51,11 +51,19 @@ def load_side(spec: str, cwd: Path) -> Catalog:
     """
     if spec == "-":
         return load_path("-")
-    rev, colon, path = spec.partition(":")
-    is_drive = len(rev) == 1 and rev.isascii() and rev.isalpha()
-    if colon and rev and path and not is_drive and not (cwd / spec).exists():
+    if not is_file_side(spec, cwd):
+        rev, _, path = spec.partition(":")
         return _load_revision(rev, path, cwd, spec)
     return _load_file(spec, cwd)
+
+
+def is_file_side(spec: str, cwd: Path) -> bool:
+    """Whether a side is a file path (not '-', not REV:path)."""
+    if spec == "-":
+        return False
+    rev, colon, path = spec.partition(":")
+    is_drive = len(rev) == 1 and rev.isascii() and rev.isalpha()
+    return not (colon and rev and path and not is_drive and not (cwd / spec).exists())
 
 
 def _load_file(spec: str, cwd: Path) -> Catalog:
@@ -206,9 +214,9 @@ class _Matching:
         return {old.index: new.name for old, new in self.renamed}
 
 
-def compare(base: Catalog, head: Catalog) -> CatalogDiff:
-    """Everything that differs from base to head, each side linted with the default settings."""
-    settings = Settings()
+def compare(base: Catalog, head: Catalog, settings: Settings | None = None) -> CatalogDiff:
+    """Everything that differs from base to head, each side linted with settings (the defaults if None)."""
+    settings = settings or Settings()
     base_result = lint_catalog(base, settings, tokens=True)
     head_result = lint_catalog(head, settings, tokens=True)
     before = [ToolState(tr, count(tr.tool).total) for tr in base_result.tools]

@@ -35,26 +35,45 @@ def _depth(value: Any) -> int:
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
 @click.option("--exit-code", is_flag=True, help="Exit 1 when HEAD introduces findings.")
-def diff_command(base: str, head: str, output_format: str, output_file: str | None, exit_code: bool) -> None:
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Use this config file instead of the nearest one to HEAD.",
+)
+def diff_command(
+    base: str, head: str, output_format: str, output_file: str | None, exit_code: bool, config_path: Path | None
+) -> None:
     """Compare two catalogs: tools added, removed, renamed and changed; TDQS scores, tokens and findings.
 
     BASE and HEAD are files, '-' for standard input, or REV:path for a file at a
-    git revision (HEAD~1:tools.json). Findings of the default rules are matched
-    by rule, tool and pointer inside the tool, so moving a tool changes nothing.
+    git revision (HEAD~1:tools.json). Both sides are linted with the config that
+    `catalint lint HEAD` would use (its rules, ignores and severities), and
+    findings are matched by rule, tool and pointer inside the tool, so moving a
+    tool changes nothing.
 
     Exit codes: 0 done, 1 findings introduced (with --exit-code), 2 input error.
     """
     from catalint.cli import fail, save  # here: cli imports this module to register the command
-    from catalint.diff import compare, load_side
+    from catalint.config import ConfigError, SettingsResolver
+    from catalint.diff import compare, is_file_side, load_side
     from catalint.engine import RuleCrash
     from catalint.loader import LoadError
     from catalint.tokens import TokenError
 
     sides = []
+    cwd = Path.cwd()
+    if config_path is not None and not config_path.is_file():
+        fail(f"error: --config: {config_path}: no such file")
     try:
-        cwd = Path.cwd()
+        resolver = SettingsResolver(config_path, {})
+        settings = resolver.for_file(head) if is_file_side(head, cwd) else resolver.for_dir(cwd)
+    except ConfigError as exc:
+        fail(f"error: {exc}")
+        return
+    try:
         sides = [load_side(base, cwd), load_side(head, cwd)]
-        result = compare(*sides)
+        result = compare(*sides, settings)
     except (LoadError, RuleCrash) as exc:
         fail(str(exc))
         return
