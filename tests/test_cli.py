@@ -153,9 +153,11 @@ def test_bad_file_does_not_stop_the_others(cli, catalog: Path, tmp_path: Path) -
 
 
 def test_rules_lists_every_rule(cli) -> None:
-    out = cli("rules").stdout
-    for r in all_rules():
-        assert r.code in out and r.name in out
+    lines = cli("rules").stdout.splitlines()
+    assert len(lines) == len(all_rules())
+    for r, line in zip(all_rules(), lines, strict=True):  # code, name, severity, smell, summary, in columns
+        assert line.split()[:4] == [r.code, r.name, str(r.severity), r.smell], line
+        assert line.index(r.summary) == lines[0].index(all_rules()[0].summary)
     data = json.loads(cli("rules", "--output-format", "json").stdout)
     assert [d["code"] for d in data] == [r.code for r in all_rules()]
     assert {"code", "name", "severity", "smell", "summary", "explanation"} <= set(data[0])

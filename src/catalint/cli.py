@@ -400,9 +400,15 @@ def rules_cmd(output_format: str) -> None:
     elif output_format == "markdown":
         click.echo(rules_table(), nl=False)
     else:
-        for r in all_rules():
+        rules = all_rules()
+        code_w = max(len(r.code) for r in rules)
+        name_w = max(len(r.name) for r in rules)
+        smell_w = max(len(r.smell) for r in rules)
+        for r in rules:
             off = "" if r.default else " (off by default)"
-            click.echo(f"{r.code}  {r.name:<32} {r.severity!s:<9} {r.summary}{off}")
+            click.echo(
+                f"{r.code:<{code_w}}  {r.name:<{name_w}}  {r.severity!s:<8}  {r.smell:<{smell_w}}  {r.summary}{off}"
+            )
 
 
 @main.command("rule")
