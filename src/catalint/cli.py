@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 import click
 
 from catalint import __version__
+from catalint.cli_options import config_option
 from catalint.diff_cli import diff_command
 from catalint.trace_cli import trace_group
 
@@ -91,12 +92,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True))
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Use this config file for every linted file instead of the nearest one.",
-)
+@config_option("Use this config file for every linted file instead of the nearest one.")
 @click.option(
     "--select",
     multiple=True,
@@ -290,8 +286,6 @@ def lint(
         overrides["tool-token-budget"] = tool_token_budget
     if catalog_token_budget is not None:
         overrides["catalog-token-budget"] = catalog_token_budget
-    if config_path is not None and not config_path.is_file():
-        fail(f"error: --config: {config_path}: no such file")
     extra_reports = []
     for value in reports:
         fmt, _, target = value.partition(":")  # the format comes first; the path may hold colons
@@ -551,12 +545,7 @@ def snapshot_cmd(
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
 @click.option("--compare", "baseline", type=click.Path(dir_okay=False), help="A saved JSON report to diff against.")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Use this config file for every catalog instead of the nearest one.",
-)
+@config_option("Use this config file for every catalog instead of the nearest one.")
 def check_cmd(
     suite: str,
     traces_dir: str | None,
@@ -597,8 +586,6 @@ def check_cmd(
     if loaded.scenarios and not traces_dir:
         names = ", ".join(repr(s.name) for s in loaded.scenarios)
         click.echo(f"{suite}: notice: skipping the trace-scored scenarios {names}: give --traces DIR", err=True)
-    if config_path is not None and not config_path.is_file():
-        fail(f"error: --config: {config_path}: no such file")
     resolver = SettingsResolver(config_path, {})
     quality: list[dict[str, Any]] = []
     for block in loaded.blocks:

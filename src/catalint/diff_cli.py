@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from catalint.cli_options import config_option
+
 if TYPE_CHECKING:  # kept out of `catalint --help` and every other command's start-up
     from catalint.diff import CatalogDiff, ToolChange, ToolState
     from catalint.model import Finding
@@ -35,12 +37,7 @@ def _depth(value: Any) -> int:
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
 @click.option("--exit-code", is_flag=True, help="Exit 1 when HEAD introduces findings.")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Use this config file instead of the nearest one to HEAD.",
-)
+@config_option("Use this config file instead of the nearest one to HEAD.")
 def diff_command(
     base: str, head: str, output_format: str, output_file: str | None, exit_code: bool, config_path: Path | None
 ) -> None:
@@ -63,8 +60,6 @@ def diff_command(
 
     sides = []
     cwd = Path.cwd()
-    if config_path is not None and not config_path.is_file():
-        fail(f"error: --config: {config_path}: no such file")
     try:
         resolver = SettingsResolver(config_path, {})
         settings = resolver.for_file(head) if is_file_side(head, cwd) else resolver.for_dir(cwd)
