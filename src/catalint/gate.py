@@ -183,8 +183,11 @@ def on_scale(check: Check, where: str) -> Check:
     for _, bound in check.ops:
         if 0.0 <= bound <= top and not (kind == "percent" and 0.0 < bound < 1.0):
             continue
-        meant = bound / 100 if kind == "score" and 10.0 <= bound <= 100.0 else bound * 100 if bound < 1.0 else None
-        hint = f": did you mean {meant:g}?" if meant is not None and 0.0 < meant <= top else ""
+        hint = ""
+        if kind == "score" and 10.0 <= bound <= 100.0:  # a percent where a score was meant
+            hint = f": did you mean {bound / 100:g}?"
+        elif kind == "percent" and 0.0 < bound < 1.0:  # a fraction where a percent was meant
+            hint = f": did you mean {bound * 100:g}?"
         raise GateError(f"{where}: {check.target} is {scale}, not {bound:g}{hint}")
     return check
 

@@ -85,11 +85,11 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
     seen = _Exchange(notes if notes is not None else [], errlog)
     try:
         try:
-            tools = anyio.run(_take, server, errlog, seen)
+            tools = anyio.run(_take, server, seen)
         except (SnapshotError, KeyboardInterrupt):
             raise
         except BaseException as exc:  # the SDK and anyio raise many kinds; all end here as one line
-            raise SnapshotError(_explain(exc, server, errlog, seen)) from None
+            raise SnapshotError(_explain(exc, server, seen)) from None
     finally:
         errlog.close()
     try:  # what a snapshot holds must read back as JSON
@@ -107,7 +107,7 @@ class _Exchange:
     list as it arrived, the SDK's refusals of those, and the HTTP errors of a --url server."""
 
     notes: list[str]
-    errlog: Any = None  # the stdio server's stderr file
+    errlog: Any  # the server's stderr, a file (a stdio server writes to it)
     arrived: list[dict[str, Any]] = field(default_factory=list)
     refused: list[Any] = field(default_factory=list)  # pydantic ValidationErrors
     http_errors: list[tuple[int, str]] = field(default_factory=list)  # (status, reason)
@@ -123,7 +123,7 @@ class _Exchange:
         return f"{lines} not JSON-RPC on stdout{first}"
 
 
-async def _take(server: Server, errlog: Any, seen: _Exchange) -> list[dict[str, Any]]:
+async def _take(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
     import anyio
 
     with anyio.fail_after(server.timeout):
@@ -143,7 +143,7 @@ async def _take(server: Server, errlog: Any, seen: _Exchange) -> list[dict[str, 
         params = StdioServerParameters(
             command=server.command[0], args=server.command[1:], env=stdio_environment(server)
         )
-        async with stdio_client(params, errlog=errlog) as streams:
+        async with stdio_client(params, errlog=seen.errlog) as streams:
             return await _guarded(streams[0], streams[1], seen)
 
 
@@ -186,8 +186,7 @@ async def _guarded(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any
             tools = await _list(receive, write, seen)
             group.cancel_scope.cancel()
     except anyio.get_cancelled_exc_class():  # timed out: what the server says once it is stopped is noise
-        if seen.errlog is not None:
-            seen.stderr_size = os.fstat(seen.errlog.fileno()).st_size
+        seen.stderr_size = os.fstat(seen.errlog.fileno()).st_size
         raise
     return tools
 
@@ -273,7 +272,7 @@ async def _answered(method: str, request: Awaitable[Any], seen: _Exchange) -> An
         raise SnapshotError(f"the server answered {method} with error {code}: {message}") from None
 
 
-def _explain(exc: BaseException, server: Server, errlog: Any, seen: _Exchange) -> str:
+def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
     exc = _innermost(exc)
     if isinstance(exc, SnapshotError):
         what = str(exc)
@@ -288,8 +287,8 @@ def _explain(exc: BaseException, server: Server, errlog: Any, seen: _Exchange) -
     else:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         what = f"{type(exc).__name__}: {detail}"
-    errlog.seek(0)
-    written = errlog.read()
+    seen.errlog.seek(0)
+    written = seen.errlog.read()
     if seen.stderr_size is not None:  # only what came before catalint stopped the server
         written = written.encode("utf-8", "replace")[: seen.stderr_size].decode("utf-8", "replace")
     tail = [line.rstrip() for line in written.splitlines() if line.strip()][-STDERR_LINES:]
