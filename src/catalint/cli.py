@@ -650,16 +650,15 @@ def _server(
 def _live_catalog(server: Any, notices: list[str]) -> Any:
     """A server's catalog, snapshotted in memory; positions are those of the snapshot as it would be written.
     What the snapshot notices goes to notices."""
-    from catalint.loader import load_text
-    from catalint.snapshot import SnapshotError, render, take
+    from catalint.snapshot import SnapshotError, live_catalog
 
     notes: list[str] = []
     try:
-        tools = take(server, notes)
+        catalog = live_catalog(server, notes, f"<{server.label()}>")
     except SnapshotError as exc:
         fail(f"error: snapshot failed: {exc}")
     notices.extend(f"<{server.label()}>: notice: {note}" for note in notes)
-    return load_text(render(tools, False), "-", f"<{server.label()}>")
+    return catalog
 
 
 def _check_snapshot(saved: str, live_text: str) -> int:

@@ -10,7 +10,7 @@ import click
 
 
 def config_option(help_text: str) -> Callable[[Any], Any]:
-    """--config FILE: a config file used instead of the nearest one; a missing file is a usage error."""
+    """--config FILE: a config file used instead of the nearest one; a missing file is an error (exit 2)."""
 
     def must_exist(_ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path | None:
         if value is not None and not value.is_file():

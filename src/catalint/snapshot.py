@@ -13,7 +13,10 @@ import os
 import re
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from catalint.model import Catalog
 
 DEFAULT_TIMEOUT = 30.0  # seconds for the whole exchange (the CLI's --help says 30)
 MAX_PAGES = 1000  # a server that keeps returning cursors is stuck, not large
@@ -67,7 +70,8 @@ def stdio_environment(server: Server) -> dict[str, str] | None:
 def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]:
     """Every tool the server lists, as raw JSON objects, as the server sent them.
 
-    notes, if given, receives a line when the MCP SDK would have refused what the server sent."""
+    notes, if given, receives a line for what a client might trip on: lines on stdout that are not
+    JSON-RPC, a tools/list the MCP SDK refuses."""
     import shutil
     import tempfile
 
@@ -103,8 +107,9 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
 
 @dataclass
 class _Exchange:
-    """What the snapshot saw beside the SDK's results: its notices, every result that carried a tools
-    list as it arrived, the SDK's refusals of those, and the HTTP errors of a --url server."""
+    """What the snapshot saw beside the SDK's results: its notices, the server's stderr, every result that
+    carried a tools list as it arrived, the SDK's refusals of those, the HTTP errors of a --url server, and
+    the lines on stdout that were not JSON-RPC."""
 
     notes: list[str]
     errlog: Any  # the server's stderr, a file (a stdio server writes to it)
@@ -313,6 +318,14 @@ def render(tools: list[dict[str, Any]], as_yaml: bool) -> str:
 
         return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=False)
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def live_catalog(server: Server, notes: list[str], display: str) -> Catalog:
+    """The server's catalog, snapshotted in memory and read as the snapshot file would be (so positions
+    are those of that file), shown as display; what the snapshot notices goes to notes."""
+    from catalint.loader import load_text
+
+    return load_text(render(take(server, notes), False), "-", display)
 
 
 def is_yaml_name(path: str) -> bool:

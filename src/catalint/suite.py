@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from catalint.gate import DEFAULT_GATE, Check, GateError, Row, check_target, parse_expect, parse_matcher
-from catalint.loader import LoadError, load_path, load_text, parse_document
+from catalint.loader import LoadError, load_path, parse_document
 from catalint.model import Catalog
 from catalint.sourcemap import resolve_pointer
 from catalint.trace_scenario import Scenario, parse_scenario
@@ -218,16 +218,16 @@ def _scenarios(data: dict[str, Any], path: str, fail: Any, notices: list[str]) -
     return found
 
 
-def catalog_for(block: Block, servers: dict[str, Any], suite_path: str, notes: list[str] | None = None) -> Catalog:
+def catalog_for(block: Block, servers: dict[str, Any], suite_path: str, notes: list[str]) -> Catalog:
     """The block's catalog: a file, or its server snapshotted in memory (what the snapshot notices goes
     to notes)."""
     if block.kind == "catalog":
         return load_path(str(Path(suite_path).parent / block.source))
-    from catalint.snapshot import Server, render, take
+    from catalint.snapshot import Server, live_catalog
 
     spec = servers[block.source]
     if "catalog" in spec:
         return load_path(str(Path(suite_path).parent / spec["catalog"]))
     headers, env = dict(spec.get("headers", {})), dict(spec.get("env", {}))
     server = Server(list(spec.get("command", [])), spec.get("url"), headers, env)
-    return load_text(render(take(server, notes), False), "-", f"<{block.source}>")
+    return live_catalog(server, notes, f"<{block.source}>")
