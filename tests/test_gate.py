@@ -520,6 +520,22 @@ def test_config_gate_on_a_missing_tool_is_exit_2(cli, good: Path, tmp_path: Path
     assert "there is no tool named 'nope'" in one_error(cli("lint", "tools.json"))
 
 
+def test_gate_on_a_tool_applies_to_the_files_that_have_it(cli, good: Path, tmp_path: Path) -> None:
+    other = {**GOOD, "name": "other_tool"}
+    (tmp_path / "more").mkdir()
+    write_catalog(tmp_path / "more" / "tools.json", [other])
+    result = cli("lint", "--no-gate", "--gate", f'tool["{GOOD["name"]}"].score>=0.5', "tools.json", "more")
+    assert result.exit_code == 0, result.stderr
+    assert rows(result.stdout) == [f'gate [PASS] tool["{GOOD["name"]}"].score 1.00 >= 0.50 (tools.json)']
+
+
+def test_gate_on_a_tool_in_none_of_several_files_is_exit_2(cli, good: Path, tmp_path: Path) -> None:
+    (tmp_path / "more").mkdir()
+    write_catalog(tmp_path / "more" / "tools.json", [{**GOOD, "name": "other_tool"}])
+    line = one_error(cli("lint", "--gate", 'tool["missing"].score>=0.5', "tools.json", "more"))
+    assert line == "error: gate tool[\"missing\"].score: there is no tool named 'missing' in any of the 2 linted files"
+
+
 # ---------------------------------------------------------------- exit codes and JSON
 
 

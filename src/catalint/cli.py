@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -15,6 +15,9 @@ from catalint import __version__
 from catalint.cli_options import config_option
 from catalint.diff_cli import diff_command
 from catalint.trace_cli import trace_group
+
+if TYPE_CHECKING:
+    from catalint.engine import FileResult
 
 OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit"]
 EXIT_ERROR = 2  # usage, config or input error (0 clean and 1 findings come from Run.exit_code)
@@ -346,6 +349,7 @@ def lint(
     except TokenError as exc:
         fail(f"error: {exc}")
     outcomes = iter(linted)
+    gated_tools: dict[str, list[FileResult]] = {}  # a per-tool gate check: the files it was checked on
     try:
         for file, settings, catalog in loaded:
             result = catalog if isinstance(catalog, LoadError) else next(outcomes)
@@ -358,7 +362,11 @@ def lint(
                 from catalint.diff import filter_baseline
 
                 filter_baseline(result, base, settings)
-            result.quality = assess(result, settings.gate_checks(), result.tokens)
+            checks = settings.gate_checks()
+            result.quality = assess(result, checks, result.tokens, strict=False)
+            for check in checks:
+                if check.tool is not None:
+                    gated_tools.setdefault(check.target, []).append(result)
             run.files.append(result)
             if result.dropped:
                 run.notices.append(
@@ -367,6 +375,7 @@ def lint(
                 )
         if config_error is not None:
             raise config_error
+        _check_gated_tools(gated_tools)
         missing = [n for n in explain_tools if not any(t.tool.name == n for f in run.files for t in f.tools)]
         if missing and run.files:
             fail(f"error: --explain: no tool named {missing[0]!r} in the linted files")
@@ -380,6 +389,19 @@ def lint(
         save(render(run, fmt, statistics=statistics), target)
     save(render(run, output_format, statistics=statistics), output_file)
     sys.exit(run.exit_code(exit_zero))
+
+
+def _check_gated_tools(gated: dict[str, list[FileResult]]) -> None:
+    """A per-tool gate check counts on the files that have the tool; GateError if none has it."""
+    from catalint.gate import Check, GateError
+
+    for target, results in gated.items():
+        name = Check(target).tool
+        if any(t.tool.name == name for r in results for t in r.tools):
+            continue
+        where = f"{results[0].catalog.display}: " if len(results) == 1 else ""
+        place = "this catalog" if len(results) == 1 else f"any of the {len(results)} linted files"
+        raise GateError(f"{where}gate {target}: there is no tool named {name!r} in {place}")
 
 
 @main.command("rules")

@@ -206,13 +206,18 @@ def merge(base: list[Check], extra: list[Check]) -> list[Check]:
     return [c for c in base if c.target not in targets] + extra
 
 
-def evaluate(checks: list[Check], figures: dict[str, Any], tool_scores: dict[str, float], file: str) -> list[Row]:
-    """One row per check; GateError when a check names a tool that is not in the catalog."""
+def evaluate(
+    checks: list[Check], figures: dict[str, Any], tool_scores: dict[str, float], file: str, *, strict: bool = True
+) -> list[Row]:
+    """One row per check. A check on a tool that is not in the catalog is a GateError, or with
+    strict=False (one catalog of several) no row: the caller checks that some catalog had it."""
     rows = []
     for check in checks:
         name = check.tool
         if name is not None:
             if name not in tool_scores:
+                if not strict:
+                    continue
                 raise GateError(f"{file}: gate {check.target}: there is no tool named {name!r} in this catalog")
             actual = tool_scores[name]
         else:
@@ -295,8 +300,9 @@ EXPLANATION = f"""GATE (the quality gate)
 Every linted file goes through the gate after its findings: one row per check,
 `gate [PASS] min_score 0.62 >= 0.50` or `gate [FAIL] mean_score 0.64 < 0.70`.
 A failed check makes the run exit 1 (as findings at the fail severity do);
---exit-zero turns that into 0. A gate on an unknown target, or on a tool that is
-not in the catalog, is a config error (exit 2).
+--exit-zero turns that into 0. A gate on an unknown target is a config error
+(exit 2). A check on one tool runs on the files that have that tool; when none
+of the linted files has it, that is a config error too (a misspelt name).
 
 Default, when no gate is configured: min_score >= 0.50, mean_score >= 0.70,
 critical_count <= 0.

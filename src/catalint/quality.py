@@ -125,8 +125,9 @@ def _adds(code: str, severity: Severity) -> tuple[str | None, str | None]:
     return (rule.smell if rule is not None else None), name
 
 
-def assess(result: FileResult, checks: list[Check], with_tokens: bool) -> FileQuality:
-    """Score every tool, count smells and findings, count tokens if asked, and run the gate."""
+def assess(result: FileResult, checks: list[Check], with_tokens: bool, *, strict: bool = True) -> FileQuality:
+    """Score every tool, count smells and findings, count tokens if asked, and run the gate
+    (strict: as gate.evaluate)."""
     counts = {"critical_count": 0, "warning_count": 0, "schema_criticals": 0, "schema_warnings": 0}
     total_smells: Counter[str] = Counter()
     tools = []
@@ -151,5 +152,5 @@ def assess(result: FileResult, checks: list[Check], with_tokens: bool) -> FileQu
         tools.append(ToolQuality(tr, tdqs, smells, count(tr.tool) if with_tokens else None))
     quality = FileQuality(tools, counts, total_smells, with_tokens)
     tool_scores = {t.name: t.score.score for t in tools}
-    quality.gate = evaluate(checks, quality.figures(), tool_scores, result.catalog.display)
+    quality.gate = evaluate(checks, quality.figures(), tool_scores, result.catalog.display, strict=strict)
     return quality
