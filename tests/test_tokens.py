@@ -412,6 +412,15 @@ def test_tokens_in_json(cli, tmp_path: Path) -> None:
     assert data["summary"]["tokens"] == {"total": total, "context_share_percent": window_share(total)}
 
 
+def test_tokens_on_the_text_summary_line(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [SAMPLE, CLEAN])
+    total = counted(SAMPLE).total + counted(CLEAN).total
+    share = window_share(total)["128k"]
+    last = cli("lint", "--tokens", "tools.json").stdout.splitlines()[-1]
+    assert last.endswith(f"; {total:,} tokens (cl100k_base, {share}% of a 128k context window).")
+    assert "tokens" not in cli("lint", "tools.json").stdout.splitlines()[-1]
+
+
 def test_no_tokens_in_json_without_the_flag(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "tools.json", [CLEAN])
     data = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)

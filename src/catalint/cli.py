@@ -171,7 +171,12 @@ def main() -> None:
 )
 @click.option("--scores", is_flag=True, help="Print a table of every tool's score, grade, smells and tokens.")
 @click.option("--explain", "explain_tools", multiple=True, metavar="TOOL", help="Show how TOOL's score was reached.")
-@click.option("--tokens", "with_tokens", is_flag=True, help="Count tool-surface tokens (cl100k_base).")
+@click.option(
+    "--tokens",
+    "with_tokens",
+    is_flag=True,
+    help="Count tool-surface tokens (cl100k_base): the total on the summary line, per tool in JSON.",
+)
 @click.option("--tool-token-budget", type=click.IntRange(min=1), help="TOK-001's per-tool budget (default 700).")
 @click.option("--catalog-token-budget", type=click.IntRange(min=1), help="TOK-002's catalog budget (default none).")
 @click.option(

@@ -109,6 +109,12 @@ def summary(run: Run) -> str:
 
         mean = sum(scores) / len(scores)
         quality = f"; TDQS min {min(scores):.2f}, mean {mean:.2f} ({grade(round(mean, 4))})"
+    counted = [fr.quality.token_total for fr in run.files if fr.quality is not None and fr.quality.tools]
+    if counted and None not in counted:  # --tokens (or --scores, --explain) counted them
+        from catalint.tokens import window_share
+
+        tokens = sum(t or 0 for t in counted)
+        quality += f"; {tokens:,} tokens (cl100k_base, {window_share(tokens)['128k']}% of a 128k context window)"
     rows = [row for fr in run.files if fr.quality is not None for row in fr.quality.gate]
     failed = sum(not row.passed for row in rows)
     gate = f"; gate failed ({failed} of {len(rows)} checks)" if failed else ""
