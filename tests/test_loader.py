@@ -543,6 +543,7 @@ def test_no_catalogs_notice_in_every_report(cli, tmp_path: Path) -> None:
     write(tmp_path / "full/tools.json", catalog_text(GOOD_TOOL))
     text = cli("lint", "empty", "full").output
     assert "empty: notice: no catalog files found" in text
+    assert cli("lint", "empty").output.splitlines()[-1] == "Nothing linted: no catalog files found."
     assert "full: notice" not in text  # a directory with a catalog is not mentioned
     github = cli("lint", "empty", "--output-format", "github").output
     assert github.startswith("::notice title=catalint::empty: notice: no catalog files found (include: ")

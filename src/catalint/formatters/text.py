@@ -120,6 +120,8 @@ def summary(run: Run) -> str:
     gate = f"; gate failed ({failed} of {len(rows)} checks)" if failed else ""
     total = len(run.findings)
     if not total:
+        if not files and not errors:
+            return "Nothing linted: no catalog files found."
         if errors or failed:
             return f"No findings in {scope}{quality}{errors}{gate}."
         return f"All checks passed: {scope}{quality}."
