@@ -190,6 +190,15 @@ def test_figures_in_json_match_the_gate(cli, mixed: Path) -> None:
     assert {t: actual[t] for t in MIXED_FIGURES} == MIXED_FIGURES
 
 
+def test_summary_counts_are_the_gate_counts(cli, mixed: Path) -> None:
+    last = cli("lint", "tools.json").stdout.splitlines()[-1]
+    f = MIXED_FIGURES
+    assert last.startswith(
+        f"Found {f['smell_total']} findings ({f['critical_count']} critical, {f['warning_count']} warning; "
+        f"schema: {f['schema_criticals']} critical, {f['schema_warnings']} warning) in 3 tools in 1 file;"
+    )
+
+
 def mixed_tokens(path: Path) -> tuple[int, int]:
     catalog = load_text(path.read_text(), str(path), path.name)
     totals = [count(t).total for t in catalog.tools]

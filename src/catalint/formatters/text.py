@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from catalint.model import SMELLS
 from catalint.registry import get_rule
 from catalint.run import Run
@@ -125,8 +127,12 @@ def summary(run: Run) -> str:
         if errors or failed:
             return f"No findings in {scope}{quality}{errors}{gate}."
         return f"All checks passed: {scope}{quality}."
-    sev = run.by_severity()
-    parts = ", ".join(f"{sev[s]} {s}" for s in ("critical", "warning", "info") if sev[s])
-    criticals, warnings = run.schema_counts()
-    schema = f"; schema: {criticals} critical, {warnings} warning" if criticals or warnings else ""
-    return f"Found {total} finding{'s' * (total != 1)} ({parts}{schema}) in {scope}{quality}{errors}{gate}."
+    # Two disjoint groups, as the gate counts them: critical_count/warning_count, then the SCH rules'.
+    schema = Counter(f.severity.label for _, f in run.findings if f.code.startswith("SCH-"))
+    rest = run.by_severity() - schema
+    groups = [
+        prefix + ", ".join(f"{c[s]} {s}" for s in ("critical", "warning", "info") if c[s])
+        for prefix, c in (("", rest), ("schema: ", schema))
+        if c
+    ]
+    return f"Found {total} finding{'s' * (total != 1)} ({'; '.join(groups)}) in {scope}{quality}{errors}{gate}."
