@@ -256,6 +256,20 @@ def test_empty_stdin(cli) -> None:
     one_error(cli("lint", "-", input=""), "-: error: empty")
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("t.json", '{"tools": {"a": 1}}', 't.json:1:11: error: "tools" must be an array of tools, not an object'),
+        ("t.json", '{"result": {"tools": null}}', 't.json:1:22: error: "tools" must be an array of tools, not null'),
+        ("t.yaml", "tools:\n  name: x\n", 't.yaml:2:3: error: "tools" must be an array of tools, not an object'),
+        ("t.yaml", "tools: 5\n", 't.yaml:1:8: error: "tools" must be an array of tools, not a number'),
+    ],
+)
+def test_tools_that_is_not_an_array_is_pointed_at(cli, tmp_path: Path, name: str, text: str, expected: str) -> None:
+    write(tmp_path / name, text)
+    one_error(cli("lint", name), expected)
+
+
 def test_yaml_null_document_is_not_a_catalog(cli, tmp_path: Path) -> None:
     write(tmp_path / "t.yaml", "~\n")
     one_error(cli("lint", "t.yaml"), "t.yaml:1:1: error: no tools array")
@@ -378,7 +392,7 @@ def test_wrong_shape_multiline_position(cli, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ['{"foo": 1}', '{"tools": {"a": {"name": "a"}}}', '{"tools": null}', '"just a string"', "42", '{"result": {}}'],
+    ['{"foo": 1}', '"just a string"', "42", '{"result": {}}'],
 )
 def test_no_tools_array(cli, tmp_path: Path, text: str) -> None:
     write(tmp_path / "t.json", text)

@@ -460,6 +460,14 @@ def find_tools(data: Any) -> tuple[list[Any], str] | None:
     return None
 
 
+_JSON_KIND = {dict: "an object", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
+_JSON_KIND[type(None)] = "null"
+
+
+def _get(data: Any, key: str) -> Any:
+    return data.get(key) if isinstance(data, dict) else None
+
+
 def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
     def fail(message: str, pointer: str) -> LoadError:
         span = source.span(pointer)
@@ -471,6 +479,11 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
             detail = data["error"].get("message", "no message")
             return_error = f"JSON-RPC error response, no tools: {detail}"
             raise fail(return_error, "/error")
+        for pointer, holder in (("/tools", data), ("/result/tools", _get(data, "result"))):
+            if isinstance(holder, dict) and "tools" in holder:
+                value = holder["tools"]
+                kind = _JSON_KIND.get(type(value), f"a {type(value).__name__}")
+                raise fail(f'"tools" must be an array of tools, not {kind}', pointer)
         raise fail(
             'no tools array: expected {"tools": [...]}, a JSON-RPC result with result.tools, or a bare array of tools',
             "",
