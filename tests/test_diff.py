@@ -556,3 +556,55 @@ def test_diff_lints_with_the_config_lint_would_use(cli, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.catalint]\nselct = ["DESC"]\n')
     bad = cli("diff", "a.json", "b.json")
     assert bad.exit_code == 2 and "unknown setting 'selct'" in bad.stderr
+
+
+# ---------------------------------------------------------------- lint --baseline and --baseline-rev
+
+
+def lint_codes(result) -> list[tuple[str, str]]:
+    assert result.exit_code in (0, 1), result.stderr
+    return [(f["code"], f["tool"]) for f in json.loads(result.stdout)["findings"]]
+
+
+@pytest.fixture
+def lint(monkeypatch: pytest.MonkeyPatch):
+    from catalint.cli import main
+
+    monkeypatch.delenv("CATALINT_OUTPUT_FORMAT", raising=False)
+
+    def invoke(cwd: Path, *args: str):
+        monkeypatch.chdir(cwd)
+        return CliRunner().invoke(main, ["lint", "--no-gate", *args], catch_exceptions=False)
+
+    return invoke
+
+
+def test_lint_baseline_rev_reports_only_new_findings(lint, repo: Path) -> None:
+    loose = tool(CLEAN, name="get_date", inputSchema={"type": "object"})  # SCH-002, new since HEAD
+    write_catalog(repo / "sub" / "tools.json", [WEATHER, loose])
+    everything = lint_codes(lint(repo, "--output-format", "json", "sub/tools.json"))
+    assert ("DESC-006", "get_weather") in everything and ("SCH-002", "get_date") in everything
+    new = lint_codes(lint(repo, "--output-format", "json", "--baseline-rev", "HEAD", "sub/tools.json"))
+    assert new == [c for c in everything if c[1] == "get_date"]
+    from_file = lint(repo / "sub", "--output-format", "json", "--baseline", "HEAD:tools.json", "tools.json")
+    assert lint_codes(from_file) == new
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("--baseline-rev", "nope"), "error: --baseline-rev: 'nope' is not a commit of this repository"),
+        (("--baseline-rev", "HEAD", "--baseline", "x.json"), "error: give --baseline or --baseline-rev, not both"),
+    ],
+)
+def test_lint_baseline_errors(lint, repo: Path, args: tuple[str, ...], error: str) -> None:
+    result = lint(repo, *args, "sub/tools.json")
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [error])
+
+
+def test_lint_baseline_rev_outside_git(lint, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_catalog(tmp_path / "tools.json", [WEATHER])
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))  # git looks no further up
+    result = lint(tmp_path, "--baseline-rev", "HEAD", "tools.json")
+    assert result.stderr.splitlines() == ["error: --baseline-rev: the current directory is not in a git repository"]
+    assert result.exit_code == 2

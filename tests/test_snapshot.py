@@ -158,6 +158,33 @@ def test_command_not_found(cli) -> None:
     assert result.exit_code == 2 and "command not found: no-such-server-command" in result.stderr
 
 
+def test_a_catalog_file_given_as_the_server_command(cli, tmp_path: Path) -> None:
+    (tmp_path / "tools.json").write_text('{"tools": []}', encoding="utf-8")
+    result = cli("lint", "--server", "tools.json")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: snapshot failed: 'tools.json' is a catalog file, not a server command: lint the file itself"
+    ]
+
+
+def test_lint_url_with_a_file(cli, tmp_path: Path) -> None:
+    result = cli("lint", "--url", "http://127.0.0.1:9/mcp", "tools.json")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: --url lints the server at that address, not files: drop 'tools.json' (or drop --url)"
+    ]
+
+
+def test_a_server_command_that_is_not_executable(cli, tmp_path: Path) -> None:
+    (tmp_path / "server.sh").write_text("#!/bin/sh\n", encoding="utf-8")
+    result = cli("snapshot", "-o", "out.json", "--", "./server.sh")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: snapshot failed: ./server.sh: cannot start './server.sh': permission denied (is it executable?)"
+    ]
+    assert not (tmp_path / "out.json").exists()
+
+
 def test_env_reaches_the_server(cli, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("FIXTURE_VAR", "from-parent")
     snap(cli, "plain.json", mode="env")

@@ -324,6 +324,8 @@ def lint(
     if not (from_server or server_url) and (headers or env or inherit_env or timeout is not None):
         fail("error: --header, --env, --inherit-env and --timeout apply only with --server or --url")
     live = None
+    if server_url and paths:
+        fail(f"error: --url lints the server at that address, not files: drop {paths[0]!r} (or drop --url)")
     if from_server or server_url:
         live = _live_catalog(_server(paths, server_url, headers, env, inherit_env, timeout), run.notices)
     try:
@@ -721,6 +723,9 @@ def _check_revision(rev: str) -> None:
         fail(f"error: --baseline-rev: cannot run git: {exc.strerror or exc}")
         return
     if done.returncode != 0:
+        inside = subprocess.run(["git", "rev-parse", "--git-dir"], capture_output=True).returncode == 0
+        if not inside:
+            fail("error: --baseline-rev: the current directory is not in a git repository")
         fail(f"error: --baseline-rev: {rev!r} is not a commit of this repository")
 
 

@@ -78,8 +78,11 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
     if not server.url:
         if not server.command:
             raise SnapshotError("no server: give a command after -- or --url")
-        if shutil.which(server.command[0]) is None and not os.path.exists(server.command[0]):
-            raise SnapshotError(f"command not found: {server.command[0]}")
+        program = server.command[0]
+        if os.path.splitext(program)[1].lower() in (".json", ".yaml", ".yml") and os.path.isfile(program):
+            raise SnapshotError(f"{program!r} is a catalog file, not a server command: lint the file itself")
+        if shutil.which(program) is None and not os.path.exists(program):
+            raise SnapshotError(f"command not found: {program}")
     import logging
 
     import anyio
@@ -287,6 +290,8 @@ def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
             what += "; nothing came on stdout (does it serve MCP on stdio, not on SSE or HTTP?)"
     elif str(exc).strip() == "Connection closed":  # the SDK's word for a server that went away
         what = "the server closed the connection before answering" + ("" if server.url else " (did it exit?)")
+    elif isinstance(exc, (FileNotFoundError, PermissionError)) and not server.url and server.command:
+        what = _cannot_start(server.command[0], exc)
     elif server.url and type(exc).__name__ == "ConnectError":  # the HTTP client's: nothing answered there
         what = f"cannot connect: {str(exc).strip() or 'no answer'} (is the server running, at this address?)"
     else:
@@ -300,6 +305,13 @@ def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
     stderr = f"; server stderr: {' | '.join(tail)}" if tail else ""
     stray = f"; it wrote {seen.stray_lines()}" if seen.stray else ""
     return f"{server.label()}: {what}{stray}{stderr}"
+
+
+def _cannot_start(program: str, exc: OSError) -> str:
+    """Why the command did not start."""
+    if isinstance(exc, PermissionError):
+        return f"cannot start {program!r}: permission denied (is it executable?)"
+    return f"cannot start {program!r}: no such program (is it installed, and on PATH?)"
 
 
 def _innermost(exc: BaseException) -> BaseException:
