@@ -116,6 +116,23 @@ def test_output_format_from_environment(cli, catalog: Path, monkeypatch: pytest.
     assert json.loads(cli("lint", "tools.json").stdout)["summary"]["findings"] == 1
 
 
+def test_bad_output_format_from_environment_names_the_variable(
+    cli, catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CATALINT_OUTPUT_FORMAT", "xml")
+    result = cli("lint", "tools.json")
+    assert result.exit_code == 2
+    assert "Invalid value for CATALINT_OUTPUT_FORMAT (the environment variable): 'xml'" in result.stderr
+    assert "'--output-format'" in cli("lint", "--output-format", "xml", "tools.json").stderr
+
+
+def test_empty_select_is_an_error(cli, catalog: Path) -> None:
+    for value in ("", " , "):
+        result = cli("lint", "--select", value, "tools.json")
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr.startswith("error: --select: no rule code given")
+
+
 def test_output_file(cli, catalog: Path, tmp_path: Path) -> None:
     result = cli("lint", "--output-format", "json", "-o", "report.json", "tools.json")
     assert result.stdout == ""
@@ -141,6 +158,15 @@ def test_stdin_json_and_yaml(cli) -> None:
     result = cli("lint", "--stdin-filename", "snap.yaml", "-", input=yaml_text)
     assert result.exit_code == 0, result.output
     assert "1 tool in 1 file" in result.stdout
+
+
+def test_stdin_filename_alone_reads_stdin(cli, catalog: Path) -> None:
+    text = json.dumps({"tools": [WEATHER]})
+    result = cli("lint", "--stdin-filename", "in.json", input=text)
+    assert result.stdout.startswith("in.json:1:") and "in 1 tool in 1 file" in result.stdout
+    named = cli("lint", "--stdin-filename", "in.json", "tools.json", input=text)
+    assert (named.exit_code, named.stdout) == (2, "")
+    assert named.stderr == "error: --stdin-filename names standard input: give - among the paths to read it\n"
 
 
 def test_bad_file_does_not_stop_the_others(cli, catalog: Path, tmp_path: Path) -> None:

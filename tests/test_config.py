@@ -180,6 +180,11 @@ def test_ignores_that_could_not_match_in_this_run_are_not_stale(cli, tmp_path: P
         ('selct = ["DESC"]\n', "unknown setting 'selct'"),
         ('select = ["DESC-999"]\n', "unknown rule or prefix 'DESC-999'"),
         ('ignore = "XYZ"\n', "unknown rule or prefix 'XYZ'"),
+        (
+            'select = "DESC, SCH-002"\n',
+            'select: \'DESC, SCH-002\' is one string; write a list of codes: ["DESC", "SCH-002"]',
+        ),
+        ('ignore = ["DESC,XYZ"]\n', "unknown rule or prefix 'DESC,XYZ'"),
         ('fail-severity = "fatal"\n', "unknown severity 'fatal'"),
         ('[severity]\nDESC-001 = "loud"\n', "unknown severity 'loud'"),
         ('[[per-tool-ignores]]\ntools = "x"\n', "needs both 'tools'"),

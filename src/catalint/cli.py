@@ -20,6 +20,21 @@ if TYPE_CHECKING:
     from catalint.engine import FileResult
 
 OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit"]
+
+
+class _EnvChoice(click.Choice):
+    """A Choice whose error names the environment variable when the bad value came from there."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            source = ctx.get_parameter_source(param.name) if ctx is not None and param and param.name else None
+            if source is click.core.ParameterSource.ENVIRONMENT and isinstance(param, click.Option) and param.envvar:
+                exc.param_hint = f"{param.envvar} (the environment variable)"
+            raise
+
+
 EXIT_ERROR = 2  # usage, config or input error (0 clean and 1 findings come from Run.exit_code)
 
 
@@ -134,7 +149,7 @@ def main() -> None:
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Globs skipped in directories (replaces the defaults).")
 @click.option(
     "--output-format",
-    type=click.Choice(OUTPUT_FORMATS),
+    type=_EnvChoice(OUTPUT_FORMATS),
     default="text",
     show_default=True,
     envvar="CATALINT_OUTPUT_FORMAT",
@@ -204,7 +219,7 @@ def main() -> None:
     "--stdin-filename",
     default="-",
     metavar="NAME",
-    help="Name to report for standard input ('-'); a .yaml/.yml name reads it as YAML.",
+    help="Name to report for standard input ('-', read when no path is given); a .yaml/.yml name reads it as YAML.",
 )
 def lint(
     paths: tuple[str, ...],
@@ -263,6 +278,8 @@ def lint(
 
     overrides: dict[str, Any] = {}
     if select:
+        if not _split(select):  # --select '' would run no rule at all, silently
+            fail("error: --select: no rule code given (e.g. --select DESC,SCH-002; ALL selects every rule)")
         overrides["select"] = _split(select)
     if extend_select:
         overrides["extend-select"] = _split(extend_select)
@@ -324,6 +341,10 @@ def lint(
     if not (from_server or server_url) and (headers or env or inherit_env or timeout is not None):
         fail("error: --header, --env, --inherit-env and --timeout apply only with --server or --url")
     live = None
+    if stdin_filename != "-" and "-" not in paths:
+        if paths or from_server or server_url:
+            fail("error: --stdin-filename names standard input: give - among the paths to read it")
+        paths = ("-",)  # as ruff does: --stdin-filename alone reads standard input
     if server_url and paths:
         fail(f"error: --url lints the server at that address, not files: drop {paths[0]!r} (or drop --url)")
     if from_server or server_url:

@@ -183,6 +183,9 @@ def _codes(value: Any, where: str) -> list[str]:
     codes = [c.strip().upper() for c in _strings(value, where)]
     for code in codes:
         if not check_selector(code):
+            if "," in code and all(check_selector(c.strip()) for c in code.split(",")):
+                listed = ", ".join(f'"{c.strip()}"' for c in code.split(","))
+                raise ConfigError(f"{where}: {code!r} is one string; write a list of codes: [{listed}]")
             raise ConfigError(f"{where}: unknown rule or prefix {code!r} (see 'catalint rules')")
     return codes
 
