@@ -158,6 +158,12 @@ def test_command_not_found(cli) -> None:
     assert result.exit_code == 2 and "command not found: no-such-server-command" in result.stderr
 
 
+def test_output_file_is_a_name_for_output(cli, tmp_path: Path) -> None:
+    result = cli("snapshot", "--output-file", "named.json", "--", *SERVER, "normal", "3", "2")
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads((tmp_path / "named.json").read_text())["tools"]) == 3
+
+
 def test_a_catalog_file_given_as_the_server_command(cli, tmp_path: Path) -> None:
     (tmp_path / "tools.json").write_text('{"tools": []}', encoding="utf-8")
     result = cli("lint", "--server", "tools.json")

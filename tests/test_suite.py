@@ -88,6 +88,14 @@ def test_trace_scenarios_without_traces_are_skipped_with_a_notice(cli, tmp_path:
     assert "skipping the trace-scored scenarios 'picks time': give --traces DIR" in result.stderr
 
 
+def test_a_traces_folder_that_does_not_exist_is_an_error(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "good.json", [GOOD])
+    text = "tool_quality:\n  - {name: g, catalog: good.json}\n"
+    result = cli("check", suite(tmp_path, text), "--traces", "runz")
+    assert result.exit_code == 2
+    assert "Invalid value for '--traces': Directory 'runz' does not exist." in result.stderr
+
+
 @pytest.mark.parametrize(
     ("text", "where", "words"),
     [

@@ -542,7 +542,15 @@ def bench_schema() -> None:
 
 
 @main.command("snapshot", context_settings={"ignore_unknown_options": True})
-@click.option("-o", "--output", "output", required=True, type=click.Path(dir_okay=False), help="The snapshot file.")
+@click.option(
+    "-o",
+    "--output",
+    "--output-file",
+    "output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The snapshot file (--output-file as in the other commands).",
+)
 @click.option("--check", is_flag=True, help="Compare the live catalog with the file instead of writing it.")
 @click.option("--url", help="A streamable HTTP server instead of a command.")
 @click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="HTTP header; ${VAR} expands.")
@@ -590,7 +598,12 @@ def snapshot_cmd(
 
 @main.command("check")
 @click.argument("suite", type=click.Path(dir_okay=False))
-@click.option("--traces", "traces_dir", type=click.Path(file_okay=False), help="Score the agent scenarios' runs here.")
+@click.option(
+    "--traces",
+    "traces_dir",
+    type=click.Path(exists=True, file_okay=False),
+    help="Score the agent scenarios' runs here.",
+)
 @click.option("--catalog", "catalogs", multiple=True, metavar="SERVER=PATH", help="A server's saved catalog.")
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
