@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from catalint.config import DEFAULT_INCLUDE
 from conftest import ROOT, write_catalog
 
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
@@ -274,6 +275,10 @@ def test_example_workflow_and_pre_commit_config_are_valid() -> None:
         [str(pre_commit), "validate-config", str(example / "pre-commit-config.yaml")], capture_output=True, text=True
     )
     assert config.returncode == 0, config.stdout + config.stderr
-    steps = yaml.safe_load((example / "catalint.yml").read_text())["jobs"]["catalint"]["steps"]
+    workflow_doc = yaml.safe_load((example / "catalint.yml").read_text())
+    # a pull request that touches any catalog catalint would lint, or its config, runs the workflow
+    paths = workflow_doc[True]["pull_request"]["paths"]  # YAML 1.1 reads the key on as True
+    assert {f"**/{glob}" for glob in DEFAULT_INCLUDE} | {"**/pyproject.toml", "**/catalint.toml"} <= set(paths)
+    steps = workflow_doc["jobs"]["catalint"]["steps"]
     used = next(s for s in steps if s.get("id") == "catalint")
     assert set(used["with"]) <= set(INPUTS)
