@@ -857,6 +857,7 @@ def test_check_without_traces_skips_the_scenarios_with_a_notice(cli, tmp_path: P
 def test_check_with_an_unknown_server_in_an_agent_is_exit_2(cli, tmp_path: Path) -> None:
     suite = SUITE.replace("servers: [brave, http]", "servers: [brave, nope]")
     project(tmp_path, suite)
+    (tmp_path / "proj" / "traces").mkdir(exist_ok=True)
     line = one_error_line(cli("check", "proj/suite.yml", "--traces", "proj/traces"))
     where = position(suite, "nope").split(":")[0]
     assert re.match(rf"proj/suite\.yml:{where}:\d+: error: ", line), line
@@ -866,6 +867,7 @@ def test_check_with_an_unknown_server_in_an_agent_is_exit_2(cli, tmp_path: Path)
 def test_check_with_an_unknown_agent_in_a_test_is_exit_2(cli, tmp_path: Path) -> None:
     suite = SUITE.replace("agent: Research agent", "agent: Nobody")
     project(tmp_path, suite)
+    (tmp_path / "proj" / "traces").mkdir(exist_ok=True)
     line = one_error_line(cli("check", "proj/suite.yml", "--traces", "proj/traces"))
     assert line.startswith(f"proj/suite.yml:{position(suite, 'Nobody')}: error: "), line
 
