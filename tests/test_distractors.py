@@ -153,6 +153,17 @@ def test_from_catalog_skips_tools_on_a_catalog_tools_topic() -> None:
         from_catalog(["weather"], 47)
 
 
+def test_from_catalog_skips_topics_the_descriptions_use() -> None:
+    # The weather example names no tool 'weather'; its descriptions say it.
+    names = ["get_forecast", "get_alerts", "set_unit"]
+    assert _names(from_catalog(names, 1)) == ["get_current_weather"]
+    picked = _names(from_catalog(names, 3, ["Get the weather forecast for a place."]))
+    assert picked == ["convert_currency", "get_exchange_rates", "create_calendar_event"]
+    # a plural and its singular are one topic: 'events' keeps out create_calendar_event
+    assert "create_calendar_event" not in _names(from_catalog([], 40, ["Lists upcoming events."]))
+    assert "convert_units" not in _names(from_catalog(["set_unit"], 40))
+
+
 def test_from_catalog_accepts_any_iterable() -> None:
     assert _names(from_catalog(iter(["get_moon_phase"]), 1)) == [_names(bundled())[0]]
 

@@ -5,7 +5,8 @@ Two sources of distractors:
 
 - `from_catalog`: unrelated tools from the bundled `data/distractors.json`
   (weather, currency, calendar, maps, ...), taken in file order, skipping any on
-  the topic of a catalog tool (a word of its name such as weather or stock);
+  the topic of a catalog tool (a word of its name, such as weather or stock, that
+  the catalog's names or descriptions use);
 - `near_duplicates`: look-alikes of named real tools (`NAME_v2`, `NAME_internal`,
   a casing variant, a pluralization variant) with the original's description and schema.
 
@@ -46,7 +47,7 @@ def _check_count(count: int) -> None:
 
 
 # Words of a tool name that say what it does rather than what it is about: a bundled tool is kept
-# out only when it shares a topic word (weather, calendar, stock) with a catalog tool.
+# out only when one of its topic words (weather, calendar, stock) is in a catalog tool's name or description.
 _GENERIC_WORDS = frozenset(
     """get list set create update delete remove add search find fetch read write run query make generate calculate
     convert check detect define evaluate decode encode track draft solve shorten translate the a an of in on by to for
@@ -56,18 +57,33 @@ _GENERIC_WORDS = frozenset(
 
 def _topic_words(name: str) -> set[str]:
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return {w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if len(w) > 2 and w not in _GENERIC_WORDS}
+    return {_singular(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if len(w) > 2 and w not in _GENERIC_WORDS}
 
 
-def from_catalog(existing: Iterable[str], count: int) -> list[dict[str, Any]]:
+def _singular(word: str) -> str:
+    """alerts -> alert, so that a plural and its singular are one topic (address stays)."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _text_words(text: str) -> set[str]:
+    return {_singular(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2}
+
+
+def descriptions(tools: Iterable[dict[str, Any]]) -> list[str]:
+    """The tools' descriptions that are strings, for from_catalog."""
+    return [t["description"] for t in tools if isinstance(t.get("description"), str)]
+
+
+def from_catalog(existing: Iterable[str], count: int, descriptions: Iterable[str] = ()) -> list[dict[str, Any]]:
     """The first `count` bundled tools, in file order, that differ (ignoring case) from every `existing` name
-    and share no topic word with one: a weather catalog gets no weather tools, which would not be irrelevant."""
+    and whose name has no topic word that a catalog tool's name or description uses: a weather catalog gets
+    no weather tools, which would not be irrelevant."""
     _check_count(count)
     if count == 0:
         return []
     names = list(existing)
     taken = {name.casefold() for name in names}
-    topics = set().union(*(_topic_words(name) for name in names)) if names else set()
+    topics = set().union(*(_topic_words(name) for name in names), *(_text_words(d) for d in descriptions))
     tools = bundled()
     same_name = [tool for tool in tools if tool["name"].casefold() in taken]
     available = [

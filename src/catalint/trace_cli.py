@@ -128,7 +128,7 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     so `check --traces` knows which tools were distractors.
     """
     from catalint.cli import fail, save
-    from catalint.distractors import DistractorError, from_catalog, near_duplicates, pad
+    from catalint.distractors import DistractorError, descriptions, from_catalog, near_duplicates, pad
     from catalint.loader import LoadError, load_path
 
     try:
@@ -140,7 +140,7 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
         if source == "catalog":
             if of:
                 raise DistractorError("--of is for --from near_duplicate")
-            extra = from_catalog([t["name"] for t in tools], count)
+            extra = from_catalog([t["name"] for t in tools], count, descriptions(tools))
         else:
             extra = near_duplicates(tools, list(of), count)
     except DistractorError as exc:

@@ -356,12 +356,12 @@ def _names(classes: list[EqClass], more: list[EqClass], scope: dict[str, Catalog
 
 
 def distractor_tools(d: Distractors, scope: dict[str, Catalog]) -> list[dict[str, Any]]:
-    from catalint.distractors import DistractorError, from_catalog, near_duplicates
+    from catalint.distractors import DistractorError, descriptions, from_catalog, near_duplicates
 
     real = [t.raw for c in scope.values() for t in c.tools]
     try:
         if d.source == "catalog":
-            return from_catalog([t["name"] for t in real], d.count)
+            return from_catalog([t["name"] for t in real], d.count, descriptions(real))
         of = [_bare(name, scope) for name in d.of]
         if not real:  # no catalog: look-alikes of the names alone
             real = [{"name": name} for name in of]
@@ -429,8 +429,9 @@ syntax. discovery: name_free: true records the promise that the prompt names
 no tool or server; catalint flags a scenario or recorded prompt that does.
 
 Distractors (distractors:; MCPAgentBench, arXiv:2512.24565). count tools from
-a bundled catalog of plausible but irrelevant tools (source: {{from: catalog}})
-or look-alikes of the `of` tools (_v2, _internal, casing, plural; source:
+a bundled catalog of plausible but irrelevant tools (source: {{from: catalog}};
+one whose name has a topic word that a catalog tool's name or description uses,
+such as weather, is left out) or look-alikes of the `of` tools (_v2, _internal, casing, plural; source:
 {{from: near_duplicate, of: [...]}}), generated deterministically: `catalint
 trace distract` writes the same padded catalog to present to the agent. Each
 distinct tool a run chose is correct (in correct:), a distractor, or out of
