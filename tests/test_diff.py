@@ -442,12 +442,19 @@ def test_text_report(run, pair: tuple[str, str]) -> None:
         "~ get_weather: description: ... weather for a [-city.-] {+city, now.+} Returns a JSON ...; "
         "inputSchema: /properties/city/description added; score "
     )
+    # each finding as lint prints it, at its place in the side it is on
+    introduced = "head.json:6:22: SCH-002 [warning] new_time: the input schema accepts unexpected fields"
+    fixed = "base.json:9:19: DESC-006 [critical] get_weather: required argument 'city' has no description"
     assert lines[5:8] == [
         "findings: 1 introduced, 1 fixed",
-        "  + SCH-002 new_time /tools/0/inputSchema: the input schema accepts unexpected fields"
-        " (additionalProperties is not false)",
-        "  - DESC-006 get_weather /tools/0/inputSchema/properties/city: required argument 'city' has no description",
+        f"  + {introduced} (additionalProperties is not false)",
+        f"  - {fixed}",
     ]
+    from catalint.cli import main
+
+    for file, line in (("head.json", introduced), ("base.json", fixed)):
+        linted = CliRunner().invoke(main, ["lint", "--select", "ALL", file]).stdout.splitlines()
+        assert any(out.startswith(line) for out in linted), (line, linted)
     assert lines[8].startswith("totals: mean score ") and "; tokens " in lines[8]
     assert len(lines) == 9
 
@@ -474,6 +481,8 @@ def test_markdown_report(run, pair: tuple[str, str], tmp_path: Path) -> None:
     assert out.startswith("### catalint diff: `base.json` → `head.json`\n")
     assert "| `new_time` | added |" in out and "| `old_time` | removed | |" in out
     assert "**Findings introduced (1)**" in out and "<details>" not in out
+    assert "- **SCH-002** `new_time` at `head.json:6:22`: the input schema accepts" in out
+    assert "- **DESC-006** `get_weather` at `base.json:9:19`: required argument" in out
     many = [tool(CLEAN, name=f"t{i:02}", inputSchema={"type": "object"}) for i in range(12)]  # SCH-002 each
     write_catalog(tmp_path / "many.json", many)
     out = run("base.json", "many.json", "--output-format", "markdown").stdout

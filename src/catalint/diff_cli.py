@@ -146,8 +146,8 @@ def format_text(diff: CatalogDiff) -> str:
         details = _details(c)
         lines.append(f"~ {label}" + (": " + "; ".join(details) if details else ""))
     lines.append(f"findings: {len(diff.introduced)} introduced, {len(diff.fixed)} fixed")
-    lines += [f"  + {_finding_text(f)}" for f in diff.introduced]
-    lines += [f"  - {_finding_text(f)}" for f in diff.fixed]
+    lines += [f"  + {_finding_text(f, diff.head.display)}" for f in diff.introduced]
+    lines += [f"  - {_finding_text(f, diff.base.display)}" for f in diff.fixed]
     lines.append(
         f"totals: mean score {_score_move(diff.mean_score_before, diff.mean_score_after)}; "
         f"tokens {_token_move(diff.tokens_before, diff.tokens_after)}"
@@ -155,8 +155,9 @@ def format_text(diff: CatalogDiff) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _finding_text(f: Finding) -> str:
-    return f"{f.code} {f.tool} {f.pointer}: {f.message}"
+def _finding_text(f: Finding, file: str) -> str:
+    """As lint prints it: at its place in the side it is on (the head's if introduced, the base's if fixed)."""
+    return f"{file}:{f.span.line}:{f.span.col}: {f.code} [{f.severity.label}] {f.tool}: {f.message}"
 
 
 # JSON ----------------------------------------------------------------------------------------------------------
@@ -245,18 +246,20 @@ def format_markdown(diff: CatalogDiff) -> str:
         for c in diff.changes:
             name = f"{md.code(c.base.name)} → {md.code(c.head.name)}" if c.renamed else md.code(c.head.name)
             lines.append(f"| {name} | {'renamed' if c.renamed else 'changed'} | {md.text('; '.join(_details(c)))} |")
-    lines += _finding_list("Findings introduced", diff.introduced)
-    lines += _finding_list("Findings fixed", diff.fixed)
+    lines += _finding_list("Findings introduced", diff.introduced, diff.head.display)
+    lines += _finding_list("Findings fixed", diff.fixed, diff.base.display)
     return "\n".join(lines) + "\n"
 
 
-def _finding_list(title: str, findings: list[Finding]) -> list[str]:
+def _finding_list(title: str, findings: list[Finding], file: str) -> list[str]:
     from catalint.formatters import md
 
     if not findings:
         return []
     items = [
-        f"- **{f.code}** {md.code(f.tool, False)} {md.code(f.pointer, False)}: {md.text(f.message)}" for f in findings
+        f"- **{f.code}** {md.code(f.tool, False)} at {md.code(f'{file}:{f.span.line}:{f.span.col}', False)}: "
+        f"{md.text(f.message)}"
+        for f in findings
     ]
     if len(findings) < DETAILS_FROM:
         return ["", f"**{title} ({len(findings)})**", "", *items]
