@@ -532,6 +532,22 @@ def test_include_several_globs(cli, tmp_path: Path) -> None:
     assert linted(doc, "proj") == {"catalog.yaml", "notes.json"}
 
 
+def test_include_globs_with_a_slash(cli, tmp_path: Path) -> None:
+    make_tree(tmp_path / "proj")
+    _, doc = run_json(cli, "--include", "**/*.json", "proj")  # a leading **/ also matches at the top
+    assert linted(doc, "proj") == {
+        "tools.json",
+        "a.tools.json",
+        "sub/deeper/tools-list.json",
+        "package.json",
+        "notes.json",
+    }
+    _, doc = run_json(cli, "--include", "sub/*.json", "proj")  # * crosses /, as in fnmatch
+    assert linted(doc, "proj") == {"sub/deeper/tools-list.json"}
+    _, doc = run_json(cli, "--include", "**/deeper/*.json", "--include", "**/notes.json", "proj")
+    assert linted(doc, "proj") == {"sub/deeper/tools-list.json", "notes.json"}
+
+
 def test_directory_with_a_bad_catalog(cli, tmp_path: Path) -> None:
     write(tmp_path / "proj/tools.json", catalog_text(GOOD_TOOL))
     write(tmp_path / "proj/broken.tools.json", "{")

@@ -137,9 +137,19 @@ class Settings:
 
 
 def glob_match(rel: str, patterns: list[str]) -> bool:
-    """Patterns with a slash match the relative path; others match the file name."""
+    """Patterns with a slash match the relative path (fnmatch: `*` crosses `/`, and a leading `**/` also
+    matches at the top, so `**/*.json` takes `tools.json`); others match the file name."""
     name = rel.rsplit("/", 1)[-1]
-    return any(fnmatch.fnmatch(rel, p.lstrip("/")) if "/" in p else fnmatch.fnmatch(name, p) for p in patterns)
+    return any(_glob_match(rel, name, p) for p in patterns)
+
+
+def _glob_match(rel: str, name: str, pattern: str) -> bool:
+    pattern = pattern.lstrip("/")
+    if "/" not in pattern:
+        return fnmatch.fnmatch(name, pattern)
+    if fnmatch.fnmatch(rel, pattern):
+        return True
+    return pattern.startswith("**/") and _glob_match(rel, name, pattern[3:])
 
 
 def _spec(selector: str) -> int:
