@@ -820,7 +820,9 @@ def _bomb(levels: int, width: int, mapping: bool) -> str:
 def test_billion_laughs_is_a_quick_clean_error(tmp_path: Path, mapping: bool) -> None:
     write(tmp_path / "lol.yaml", _bomb(10, 10, mapping))
     done = catalint("lint", "lol.yaml", cwd=tmp_path, timeout=20)
-    assert "alias" in one_error(done, "lol.yaml: error: ")
+    line = one_error(done, "lol.yaml: error: ")
+    assert line == "lol.yaml: error: YAML aliases expand to more than 1,000,000 values (an alias bomb?)"
+    assert f"`FILE: error: {line.removeprefix('lol.yaml: error: ')}`" in (ROOT / "README.md").read_text()  # Limits
     assert done.seconds < 10
 
 
