@@ -94,6 +94,10 @@ def test_sarif_rules_come_from_the_registry(cli, catalog: Path) -> None:
         assert r["level"] in ("error", "warning", "note")
         region = r["locations"][0]["physicalLocation"]["region"]
         assert region["startLine"] >= 1 and region["endLine"] >= region["startLine"]
+    # a finding's suggestion (as in JSON) rides in the result's property bag; none, no bag
+    findings = json.loads(cli("lint", "--output-format", "json", str(catalog)).stdout)["findings"]
+    assert [r.get("properties", {}).get("suggestion") for r in results] == [f["suggestion"] for f in findings]
+    assert any(f["suggestion"] for f in findings) and not all(f["suggestion"] for f in findings)
 
 
 @pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason="../shared/schemas is not present")

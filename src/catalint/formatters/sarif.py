@@ -51,6 +51,8 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
     def result(fr: Any, f: Any) -> dict[str, Any]:
         uri = uris[id(fr)]
         span = f.span
+        # A suggestion has no edit to carry (a SARIF fix needs artifactChanges): a property bag holds it.
+        extra = {"properties": {"suggestion": f.suggestion}} if f.suggestion else {}
         return {
             "ruleId": f.code,
             "ruleIndex": index[f.code],
@@ -73,6 +75,7 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
                 }
             ],
             "partialFingerprints": {"catalintFinding/v1": f"{f.code}|{f.tool}|{f.pointer}"},
+            **extra,
         }
 
     notifications = [
