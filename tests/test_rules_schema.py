@@ -1036,6 +1036,48 @@ def test_sch014_near_miss_defs_and_pattern_names() -> None:
     assert not fires("SCH-014", tool(schema))
 
 
+# ---------------------------------------------------------------- SCH-015
+
+OBJ_DEF = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+@pytest.mark.parametrize(
+    ("name", "prop", "defs", "fragment"),
+    [
+        ("ctx", {"$ref": "#/$defs/CallToolResult"}, {"CallToolResult": OBJ_DEF}, "typed CallToolResult"),
+        ("ctx", {"$ref": "#/$defs/Context"}, {"Context": OBJ_DEF}, "typed Context"),
+        ("c", {"$ref": "#/definitions/request_context"}, {}, "typed request_context"),
+        ("session", {"title": "Server Session", "type": "object"}, {}, "typed Server Session"),
+        ("self", {"type": "string", "maxLength": 9}, {}, "'self' is a Python method's receiver"),
+        ("cls", {}, {}, "'cls' is a Python method's receiver"),
+    ],
+)
+def test_sch015_fires_on_a_leaked_argument(name: str, prop: dict, defs: dict, fragment: str) -> None:
+    extra = {"$defs": defs} if defs else {}
+    f = only("SCH-015", obj({name: prop, "user": STR}, [name, "user"], **extra))
+    assert f.pointer == f"{IS}/properties/{name}"
+    assert f.severity == Severity.CRITICAL
+    assert fragment in f.message and f.message.endswith("it is required, so no call can be valid")
+    optional = only("SCH-015", obj({name: prop, "user": STR}, ["user"], **extra))
+    assert optional.message.endswith("no caller can supply it")
+
+
+@pytest.mark.parametrize(
+    "props",
+    [
+        {"context": {"type": "string", "title": "Context", "maxLength": 50}},  # pydantic's title for `context`
+        {"ctx": {"type": "string", "title": "Ctx", "maxLength": 50}},
+        {"request": {"type": "object", "properties": {"q": STR}, "additionalProperties": False}},
+        {"context": {"$ref": "#/$defs/KubeContext"}},
+        {"links": obj({"self": STR})},  # a HAL link named self, not a receiver: only top-level names count
+        {"selfie": STR, "class": STR},
+    ],
+)
+def test_sch015_near_misses(props: dict) -> None:
+    schema = obj(props, list(props), **{"$defs": {"KubeContext": OBJ_DEF}})
+    assert not fires("SCH-015", tool(schema))
+
+
 # ---------------------------------------------------------------- $ref cycles
 
 

@@ -1,0 +1,91 @@
+"""SCH-015: a server's own parameters (a method's self, the framework's context) leaked into the input schema."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from catalint.model import Tool
+from catalint.registry import Hit, rule
+from catalint.rules.schema.common import input_schema_of
+from catalint.sourcemap import join_pointer
+
+# Parameters a Python method or handler receives from the language, never from a caller.
+RECEIVERS = frozenset({"self", "cls"})
+# Types the MCP SDKs hand a handler themselves (lower case, spaces dropped): a parameter of one of
+# these types that reaches the schema is one the framework did not recognise and strip.
+FRAMEWORK_TYPES = frozenset(
+    {"context", "ctx", "requestcontext", "calltoolresult", "serversession", "clientsession", "fastmcp"}
+)
+
+
+# Pydantic titles a parameter after its name (`context` -> "Context"), so a title is evidence only
+# for the types no real argument is named after.
+_TITLE_ONLY = FRAMEWORK_TYPES - {"context", "ctx"}
+
+
+def _framework_type(schema: dict[str, object]) -> str | None:
+    """The framework type a property's $ref (last segment) or title names, or None."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        name = ref.rsplit("/", 1)[-1]
+        return name if _key(name) in FRAMEWORK_TYPES else None
+    title = schema.get("title")
+    return title if isinstance(title, str) and _key(title) in _TITLE_ONLY else None
+
+
+def _key(name: str) -> str:
+    return name.replace(" ", "").replace("_", "").lower()
+
+
+@rule(
+    "SCH-015",
+    "leaked-internal-argument",
+    "critical",
+    "brittle",
+    "An argument is the server's own (self, cls, or the framework's context object), not the caller's",
+)
+def leaked_internal_argument(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A top-level property of the input schema that no caller
+    can supply: `self` or `cls` (a Python method's receiver), or a property whose
+    `$ref` or `title` names a type the MCP SDKs pass to a handler themselves:
+    `Context`, `RequestContext`, `CallToolResult`, `ServerSession`,
+    `ClientSession`, `FastMCP`. A `title` counts only for the last four, since
+    Pydantic titles a parameter after its name (`context` becomes "Context").
+    Properties merely named `context`, `ctx` or `request`, which servers use for
+    real arguments (a kubeconfig context, a request body), are left alone.
+
+    **Why.** FastMCP builds the input schema from the handler's signature and
+    drops the parameter annotated with its `Context` type; a parameter annotated
+    with another type (a typo, a wrong import) stays in the schema. The agent is
+    then asked for a server-side object it cannot know. Seen live in an AWS IAM
+    server (2026): `list_users`, `get_user` and `create_user` required
+    `ctx: {"$ref": "#/$defs/CallToolResult"}`, so no call could be valid.
+
+    **Bad.** `"properties": {"ctx": {"$ref": "#/$defs/CallToolResult"}, "user": {...}}, "required": ["ctx", "user"]`
+
+    **Good.** `"properties": {"user": {...}}, "required": ["user"]`
+
+    **Fix.** Annotate the parameter with the framework's context type (FastMCP:
+    `ctx: Context`) so that it is injected and left out of the schema, or make it
+    a module-level or bound value rather than a parameter.
+    """
+    found = input_schema_of(tool)
+    if found is None:
+        return
+    schema, pointer = found
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return
+    required = schema.get("required")
+    required = required if isinstance(required, list) else []
+    for name, sub in props.items():
+        kind = _framework_type(sub) if isinstance(sub, dict) else None
+        if name in RECEIVERS:
+            what = f"argument {name!r} is a Python method's receiver leaked into the schema"
+        elif kind is not None:
+            what = f"argument {name!r} is typed {kind}, an object of the server's MCP framework, not of the caller"
+        else:
+            continue
+        need = "; it is required, so no call can be valid" if name in required else "; no caller can supply it"
+        yield Hit(join_pointer(pointer, "properties", name), what + need, "remove it from the schema")
