@@ -202,6 +202,51 @@ def test_bad_config_is_exit_2_with_one_clear_line(cli, tmp_path: Path, catalog: 
     assert "catalint.toml" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        (
+            "pyproject.toml",
+            '[project]\nname = "x"\n\n[tool.catalint]\nselect = ["DESC-999"]\n',
+            "pyproject.toml:5:1: select:",
+        ),
+        (
+            "pyproject.toml",
+            "[tool.catalint]\nfail-severity = 'high'\nselct = []\n",
+            "pyproject.toml:3:1: unknown setting",
+        ),
+        ("pyproject.toml", '[tool.catalint.severity]\nDESC-001 = "loud"\n', "pyproject.toml:2:1: severity.DESC-001:"),
+        (
+            "catalint.toml",
+            'severity = { SCH-002 = "info", "DESC-001" = "loud" }\n',
+            "catalint.toml:1:32: severity.DESC-001:",
+        ),
+        (
+            "catalint.toml",
+            '[tool.catalint]\nper-file-ignores = { "a/*.json" = ["XYZ"] }\n',
+            "catalint.toml:2:22: per-file-ignores.a/*.json:",
+        ),
+        (
+            "catalint.toml",
+            '[[per-tool-ignores]]\ntools = ["a"]\nrules = ["DESC"]\n\n'
+            '[[per-tool-ignores]]\ntools = ["b"]\nrules = ["DESC"]\nwhy = 1\n',
+            "catalint.toml:8:1: per-tool-ignores[1]: unknown key 'why'",
+        ),
+        ("catalint.toml", "select = [\n  'DESC',,\n]\n", "catalint.toml:2:10: invalid TOML: "),
+        # nothing to point at: the message names the file alone
+        ("pyproject.toml", '[project]\nname = "x"\n', "pyproject.toml: no [tool.catalint] table"),
+    ],
+)
+def test_config_errors_give_the_line_and_column(
+    cli, tmp_path: Path, catalog: Path, name: str, content: str, expected: str
+):
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    result = cli("lint", "--config", name, str(catalog))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {expected}"), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
 def test_bad_cli_selector_is_exit_2(cli, catalog: Path) -> None:
     result = cli("lint", "--select", "NOPE", str(catalog))
     assert result.exit_code == 2
@@ -257,7 +302,7 @@ def test_messages_name_the_config_file_by_its_path_not_just_its_name(cli, tmp_pa
     write_catalog(tmp_path / "bad" / "tools.json", [{"name": "a", "description": "Get the thing. Returns it."}])
     result = cli("lint", "bad/tools.json")
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: bad/pyproject.toml: unknown setting 'selectt'")
+    assert result.stderr.startswith("error: bad/pyproject.toml:2:1: unknown setting 'selectt'")
     (tmp_path / "bad" / "pyproject.toml").unlink()
     (tmp_path / "sub").mkdir()
     write_catalog(tmp_path / "sub" / "tools.json", [{"name": "a", "description": "Get the thing. Returns it."}])

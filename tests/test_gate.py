@@ -449,7 +449,7 @@ def test_a_bound_off_the_score_scale_in_config(cli, good: Path) -> None:
     (good.parent / "pyproject.toml").write_text("[tool.catalint.gate]\nmean_score = { schema = { minimum = 80 } }\n")
     line = one_error(cli("lint", "tools.json"))
     assert line == (
-        "error: pyproject.toml: gate.mean_score: mean_score is a score from 0 to 1, not 80: did you mean 0.8?"
+        "error: pyproject.toml:2:1: gate.mean_score: mean_score is a score from 0 to 1, not 80: did you mean 0.8?"
     )
 
 
@@ -490,14 +490,17 @@ def test_failing_row_shows_the_digits_that_decide() -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ('[tool.catalint.gate]\nbogus = { ">=" = 1 }\n', "error: pyproject.toml: gate: unknown gate target 'bogus'"),
+        (
+            '[tool.catalint.gate]\nbogus = { ">=" = 1 }\n',
+            "error: pyproject.toml:2:1: gate: unknown gate target 'bogus'",
+        ),
         ('[tool.catalint.gate]\n"smells.smelly" = { "<=" = 0 }\n', "gate: unknown smell 'smelly'"),
         ('[tool.catalint.gate]\nmean_score = { "=>" = 0.7 }\n', "gate.mean_score: unknown comparison '=>'"),
         ('[tool.catalint.gate]\nmean_score = { ">=" = "high" }\n', "gate.mean_score: >= needs a number, got 'high'"),
         ('[tool.catalint.gate]\nmean_score = { ">=" = true }\n', "gate.mean_score: >= needs a number"),
         ("[tool.catalint.gate]\nmean_score = 0.7\n", "gate.mean_score: a matcher is"),
         ("[tool.catalint.gate]\nmean_score = {}\n", "gate.mean_score: a matcher is"),
-        ("[tool.catalint]\ngate = 0.7\n", "pyproject.toml: gate must be a table"),
+        ("[tool.catalint]\ngate = 0.7\n", "pyproject.toml:2:1: gate must be a table"),
         (
             '[tool.catalint.gate]\nmean_score = { schema = { minimum = "x" } }\n',
             'gate.mean_score: not a valid JSON Schema at minimum: "x" is not of type "number"',

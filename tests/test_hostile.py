@@ -1352,7 +1352,7 @@ def test_a_fatal_error_leaves_the_old_report(cli, tmp_path: Path) -> None:
     write(tmp_path / "out.json", OLD)
     write(tmp_path / "out.sarif", OLD)
     result = cli("lint", "--output-format", "json", "-o", "out.json", "--report", "sarif:out.sarif", "good.json")
-    one_error(result, "error: catalint.toml: ")
+    one_error(result, "error: catalint.toml:1:13: severity.DESC-001: unknown severity 'loud'")
     assert (tmp_path / "out.json").read_text() == OLD
     assert (tmp_path / "out.sarif").read_text() == OLD
     assert listing(tmp_path) == ["catalint.toml", "good.json", "out.json", "out.sarif"]

@@ -7,6 +7,7 @@ one for all files). Command-line flags are applied on top.
 from __future__ import annotations
 
 import fnmatch
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -314,15 +315,20 @@ def _severity(value: Any, where: str) -> Severity:
 
 def read_table(path: Path) -> dict[str, Any] | None:
     """The catalint table of a config file; None for a pyproject.toml without one."""
+    shown = shown_path(path)
     try:
         with path.open("rb") as fh:
             doc = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        found = re.search(r" \(at line (\d+), column (\d+)\)$", str(exc))
+        if found is None:
+            raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
+        detail = str(exc)[: found.start()]
+        raise ConfigError(f"{shown}:{found.group(1)}:{found.group(2)}: invalid TOML: {detail}") from None
     except OSError as exc:
-        raise ConfigError(f"{path}: {exc.strerror or exc}") from None
+        raise ConfigError(f"{shown}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{path}: invalid TOML: not UTF-8") from None
+        raise ConfigError(f"{shown}: invalid TOML: not UTF-8") from None
     if path.name == "pyproject.toml":
         tool = doc.get("tool", {})
         table = tool.get("catalint") if isinstance(tool, dict) else None
@@ -362,9 +368,52 @@ def load_settings(config_path: Path | None) -> Settings:
     if config_path is not None:
         table = read_table(config_path)
         if table is None:
-            raise ConfigError(f"{config_path}: no [tool.catalint] table")
-        apply_table(settings, table, shown_path(config_path))
+            raise ConfigError(f"{shown_path(config_path)}: no [tool.catalint] table")
+        where = shown_path(config_path)
+        try:
+            apply_table(settings, table, where)
+        except ConfigError as exc:
+            raise ConfigError(placed(str(exc), where, config_path)) from None
     return settings
+
+
+_UNKNOWN = re.compile(r"unknown (?:setting|key|gate target|smell) '([^']+)'")
+_SETTING = re.compile(r"([a-z-]+)(?:\[(\d+)\])?(?:\.(.+?))?(?:\[\d+\])?$")
+
+
+def placed(message: str, where: str, path: Path) -> str:
+    """message ('FILE: select: ...') with the line:col of the setting it names after FILE, when
+    the text shows where that is."""
+    from catalint.toml_position import locate
+
+    if not message.startswith(f"{where}: "):
+        return message
+    rest = message[len(where) + 2 :]
+    unknown = _UNKNOWN.search(rest)
+    keys: list[str | int] = []
+    if rest.startswith("unknown setting") and unknown:
+        keys = [unknown.group(1)]
+    else:
+        token = _SETTING.match(re.split(r"[:\s]", rest, maxsplit=1)[0])
+        if token is None:
+            return message
+        keys = [token.group(1)]
+        if token.group(2) is not None:
+            keys.append(int(token.group(2)))
+        if token.group(3) is not None:
+            keys.append(token.group(3))
+        elif unknown:
+            keys.append(unknown.group(1))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return message
+    bases = [["tool", "catalint"]] if path.name == "pyproject.toml" else [["tool", "catalint"], []]
+    for base in bases:
+        found = locate(text, keys, base)
+        if found is not None:
+            return f"{where}:{found[0]}:{found[1]}: {rest}"
+    return message
 
 
 def _enabled_codes(
