@@ -158,6 +158,15 @@ def test_sch002_points_at_explicit_open_additional_properties(extra: Any) -> Non
     assert pointers("SCH-002", schema) == [f"{IS}/additionalProperties"]
 
 
+@pytest.mark.parametrize("extra", [{"additionalProperties": True}, {}])
+def test_sch002_near_miss_nested_any_object_with_no_properties_listed(extra: dict[str, Any]) -> None:
+    # Microsoft Graph's "any object" branch: closing it would accept only {}
+    anything = {"type": "object", "properties": {}, **extra}
+    schema = obj({"provider": {"anyOf": [{"type": "string", "enum": ["teams"]}, anything]}, "data": anything})
+    assert pointers("SCH-002", schema) == []
+    assert pointers("SCH-002", {"type": "object", "properties": {}}) == [IS]  # the root still: a tool with no arguments
+
+
 def test_sch002_near_miss_closed_object() -> None:
     assert not fires("SCH-002", tool(obj({"city": STR})))
 
@@ -831,12 +840,17 @@ def test_sch011_fires_on_array_without_items() -> None:
         {"type": "object"},
         {"type": "object", "additionalProperties": True},
         {"type": "object", "additionalProperties": {}},  # as opaque as true
+        {"type": "object", "properties": {}},  # lists no member either
+        {"type": "object", "properties": {}, "additionalProperties": True},
     ],
 )
 def test_sch011_fires_on_opaque_object_argument(prop: dict[str, Any]) -> None:
     f = only("SCH-011", obj({"filter": prop}))
     assert f.pointer == f"{IS}/properties/filter"
-    assert "no properties or additionalProperties schema" in f.message
+    assert "is an object that lists no properties and gives no additionalProperties schema" in f.message
+    extra = prop.get("additionalProperties")
+    said = f" (additionalProperties: {json.dumps(extra)} takes any field)"
+    assert f.message.endswith(said) == (extra in (True, {}))
 
 
 def test_sch011_fires_on_opaque_array_items_object() -> None:
@@ -849,7 +863,6 @@ def test_sch011_fires_on_opaque_array_items_object() -> None:
     [
         {"type": "array", "items": STR},
         {"type": "array", "prefixItems": [STR]},
-        {"type": "object", "properties": {}},
         {"type": "object", "additionalProperties": STR},
         {"type": "object", "patternProperties": {"^x-": STR}},
         {"type": "object", "additionalProperties": False},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -120,7 +121,9 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** The input schema, or a nested object schema that declares
     `properties`, whose `additionalProperties` is absent or `true` (and which is
-    not closed with `unevaluatedProperties: false` either).
+    not closed with `unevaluatedProperties: false` either). A nested object with
+    no properties listed (`"properties": {}` or none) is "any object", which
+    closing would turn into "only {}": SCH-011 speaks of those.
 
     **Why.** An open object accepts any extra field without complaint: a model that
     misspells an argument (`cty` for `city`) gets no validation error and the
@@ -154,8 +157,9 @@ def open_object(tool: Tool) -> Iterator[Hit]:
         s = node.schema
         if node.role == "root":
             candidate = "type" not in s or node.is_object()
-        else:  # the cheap test first: most nodes have no properties
-            candidate = isinstance(s.get("properties"), dict) and node.is_object()
+        else:  # the cheap test first: most nodes have no properties; `properties: {}` lists none either
+            props = s.get("properties")
+            candidate = isinstance(props, dict) and bool(props) and node.is_object()
         if candidate and not node.condition and not _refines_parent(node):
             if not _closed(s, d) and not is_map(s) and not _closed_by_subschemas(s, root_of(tool), node, d):
                 where = node.pointer + "/additionalProperties" if "additionalProperties" in s else node.pointer
@@ -183,7 +187,7 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An array schema with neither `items` nor `prefixItems`,
     and an object-typed argument (a property or an array's items) with no
-    `properties`, `patternProperties` or `additionalProperties` schema:
+    `properties` (or an empty one), `patternProperties` or `additionalProperties` schema:
     `additionalProperties: true` and `{}` say "anything", which leaves the agent
     guessing just as much. A schema that gets its shape elsewhere (`$ref`,
     `anyOf`, `oneOf`, `allOf`) passes, and so does a `type` that lists every JSON
@@ -214,12 +218,16 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
         elif (
             "object" in kinds
             and node.role in ("property", "items")
-            and not any(k in s for k in ("properties", "patternProperties"))
+            and not s.get("properties")  # `properties: {}` lists no member either
+            and "patternProperties" not in s
             and not is_map(s)
             and s.get("additionalProperties") is not False
         ):
+            extra = s.get("additionalProperties", None)
+            said = f" (additionalProperties: {json.dumps(extra)} takes any field)" if extra in (True, {}) else ""
             yield Hit(
                 node.pointer,
-                f"{where_of(node)} is an object with no properties or additionalProperties schema",
+                f"{where_of(node)} is an object that lists no properties and gives no additionalProperties schema"
+                + said,
                 'add "properties" (or "additionalProperties": {schema} for a map)',
             )
