@@ -450,6 +450,14 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Units. Defaults to metric.",
         "Whether to round. Defaults to false",
         "Sheets to create. Default: ['Sheet1'].",
+        "Maximum passages to return (default 8)",
+        "Max results, default 100",
+        "Include archived ones. Default false.",
+        "Retries; the default value is 3.",
+        "Port or port range, ex: 1024:2048",
+        "Message timestamp in the format '1234567890.123456'",
+        "Body: { shift: 'Up' } or { shift: 'Left' }",
+        '### Single Statement Example\n```json\n{"Effect": "Allow"}\n```',
     ],
 )
 def test_desc009_examples_given_in_words(text: str) -> None:
@@ -463,10 +471,21 @@ def test_desc009_examples_given_in_words(text: str) -> None:
         "Start of the window; defaults to the last 24 hours.",
         "Time zone, by default the server's.",
         "Cities such as these are looked up by name.",  # no quoted value after "such as"
+        "A date in the format 'YYYY-MM-DD'.",  # a pattern, not a value
+        "A complex. value",  # 'ex' inside a word
+        "Returns {type: object} maps.",  # a shape, no value
+        "The default settings are used.",
+        "See the example below",
     ],
 )
 def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:
     assert fires("DESC-009", _with_city_text(text))
+
+
+def test_desc009_example_on_array_items_counts() -> None:
+    kinds = {"type": "array", "items": {"type": "string", "example": "Dividend"}}
+    assert not fires("DESC-009", tool(inputSchema=schema({"kinds": kinds, **TWO_PROPS})))
+    assert fires("DESC-009", tool(inputSchema=schema({"kinds": {**kinds, "items": {"type": "string"}}, **TWO_PROPS})))
 
 
 def test_desc009_nested_example_counts() -> None:

@@ -462,6 +462,7 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
 # Chinese and Japanese "for example", and a default value stated in prose, as a schema `default`
 # would be ("defaults to 10", "default: 'json'", "Defaults to false."), not a default behaviour
 # ("defaults to the last 24 hours", "the default is used").
+_LITERAL = r"""[-+]?\d|["'`]|(?:true|false|null)\b"""  # a value written as such: "(default 8)", "Default false."
 _DEFAULT_VALUE = (
     r"""(?:[-+]?\d|["'`\[{]|(?:true|false|null|none)\b"""
     r"|(?!(?:the|a|an|used|applied|set|given|provided|ignored)\b)[\w.-]+\s*(?:[.,;)]|$))"
@@ -475,15 +476,22 @@ _EXAMPLE_FORMS = (
     (
         "example",
         LazyRegex(r"\bexamples?\b", re.IGNORECASE),
-        LazyRegex(r"examples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b)", re.IGNORECASE),
+        LazyRegex(r"examples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b|\n\s*```)", re.IGNORECASE),  # or a heading, then code
     ),
     ("such as", LazyRegex(r"""\bsuch as\s+[`'"]""", re.IGNORECASE), None),
     ("like", LazyRegex(r"""\blike\s+[`'"]""", re.IGNORECASE), None),
     (
         "default",
         LazyRegex(r"\bdefaults?\b", re.IGNORECASE),
-        LazyRegex(rf"defaults?(?:\s+(?:to|is)|\s*[:=])\s*{_DEFAULT_VALUE}", re.IGNORECASE),
+        LazyRegex(
+            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL}))\s*{_DEFAULT_VALUE}", re.IGNORECASE
+        ),
     ),
+    ("ex", LazyRegex(r"\bex\s*[:.]\s*\S", re.IGNORECASE), None),  # "Port or port range, ex: 1024:2048"
+    # a specimen with digits after "format": "in the format '1234567890.123456'" (not 'YYYY-MM-DD')
+    ("format", LazyRegex(r"""\bformat\s*:?\s*(['"`])[^'"`\n]*\d[^'"`\n]*\1""", re.IGNORECASE), None),
+    # a worked value written inline: "Body: { shift: 'Up' }"
+    ("{", LazyRegex(r"""\w:\s*\{\s*["']?\w+["']?\s*:\s*(?:'[^'\n]*'|"[^"\n]*"|-?\d|true\b|false\b)"""), None),
 )
 _EXAMPLE_PHRASES = ("for example", "for instance", "例如", "比如", "例えば")
 
@@ -511,6 +519,9 @@ def _has_examples(tool: Tool) -> bool:
     for arg in iter_arguments(tool):
         schema = arg.schema
         if "examples" in schema or "example" in schema or "default" in schema:
+            return True
+        items = schema.get("items")  # an array argument's element: "items": {"example": "Dividend"}
+        if isinstance(items, dict) and ("examples" in items or "example" in items):
             return True
         if arg.description and _gives_example(arg.description):
             return True
@@ -546,8 +557,11 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     `examples`, `example` or `default`, or when the tool or an argument
     description gives one in words: "e.g.", "for example", "Example usage:",
     "examples of valid kinds are: ...", "such as `a`" or "like 'a'" before a
-    quoted value, 例如/比如/例えば, or a default value in prose ("defaults to 10",
-    "default: 'json'"; not a behaviour such as "defaults to the last hour").
+    quoted value, 例如/比如/例えば, "ex:", a specimen with digits after "format"
+    ("in the format '1234567890.123456'"), a value written inline ("Body: { shift:
+    'Up' }"), or a default value in prose ("defaults to 10", "default: 'json'",
+    "(default 8)"; not a behaviour such as "defaults to the last hour"). An array
+    argument's `items` with `examples` or `example` counts too.
 
     **Why.** Anthropic's advanced tool-use guidance reports that worked examples
     raised accuracy on complex parameter handling from 72% to 90%. Hasan et al.
