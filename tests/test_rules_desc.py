@@ -517,6 +517,14 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Convert an address into geographic coordinates."),
         tool(description="Convert DOCX files to PDF format."),
         tool(description="Echoes back the input string"),  # what comes back is what went in
+        # what is shown or provided, and a read's fields listed without a colon
+        tool(description="Provides the current state of the chessboard as an image."),
+        tool(description="This provides a summary of revenue, expenses, and profit or loss."),
+        tool(description="Delete a task. A progress table will be displayed showing the remaining tasks."),
+        tool(description="Shows the contents of a commit"),
+        tool(description="Get details about a place including contact details, reviews, ratings, and hours"),
+        tool(description="List discussion categories with their id and name."),
+        tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
     ],
 )
 def test_desc010_near_misses(t: dict[str, Any]) -> None:
@@ -531,6 +539,11 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Create a note; the text may hold markdown.",  # a format, but not of what comes back
         "Convert the draft.",  # a conversion with no target
         "Echo the message to the server log.",  # an echo that does not come back
+        "Search issues, including closed ones, by label.",  # a list needs an "and"
+        "Delete a project and its resources including networks, volumes, and images.",  # what is affected
+        "Create a user with a name and an email.",  # "with" a list, but not "with its/their"
+        "Show a notification to the user.",  # shown, but not a result
+        "Upload a photo and set it as a profile picture.",
     ],
 )
 def test_desc010_fires_when_those_forms_say_nothing_of_the_result(text: str) -> None:

@@ -202,8 +202,9 @@ def mentions(text: str, value: str) -> bool:
 
 # Wording that says what a tool gives back (DESC-010, TDQS return-format signal): a return word;
 # a data format it comes in ("as JSON", "in a PNG image"); a list of what it holds ("details
-# including: ..."); or what a conversion turns its input into ("Convert an address to coordinates").
-# The last three are tried only in a text holding their key words (substring tests run in C).
+# including: ...", "including a, b and c"); what it shows or provides ("Provides a summary of ...");
+# or what a conversion turns its input into ("Convert an address to coordinates").
+# All but the first are tried only in a text holding their key words (substring tests run in C).
 RETURN_WORDS = LazyRegex(
     r"\b(?:return(?:s|ed|ing)?|outputs?|results?|respon(?:se|ses|ds)|yields?|produces?"
     r"|gives back|sends back|comes back|echo(?:es|ed)? back)\b",
@@ -214,6 +215,27 @@ _IN_FORMAT = LazyRegex(
     r"\b(?:as|in)\s+(?:an?\s+)?(?:JSON|markdown|CSV|XML|YAML|HTML|PNG|JPE?G|SVG|base64)\b", re.IGNORECASE
 )
 _FIELD_LIST = LazyRegex(r"\b(?:including|includes|containing|contains)\s*:", re.IGNORECASE)
+_LISTED = r"[\w -]{1,40}(?:,\s*[\w -]{1,40})*,?\s+and\s+\w"  # "a, b, and c", "a and b"
+# The same list with no colon, in a description that starts with a read verb (after "Delete" or
+# "Manage", "including a, b and c" is what is affected, not what comes back): "Get a place's details
+# including contact details, reviews, and hours", "List categories with their id and name", "Get the
+# performance of a campaign: opens, clicks and ...".
+_READ_START = LazyRegex(
+    r"\s*(?:get|list|fetch|retrieve|describe|show|search|find|read|query|view|look\s+up)(?:s|es)?\b", re.IGNORECASE
+)
+_FIELDS_NAMED = LazyRegex(
+    rf"\b(?:including|containing)\s+[\w -]{{1,40}},\s*{_LISTED}|\bwith\s+(?:its|their)\s+{_LISTED}"
+    rf"|^[^.:\n]{{0,80}}:\s*[\w -]{{1,40}},\s*{_LISTED}",
+    re.IGNORECASE,
+)
+# What is shown or provided is the result: "Provides a summary of revenue", "A progress table will be
+# displayed", "Shows the contents of a commit", "... as an image".
+_SHOWN = LazyRegex(
+    r"\b(?:provides?|shows?|displays?)\s+(?:(?:a|an|the|its|their)\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:list|summary|overview|details|information|snapshot|state|contents?|table|status|report|diff|log)\b"
+    r"|\bwill\s+be\s+(?:displayed|shown|listed|printed)\b|\bas\s+an?\s+(?:image|screenshot)\b",
+    re.IGNORECASE,
+)
 _CONVERSIONS = ("convert", "translate", "transform", "encode", "decode")
 _CONVERSION = LazyRegex(r"\b(?:convert|translate|transform|encode|decode)s?\b", re.IGNORECASE)
 _CONVERTS_TO = LazyRegex(
@@ -229,6 +251,10 @@ def says_what_returns(text: str) -> bool:
     if any(word in lowered for word in _FORMATS) and _IN_FORMAT.search(text):
         return True
     if ":" in text and ("includ" in lowered or "contain" in lowered) and _FIELD_LIST.search(text):
+        return True
+    if " and " in lowered and _READ_START.match(text) and _FIELDS_NAMED.search(text):
+        return True
+    if any(word in lowered for word in ("provide", "show", "display", "will be", " as a")) and _SHOWN.search(text):
         return True
     return any(word in lowered for word in _CONVERSIONS) and match_near(_CONVERSION, _CONVERTS_TO, text)
 
