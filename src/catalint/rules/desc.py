@@ -593,9 +593,11 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A description that names an action (it has a verb) but
     uses no return wording (returns, output, result, response, yields, produces),
-    names no format the result comes in ("as JSON", "as a PNG image"), lists no
-    fields ("details including: ...") and names no conversion target ("Convert an
-    address to coordinates"), while the tool declares no `outputSchema`. English only: mostly non-Latin
+    names no format the result comes in ("as JSON", "as a PNG image"), says
+    nothing it provides or shows ("Provides a summary of ...", "will be
+    displayed"), lists no fields ("details including: ...", or after a read verb
+    "including a, b and c", "with their id and name") and names no conversion
+    target ("Convert an address to coordinates"), while the tool declares no `outputSchema`. English only: mostly non-Latin
     descriptions are skipped.
 
     **Why.** The agent plans its next step from what the call gives back; a
