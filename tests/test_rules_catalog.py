@@ -303,6 +303,30 @@ def test_cat005_near_miss_when_descriptions_set_them_apart() -> None:
     assert run("CAT-005", *tools) == []
 
 
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [
+        (("power_on_droplet", "Power a droplet on."), ("power_off_droplet", "Power a droplet off.")),
+        (  # aws-s3tables
+            ("get_table_metadata_location", "Get the S3 URI location of the table metadata."),
+            ("update_table_metadata_location", "Update the metadata location of a table: the metadata location."),
+        ),
+    ],
+)
+def test_cat005_skips_names_set_apart_only_by_a_stop_word(mine: tuple[str, str], theirs: tuple[str, str]) -> None:
+    # The selector drops 'on', 'off' and 'get' from the query; the names still tell the tools apart.
+    tools = [{"name": mine[0], "description": mine[1]}, {"name": theirs[0], "description": theirs[1]}]
+    assert run("CAT-005", *tools) == []
+
+
+def test_cat005_judges_a_name_with_a_content_word_the_other_name_lacks() -> None:
+    tools = [
+        {"name": "power_on_droplet_size", "description": "Power a droplet."},
+        {"name": "power_off_droplet", "description": "Power a droplet off. Size, size: the droplet size, power."},
+    ]
+    assert [f.tool for f in run("CAT-005", *tools)] == ["power_on_droplet_size"]
+
+
 def test_cat005_skips_names_with_one_content_word() -> None:
     tools = [
         {"name": "get_config", "description": "Read the configuration of the server, every key and value."},

@@ -47,18 +47,24 @@ def stem(word: str) -> str:
     return word
 
 
+def words(text: str) -> list[str]:
+    """Lower-cased words of text, stop words kept; snake_case, camelCase, dots and hyphens split."""
+    return [part.lower() for chunk in _SPLIT.split(text) if chunk for part in _CAMEL.split(chunk) if part]
+
+
+def is_stop(word: str) -> bool:
+    """Whether tokens() drops the (lower-cased) word: a stop word before or after stemming."""
+    return word in STOP_WORDS or stem(word) in STOP_WORDS  # "functions" is a stop word too
+
+
 def tokens(text: str) -> list[str]:
     """Lower-cased, stemmed content words of text; snake_case, camelCase, dots and hyphens split."""
     out = []
-    for chunk in _SPLIT.split(text):
-        if not chunk:
-            continue
-        for part in _CAMEL.split(chunk):
-            word = part.lower()
-            if word and word not in STOP_WORDS:
-                stemmed = stem(word)
-                if stemmed not in STOP_WORDS:  # "functions" is a stop word too
-                    out.append(stemmed)
+    for word in words(text):
+        if word not in STOP_WORDS:
+            stemmed = stem(word)
+            if stemmed not in STOP_WORDS:
+                out.append(stemmed)
     return out
 
 

@@ -318,7 +318,10 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     tools whose names share words are compared with each other). Turn it on with
     `extend-select = ["CAT-005"]`. Names that
     leave fewer than two content words once stop words go (`get_config` asks
-    for "config") are not judged.
+    for "config") are not judged, nor a tool whose name holds every content word
+    of the other's and differs from it only by a stop word the query drops
+    (`get_table` and `update_table`, `power_on_droplet` and `power_off_droplet`):
+    the names tell them apart where the selector cannot look.
 
     **Why.** If a lexical match on a tool's own name lands elsewhere, the names
     and descriptions of the two tools say nearly the same thing, and a model
@@ -336,7 +339,7 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     **Fix.** Say in each description what the tool does that the other does not,
     with the words a user would use for it.
     """
-    from catalint.selector import Index, best_rival, document, tokens
+    from catalint.selector import Index, best_rival, document, is_stop, tokens, words
 
     if len(tools) < 2:
         return
@@ -353,6 +356,10 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
         other = tools[rival[1]]
         if other.name == tool.name:
             continue
+        if set(query) <= set(tokens(other.name)) and any(
+            is_stop(w) for w in set(words(tool.name)) - set(words(other.name))
+        ):
+            continue  # what sets the name apart is only a word the query cannot carry (get/update, on/off)
         own, theirs = docs[i].tf, docs[rival[1]].tf
         shared = ", ".join(_weightiest(own.keys() & theirs.keys(), own, index.idf)) or "nothing"
         apart = ", ".join(_weightiest(own.keys() - theirs.keys(), own, index.idf))

@@ -597,8 +597,8 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     nothing it provides or shows ("Provides a summary of ...", "will be
     displayed"), lists no fields ("details including: ...", or after a read verb
     "including a, b and c", "with their id and name") and names no conversion
-    target ("Convert an address to coordinates"), while the tool declares no `outputSchema`. English only: mostly non-Latin
-    descriptions are skipped.
+    target ("Convert an address to coordinates"), while the tool declares no
+    `outputSchema`. English only: mostly non-Latin descriptions are skipped.
 
     **Why.** The agent plans its next step from what the call gives back; a
     description that is silent on the result makes it call the tool just to find
