@@ -201,6 +201,11 @@ def test_cat004_a_prefixed_camel_case_name_beside_snake_case_is_still_mixed() ->
     assert "is camelCase; 3 of the catalog's 4 tools use snake_case" in found.message
 
 
+def test_cat004_a_mixed_name_with_underscored_words_is_not_camel_case() -> None:
+    (found,) = run("CAT-004", *_named("getUser", "listUsers", "createUser", "fooBar_baz_qux"))
+    assert found.tool == "fooBar_baz_qux" and "is snake_case" in found.message
+
+
 def test_cat004_flags_the_minority_naming_style() -> None:
     found = run("CAT-004", *_named("list_users", "create_user", "getUser", "delete-user"))
     assert [(f.tool, f.pointer) for f in found] == [("getUser", "/tools/2/name"), ("delete-user", "/tools/3/name")]
@@ -219,6 +224,8 @@ def test_cat004_remove_from_is_unlinking_not_deleting() -> None:
         *_named("delete_file", "delete_repo"),
         tool("remove_sub_issue", "Remove a sub-issue from its parent issue; the sub-issue itself is kept."),
     ]
+    assert run("CAT-004", *tools) == []
+    tools[2] = tool("remove_related_issue", "Removes the relation between an issue and a related issue.")
     assert run("CAT-004", *tools) == []
     tools[2] = tool("remove_comment", "Remove a comment for good; it cannot be restored.")
     assert [f.tool for f in run("CAT-004", *tools)] == ["remove_comment"]
@@ -244,6 +251,9 @@ def test_cat004_a_verb_several_tools_share_is_a_convention() -> None:
         # a category prefix before camelCase is a namespace (Hostinger's 401 tools)
         ("hosting_listWebsites", "domains_getDomainList", "agency-hosting_deployNodeStaticWebsite"),
         ("find", "aggregate", "search_knowledge", "list_databases"),  # a one-word name is an operation's own name
+        # an underscore for the dot of "Node.js" inside a camelCase name
+        ("hosting_listWebsites", "hosting_startNode_jsBuildV1", "hosting_getNode_jsRuntimeLogsV1"),
+        ("find_text", "search_and_replace"),  # a compound name's first verb is not what it is named for
     ],
 )
 def test_cat004_near_misses(names: tuple[str, ...]) -> None:

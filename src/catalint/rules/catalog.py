@@ -166,17 +166,29 @@ SYNONYMS = (
 )
 
 
-_FROM = re.compile(r"\bfrom\b", re.IGNORECASE)
+_FROM = re.compile(r"\bfrom\b|\b(?:relation|link|association)s?\s+between\b", re.IGNORECASE)
 
 
 def _unlinks(tool: Tool) -> bool:
-    """A remove_* tool that takes a thing out of another ("Remove a label from an issue"): unlinking, not
-    the deleting that delete_* means."""
+    """A remove_* tool that takes a thing out of another ("Remove a label from an issue", "Removes the
+    relation between two issues"): unlinking, not the deleting that delete_* means."""
     return isinstance(tool.description, str) and _FROM.search(tool.description) is not None
 
 
 _CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
 _PREFIX = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+_DOTTED_SUFFIX = re.compile(r"_[a-z0-9]{1,3}(?=[A-Z0-9]|$)")  # "Node_js" in "startNode_jsBuild"
+
+
+def _camel(part: str) -> bool:
+    """camelCase, also with an underscore standing for a dot inside a word after an inner capital:
+    Hostinger's `startNode_jsBuildV1` (from "Node.js")."""
+    if _CAMEL.fullmatch(part):
+        return True
+    head, underscore, _ = part.partition("_")
+    if not underscore or head[1:] == head[1:].lower() or part.count("_") != len(_DOTTED_SUFFIX.findall(part)):
+        return False
+    return bool(_CAMEL.fullmatch(part.replace("_", "")))
 
 
 def naming_style(name: str) -> str | None:
@@ -186,8 +198,10 @@ def naming_style(name: str) -> str | None:
     Hostinger's `hosting_generateFreeSubdomain` and `agency-hosting_deployWebsite` are camelCase."""
     last = name.rsplit(".", 1)[-1]
     prefix, underscore, rest = last.partition("_")
-    if underscore and _PREFIX.fullmatch(prefix) and _CAMEL.fullmatch(rest):
+    if underscore and _PREFIX.fullmatch(prefix) and _camel(rest):
         last = rest
+    if _camel(last):
+        return "camelCase"
     if "_" in last and "-" not in last:
         return "snake_case"
     if "-" in last and "_" not in last:
@@ -227,13 +241,17 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
     the less common one. Synonym groups: update/set/modify,
     delete/remove/destroy/erase, fetch/retrieve/get, search/find/lookup ("edit"
     and "change" are left out: editing a document is not setting a value). Not
-    reported: a `remove_*` tool whose description says "from" (removing a label
-    from an issue unlinks it; it deletes nothing), and a verb that at least two
+    reported: a `remove_*` tool whose description says "from" or "the relation
+    (link, association) between" (removing a label from an issue unlinks it; it
+    deletes nothing), the first verb of a compound name (`search_and_replace`
+    edits), and a verb that at least two
     tools and more than a third of its group use, which is a convention of the
     catalog (`find_*` to list, `search_*` to query) rather than a slip. A
     namespace before a dot is ignored, and so is a prefix before an
     underscore when camelCase follows (`hosting_listDomains`,
-    `agency-hosting_deployWebsite`); one-word names have no style, and their
+    `agency-hosting_deployWebsite`), and an underscore standing for a dot
+    inside a camelCase name (`startNode_jsBuild`, from "Node.js") keeps it
+    camelCase; one-word names have no style, and their
     verb is not compared: `find` beside `search_knowledge` in mongodb-mcp-server
     is the database's own operation name.
 
@@ -266,7 +284,8 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
                         "use one naming style for every tool",
                     ),
                 )
-    verbs = [(_verb(t.name), t) for t in tools]
+    # `search_and_replace` edits: its first verb is not the one it is named for
+    verbs = [(None if "_and_" in t.name else _verb(t.name), t) for t in tools]
     verbs = [(None if v == "remove" and _unlinks(t) else v, t) for v, t in verbs]
     for group in SYNONYMS:
         used = Counter(v for v, _ in verbs if v in group)
