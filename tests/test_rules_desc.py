@@ -356,6 +356,8 @@ def test_desc007_optional_enum_in_a_branch() -> None:
         ([".", ","], "Decimal separator: '.' or ','"),  # punctuation only
         (["", "'", '"'], "Text qualifier; '' for none."),  # the empty string
         (["general"], "The search topic"),  # one value: nothing to choose
+        (["asc", "desc"], "Return projects sorted in ascending or descending order"),  # spelled out
+        (["number", "enum"], "Data type: numeric or enumeration type"),
     ],
 )
 def test_desc007_values_of_other_kinds_are_found_as_written(values: list[str], text: str) -> None:
@@ -369,6 +371,7 @@ def test_desc007_values_of_other_kinds_are_found_as_written(values: list[str], t
         (["水产", "早餐"], "菜谱分类名称"),
         ([".", ","], "Decimal separator"),
         (["", "x"], "Text qualifier"),
+        (["asc", "desc"], "Sort order; see the description of each field"),  # 'description' is not 'desc'
     ],
 )
 def test_desc007_values_of_other_kinds_not_named(values: list[str], text: str) -> None:
@@ -619,6 +622,9 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         # sets that hold under a condition (mcp-nixos's type):
         "Sub-type. For source=nixos with action=search, one of: packages, options, programs."
         " For store, one of: ls, read.",
+        # a string that holds several values: an enum would refuse "created,updated" (Microsoft Graph)
+        "The supported values are: created, updated, deleted. Multiple values can be combined using a comma.",
+        "Categories, separated by commas. The allowed values are 'Security', 'ErrorProne' and 'Style'.",
     ],
 )
 def test_desc013_near_misses(desc: str) -> None:

@@ -355,12 +355,35 @@ def _branch_enum(branch: dict[str, Any]) -> list[Any]:
     return [v for v in enum if v is not None] if isinstance(enum, list) else []
 
 
+# Abbreviated enum values and the words a description spells them out with: "sorted in ascending or
+# descending order" names asc and desc.
+_SPELLED_OUT = {
+    "asc": ("ascending",),
+    "desc": ("descending",),
+    "enum": ("enumeration", "enumerated"),
+    "num": ("number", "numeric"),
+    "number": ("numeric",),
+    "str": ("string",),
+    "int": ("integer",),
+    "bool": ("boolean",),
+    "min": ("minimum",),
+    "max": ("maximum",),
+    "avg": ("average",),
+    "dev": ("development",),
+    "prod": ("production",),
+}
+
+
 def _mentioned(text: str, value: Any) -> bool:
     """Whether the description names a value that mentions() cannot see: one of other scripts (CJK
-    words) or of punctuation only ("." or ",") as it is written; the empty string as '' or \"\"."""
+    words) or of punctuation only ("." or ",") as it is written; the empty string as '' or \"\";
+    an abbreviation spelled out (asc as "ascending")."""
     shown = _enum_text(value)
     if shown == "":
         return "''" in text or '""' in text
+    full = _SPELLED_OUT.get(shown.lower())
+    if full is not None:
+        return any(mentions(text, word) for word in full)
     if shown.isascii() and normalize(shown):
         return False
     return shown.lower() in text.lower()
@@ -379,7 +402,9 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     `enum`, or `anyOf`/`oneOf` branches with one, as an optional enum is often
     written) whose description mentions none of the allowed values, compared as
     whole words ignoring case and punctuation (`created_at` matches "created at");
-    values in other scripts or of punctuation only are looked for as written.
+    values in other scripts or of punctuation only are looked for as written,
+    and a few abbreviations also count when spelled out (asc as "ascending",
+    desc, enum, num, str, int, bool, min, max, avg, dev, prod).
     Arguments without a description are not this rule's business (see DESC-006),
     nor is a one-value enum (nothing to choose), and enums of more than 12 values
     (units, locales) are left alone: nobody lists those in prose.
@@ -713,7 +738,9 @@ _BULLET_VALUE = LazyRegex(rf"^[ \t]*[-*•][ \t]*({_VALUE})", re.MULTILINE)
 _CONDITION = LazyRegex(r"\b(?:if|when|unless|whenever)\b|\b(?:for|with)\s+[\w.-]+\s*=", re.IGNORECASE)
 # The set is left open: "- Or provide a custom log group name", "or any other language code".
 _OPEN_SET = LazyRegex(
-    r"\bor\s+(?:(?:provide|use|pass|give|enter|specify|set)\s+)?(?:a|an|any)\s+(?:\w+\s+)?(?:custom|other|arbitrary)\b",
+    r"\bor\s+(?:(?:provide|use|pass|give|enter|specify|set)\s+)?(?:a|an|any)\s+(?:\w+\s+)?(?:custom|other|arbitrary)\b"
+    # or a combination the string holds ("created,updated"): an enum would refuse it
+    r"|\bcomma[- ]separated\b|\bseparated\s+by\s+(?:a\s+)?commas?\b|\bcan\s+be\s+combined\b|\bmultiple\s+values\b",
     re.IGNORECASE,
 )
 _SENTENCE_START = LazyRegex(r"[.!?\n]\s")
@@ -802,9 +829,10 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     `enum` (the prose is about that one), nor lists followed by a quoted example
     that is none of the listed values ("one of country, province or city, for
     example "Xi'an"": the list names kinds of value), nor a set left open ("or
-    provide a custom log group name", "or any other code") or one that holds
-    under a condition ("if ...", "for source=nixos, one of: ..."). The inverse of
-    DESC-007.
+    provide a custom log group name", "or any other code"), a string that holds
+    several of them ("comma-separated", "can be combined": an `enum` would refuse
+    "created,updated"), or one that holds under a condition ("if ...", "for
+    source=nixos, one of: ..."). The inverse of DESC-007.
 
     **Why.** Values in prose are a suggestion the agent may misspell; an `enum` is
     a constraint that clients validate and many render as a choice. Hasan et al.
