@@ -408,6 +408,15 @@ def test_jsonrpc_error_response(cli) -> None:
     assert line.endswith("(at /error)")
 
 
+def test_an_error_object_without_a_message(cli, tmp_path: Path) -> None:
+    # a registry's 404 saved in place of a catalog: its error says summary and code, not message
+    write(tmp_path / "t.json", '{"error": {"code": "E404", "summary": "Not found: mcp-x"}}')
+    line = one_error(cli("lint", "t.json"), "t.json:1:11: error: ")
+    assert line.startswith("t.json:1:11: error: JSON-RPC error response, no tools: Not found: mcp-x")
+    write(tmp_path / "t.json", '{"error": {"code": "E404"}}')
+    assert "no tools: E404" in one_error(cli("lint", "t.json"), "t.json:1:11: error: ")
+
+
 def test_missing_file(cli) -> None:
     line = one_error(cli("lint", "does-not-exist.json"), "does-not-exist.json: error: ")
     assert "No such file" in line

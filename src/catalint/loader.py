@@ -476,7 +476,8 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
     found = find_tools(data)
     if found is None:
         if isinstance(data, dict) and isinstance(data.get("error"), dict):
-            detail = data["error"].get("message", "no message")
+            error = data["error"]  # JSON-RPC says message; npm's registry, for one, says summary
+            detail = next((str(error[k]) for k in ("message", "summary", "code") if error.get(k)), "no message")
             return_error = f"JSON-RPC error response, no tools: {detail}"
             raise fail(return_error, "/error")
         for pointer, holder in (("/tools", data), ("/result/tools", _get(data, "result"))):
