@@ -201,6 +201,19 @@ def test_env_reaches_the_server(cli, tmp_path: Path, monkeypatch) -> None:
     assert "FIXTURE_VAR=from-parent" in (tmp_path / "all.json").read_text()
 
 
+def test_env_values_may_hold_equals_signs_or_be_empty(cli, tmp_path: Path) -> None:
+    # base64 keys end in '=', DSNs hold them: split at the first '='
+    snap(cli, "b64.json", "--env", "FIXTURE_VAR=ZHVtbXk=", mode="env")
+    assert "FIXTURE_VAR=ZHVtbXk= " in (tmp_path / "b64.json").read_text()
+    snap(cli, "dsn.json", "--env", "FIXTURE_VAR=postgres://h/db?sslmode=require", mode="env")
+    assert "FIXTURE_VAR=postgres://h/db?sslmode=require " in (tmp_path / "dsn.json").read_text()
+    snap(cli, "empty.json", "--env", "FIXTURE_VAR=", mode="env")
+    assert "FIXTURE_VAR= HOME_SET" in (tmp_path / "empty.json").read_text()
+    for bad in ("NOVALUE", "=x"):
+        result = cli("snapshot", "-o", "x.json", "--env", bad, "--", *SERVER, "env", "1", "1")
+        assert result.exit_code == 2 and f"expected NAME=VALUE, got {bad!r}" in result.stderr
+
+
 def test_usage_errors(cli) -> None:
     both = cli("snapshot", "-o", "t.json", "--url", "http://127.0.0.1:9/mcp", "--", "server")
     assert both.exit_code == 2

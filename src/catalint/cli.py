@@ -52,6 +52,18 @@ def _pairs(values: tuple[str, ...], sep: str, option: str) -> list[tuple[str, st
     return pairs
 
 
+def _env_pairs(values: tuple[str, ...]) -> dict[str, str]:
+    """--env NAME=VALUE: split at the first '=' (values such as base64 keys and DSNs hold '='); a value
+    may be empty."""
+    pairs = {}
+    for value in values:
+        name, found, rest = value.partition("=")
+        if not found or not name.strip() or "\0" in value:
+            raise click.BadParameter(f"expected NAME=VALUE, got {value!r}", param_hint="--env")
+        pairs[name] = rest
+    return pairs
+
+
 def write_output(text: str | Iterable[str], output_file: str | None) -> None:
     """Print, or replace output_file atomically (never half-written); text may come in chunks."""
     chunks = [text] if isinstance(text, str) else text
@@ -202,7 +214,7 @@ def main() -> None:
 )
 @click.option("--url", "server_url", help="Snapshot this streamable HTTP server in memory and lint that.")
 @click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="With --url: an HTTP header.")
-@click.option("--env", "env", multiple=True, metavar="K=V", help="With --server: set a variable for the server.")
+@click.option("--env", "env", multiple=True, metavar="NAME=VALUE", help="With --server: set a variable for the server.")
 @click.option("--inherit-env", is_flag=True, help="With --server: give the server this environment.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="With --server or --url: seconds in all (30).")
 @click.option(
@@ -554,7 +566,7 @@ def bench_schema() -> None:
 @click.option("--check", is_flag=True, help="Compare the live catalog with the file instead of writing it.")
 @click.option("--url", help="A streamable HTTP server instead of a command.")
 @click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="HTTP header; ${VAR} expands.")
-@click.option("--env", "env", multiple=True, metavar="K=V", help="Set a variable for the server process.")
+@click.option("--env", "env", multiple=True, metavar="NAME=VALUE", help="Set a variable for the server process.")
 @click.option("--inherit-env", is_flag=True, help="Give the server process this environment, not the SDK's few.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds in all.  [default: 30]")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
@@ -574,7 +586,7 @@ def snapshot_cmd(
     or YAML by the file name), and only after a complete snapshot. --check exits 1
     with a diff when the file is out of date. The SDK starts a stdio server with
     only a few environment variables (HOME, PATH, ...): pass what it needs with
-    --env K=V, or --inherit-env (CA certificates, API keys read at start-up).
+    --env NAME=VALUE, or --inherit-env (CA certificates, API keys read at start-up).
 
     Exit codes: 0 written (or up to date), 1 --check found a difference, 2 error.
     """
@@ -705,7 +717,7 @@ def _server(
         if not sep or not name.strip():
             fail("error: --header: expected 'NAME: VALUE', got a value without a name")
         header_map[name.strip()] = rest.strip()
-    env_map = dict(_pairs(env, "=", "--env"))
+    env_map = _env_pairs(env)
     seconds = DEFAULT_TIMEOUT if timeout is None else timeout
     return Server(list(command), url, header_map, env_map, inherit, seconds, "--timeout gives it longer")
 
