@@ -200,8 +200,8 @@ _PREFIXED_WORD = re.compile(r"[A-Za-z]{1,2}-[a-z]+(?:-[a-z]+)*")
 def _other_tool(ref: str, tool: Tool) -> str | None:
     """The tool a reference names when it is not this one ("any other tool" included), else None.
 
-    Words that refer to this tool, this tool's own argument names and bare words
-    without "tool" after them are not references to another tool.
+    Words that refer to this tool, this tool's own argument names and values and bare
+    words without "tool" after them are not references to another tool.
     """
     ref = " ".join(ref.split())
     if _OTHER_RE.match(ref):
@@ -217,9 +217,16 @@ def _other_tool(ref: str, tool: Tool) -> str | None:
 
 
 def _arguments(tool: Tool) -> frozenset[str]:
+    """The tool's own words for its inputs: argument names, and the enum and const values they take
+    (an `action` enum of `createRoute`, `deleteRoute` names operations of this tool, not other tools)."""
     cached = tool.cache.get("sec_arguments")
     if cached is None:
-        cached = tool.cache["sec_arguments"] = frozenset(n.name for n in nodes(tool) if n.name is not None)
+        own = {n.name for n in nodes(tool) if n.name is not None}
+        for n in nodes(tool):
+            values = n.schema.get("enum")
+            values = values if isinstance(values, list) else [n.schema.get("const")]
+            own.update(v for v in values if isinstance(v, str))
+        cached = tool.cache["sec_arguments"] = frozenset(own)
     return cached
 
 
@@ -386,7 +393,8 @@ def _routed(text: str, tool: Tool) -> Iterator[Reach]:
                 continue
             other = _other_tool(ref, tool)
             if other:
-                yield Reach(at + m.start(), sentence[m.start() : dest.end()], f"routes {other} to {dest.group()}")
+                where = dest.group().rstrip(".,;:!?)")  # the sentence's own full stop is not part of a URL
+                yield Reach(at + m.start(), sentence[m.start() : dest.end()], f"routes {other} to {where}")
                 break
 
 

@@ -236,7 +236,10 @@ def _prose_blob(tool: Tool) -> Blob:
     return cached
 
 
-_SENTENCE_END = LazyRegex(r"(?<=[.!?])(?<!e\.g\.)(?<!i\.e\.)(?<!etc\.)\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
+_SENTENCE_END = LazyRegex(
+    r"(?<=[.!?])(?<!e\.g\.)(?<!i\.e\.)(?<!etc\.)\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)"
+    r"|(?<=[。！？；])\s*"  # Chinese and Japanese end a sentence with no space after it
+)
 # Within one sentence (as _sentences splits): anything but its end; the dot in ~/.ssh or mcp.json is no end.
 _IN_SENTENCE = r"(?:[^.\n]|\.(?=\S)|\n(?!\s*\n|\s*(?:[-*•]|\d+[.)])\s))"
 # The rest of a sentence, up to 2,000 characters: Python's engine keeps state for each round of a repeated
