@@ -158,6 +158,24 @@ def test_desc004_skips_non_latin_descriptions() -> None:
     assert not fires("DESC-004", tool(description="获取当前日期，以上海时区为准，返回格式为 yyyy-MM-dd。"))
 
 
+@pytest.mark.parametrize(
+    "desc",
+    [  # Chinese prose around an English tag or identifiers is still Chinese (Yunxiao, CloudBase)
+        "[application delivery] 创建部署单",
+        "[Project Management] 获取实际工时明细",
+        "CloudBase Agent 域统一写入口。支持创建、更新和删除远端 Agent。",
+        "标准返回字段为 EnvId、Alias、Status",
+    ],
+)
+def test_desc004_and_desc010_skip_cjk_prose_with_english_tags_and_identifiers(desc: str) -> None:
+    assert not fires("DESC-004", tool(description=desc))
+    assert not fires("DESC-010", tool(description=desc))
+
+
+def test_desc004_still_judges_english_with_a_cjk_name_in_it() -> None:
+    assert fires("DESC-004", tool(description="Weather for 北京, 上海 and 广州 in one table."))
+
+
 # ---------------------------------------------------------------- DESC-005
 
 

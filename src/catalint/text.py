@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -166,16 +167,36 @@ def has_verb(text: str) -> bool:
     return any(verb_base(w) for w in found if w.endswith("up"))
 
 
+# What carries no English in a mostly CJK text: a bracketed tag ("[application delivery]"), code,
+# a URL, an identifier (createRoute, env_id, v2).
+_NOT_PROSE = re.compile(
+    r"\[[^\]\n]{0,60}\]|`[^`\n]*`|https?://\S+|[A-Za-z0-9]*(?:_|\d|[a-z][A-Z])[A-Za-z0-9_]*|[A-Z]{2,}[a-z]+[A-Za-z]*"
+)
+WIDE_WEIGHT = 3  # a wide (CJK) character carries about a word: '获取所有菜谱' (6) says 'Get all recipes' (15)
+
+
+def weighted_length(text: str) -> int:
+    """Length in Latin-letter equivalents: a wide (CJK) character counts WIDE_WEIGHT."""
+    if text.isascii():
+        return len(text)
+    wide = sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
+    return len(text) + (WIDE_WEIGHT - 1) * wide
+
+
 @lru_cache(maxsize=1024)
 def mostly_latin(text: str) -> bool:
-    """True when most letters are ASCII: the English heuristics can judge the text."""
+    """True when most of the prose is in ASCII letters: the English heuristics can judge the text.
+    A wide (CJK) character counts as WIDE_WEIGHT letters, and tags, code, URLs and identifiers
+    between the CJK words are not English prose."""
     if text.isascii():
         return True
     ascii_letters = other = 0
-    for ch in text:
+    for ch in _NOT_PROSE.sub(" ", text):
         if ch.isalpha():
             if ch.isascii():
                 ascii_letters += 1
+            elif unicodedata.east_asian_width(ch) in "WF":
+                other += WIDE_WEIGHT
             else:
                 other += 1
     return ascii_letters >= other

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
@@ -14,6 +13,7 @@ from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
 from catalint.text import (
+    WIDE_WEIGHT,
     LazyRegex,
     has_verb,
     match_near,
@@ -22,6 +22,7 @@ from catalint.text import (
     normalize,
     repeats_name,
     says_what_returns,
+    weighted_length,
 )
 
 MIN_DESCRIPTION = 20
@@ -84,22 +85,11 @@ def missing_description(tool: Tool) -> Iterator[Hit]:
         yield Hit(_desc_pointer(tool), "description is not a string")
     elif not text:
         yield Hit(_desc_pointer(tool), "description is empty")
-    elif len(text) < MIN_DESCRIPTION and (weight := _weight(text)) < MIN_DESCRIPTION:
+    elif len(text) < MIN_DESCRIPTION and (weight := weighted_length(text)) < MIN_DESCRIPTION:
         size = f"{len(text)} character{'s' * (len(text) != 1)}"
         if weight != len(text):
             size += f" ({weight} counting a wide CJK character as {WIDE_WEIGHT})"
         yield Hit(_desc_pointer(tool), f"description is {size}, under {MIN_DESCRIPTION}: {_quote(text)}")
-
-
-WIDE_WEIGHT = 3  # '获取所有菜谱' (6) says what 'Get all recipes' (15) does
-
-
-def _weight(text: str) -> int:
-    """Length in Latin-letter equivalents: a wide (CJK) character carries about a word."""
-    if text.isascii():
-        return len(text)
-    wide = sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
-    return len(text) + (WIDE_WEIGHT - 1) * wide
 
 
 @rule(
@@ -173,7 +163,10 @@ def no_action_verb(tool: Tool) -> Iterator[Hit]:
     strongest lever on selection.
 
     The rule judges English only: a description whose letters are mostly
-    non-Latin is skipped, and an empty one is left to DESC-001.
+    non-Latin is skipped (a wide CJK character counts as three letters, and
+    bracketed tags, code, URLs and identifiers such as `EnvId` are not English
+    prose: "[application delivery] 创建部署单" is Chinese), and an empty one is
+    left to DESC-001.
 
     **Bad.** `"Weather data for cities worldwide."`
 
@@ -623,7 +616,8 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     displayed"), lists no fields ("details including: ...", or after a read verb
     "including a, b and c", "with their id and name") and names no conversion
     target ("Convert an address to coordinates"), while the tool declares no
-    `outputSchema`. English only: mostly non-Latin descriptions are skipped.
+    `outputSchema`. English only: mostly non-Latin descriptions are skipped, as
+    DESC-004 reckons them.
 
     **Why.** The agent plans its next step from what the call gives back; a
     description that is silent on the result makes it call the tool just to find
