@@ -401,6 +401,25 @@ def test_returns_wording_gives_the_return_signal() -> None:
     assert values(b)["returns"] == 1.0
 
 
+def test_chinese_and_japanese_are_weighed_as_english_is() -> None:
+    # the same tool in English and in Chinese (Yunxiao's style) scores the same
+    english = tool(
+        description="List all release workflows of an application; returns the workflow list as JSON.",
+        inputSchema=schema({"appName": {"type": "string", "description": "Application name"}}, ["appName"]),
+    )
+    chinese = tool(
+        description="查询应用下所有发布流程，返回流程列表（JSON）。",
+        inputSchema=schema({"appName": {"type": "string", "description": "应用名称"}}, ["appName"]),
+    )
+    assert values(tdqs(chinese)) == values(tdqs(english)) == dict.fromkeys(KEYS, 1.0)
+    # a short Japanese argument description counts as a description ("room ID", Chatwork)
+    room = tool(inputSchema=schema({"room_id": {"type": "string", "description": "ルームID"}}, ["room_id"]))
+    assert values(tdqs(room))["parameters"] == 1.0
+    short = tdqs(tool(description="获取菜谱"))  # 4 wide characters: 12, under 20
+    assert notes(short, "length") == ["12 characters (a wide character counted as 3), under 20"]
+    assert notes(short, "returns") == ["neither an outputSchema nor a word on what comes back"]
+
+
 def test_output_schema_that_is_not_an_object_gives_no_signal() -> None:
     assert values(tdqs(tool(description=NO_RETURN, outputSchema=True)))["returns"] == 0.0
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from catalint.arguments import iter_arguments
 from catalint.model import Tool
-from catalint.text import LazyRegex, repeats_name, says_what_returns, squash
+from catalint.text import WIDE_WEIGHT, LazyRegex, repeats_name, says_what_returns, squash, weighted_length
 
 # (key, label, weight); the weights sum to 1.
 HEURISTICS: tuple[tuple[str, str, float], ...] = (
@@ -122,18 +122,19 @@ def presence(tool: Tool, text: str) -> Part:
 
 
 def length(text: str) -> Part:
-    n = len(text)
+    n = weighted_length(text)
+    size = f"{n} characters" + (f" (a wide character counted as {WIDE_WEIGHT})" if n != len(text) else "")
     if n == 0:
         return Part("length", 0.0, ["empty"])
     if n < SHORT:
-        return Part("length", 0.5 * n / SHORT, [f"{n} characters, under {SHORT}"])
+        return Part("length", 0.5 * n / SHORT, [f"{size}, under {SHORT}"])
     if n < GOOD_FROM:
-        return Part("length", 0.5 + 0.5 * (n - SHORT) / (GOOD_FROM - SHORT), [f"{n} characters, under {GOOD_FROM}"])
+        return Part("length", 0.5 + 0.5 * (n - SHORT) / (GOOD_FROM - SHORT), [f"{size}, under {GOOD_FROM}"])
     if n <= GOOD_TO:
         return Part("length", 1.0)
     over = min(n, LONG_FLOOR_AT) - GOOD_TO
     value = 1.0 - (1.0 - LONG_FLOOR) * over / (LONG_FLOOR_AT - GOOD_TO)
-    return Part("length", value, [f"{n} characters, over {GOOD_TO}"])
+    return Part("length", value, [f"{size}, over {GOOD_TO}"])
 
 
 def parameters(tool: Tool) -> Part:
@@ -147,7 +148,7 @@ def parameters(tool: Tool) -> Part:
         total += weight
         text = (arg.description or "").strip()
         last = arg.name.rsplit(".", 1)[-1].removesuffix("[]")
-        if len(text) >= MIN_ARGUMENT_DESCRIPTION and not _same_alnum(text, last):
+        if weighted_length(text) >= MIN_ARGUMENT_DESCRIPTION and not _same_alnum(text, last):
             documented += weight
         else:
             missing.append(arg.name + (" (required)" if arg.required else ""))
@@ -235,10 +236,16 @@ def _repetition(text: str) -> str | None:
     return None
 
 
+# What comes back, in Chinese and Japanese: return(s), result, output, return value.
+_CJK_RETURNS = ("返回", "返す", "返し", "返却", "戻り値", "结果", "結果", "输出", "出力")
+
+
 def returns(tool: Tool, text: str) -> Part:
     if isinstance(tool.raw.get("outputSchema"), dict):
         return Part("returns", 1.0)
     if text and says_what_returns(text):
+        return Part("returns", 1.0)
+    if text and not text.isascii() and any(word in text for word in _CJK_RETURNS):
         return Part("returns", 1.0)
     return Part("returns", 0.0, ["neither an outputSchema nor a word on what comes back"])
 
@@ -316,13 +323,15 @@ D >= 0.60, F below. The same input gives the same score everywhere.
 Heuristics and weights:
   presence       {WEIGHTS["presence"]:.2f}  1 when the tool has a non-blank description that is more than its
                        name restated (DESC-003's test); else 0.
-  length         {WEIGHTS["length"]:.2f}  n = characters of the trimmed description. 0 when empty;
+  length         {WEIGHTS["length"]:.2f}  n = characters of the trimmed description, a wide (CJK) character
+                       counted as {WIDE_WEIGHT} (it carries about a word). 0 when empty;
                        0.5*n/{SHORT} under {SHORT}; rising from 0.5 to 1 between {SHORT} and {GOOD_FROM};
                        1 from {GOOD_FROM} to {GOOD_TO}; falling linearly to {LONG_FLOOR} at {LONG_FLOOR_AT} and
                        staying there.
   parameters     {WEIGHTS["parameters"]:.2f}  share of arguments (nested ones included) whose description has
-                       at least {MIN_ARGUMENT_DESCRIPTION} characters and is more than the argument name; a required
-                       argument weighs {REQUIRED_WEIGHT:g}, an optional one 1. 1 when there are no arguments.
+                       at least {MIN_ARGUMENT_DESCRIPTION} characters (counted as for length) and is more than
+                       the argument name; a required argument weighs {REQUIRED_WEIGHT:g}, an optional one 1.
+                       1 when there are no arguments.
   conciseness    {WEIGHTS["conciseness"]:.2f}  1, minus {FILLER_PENALTY} per filler phrase, at most {FILLER_MAX}:
 {_wrap(", ".join(FILLER) + ";")}
                        minus {REPEAT_PENALTY} when a sentence is said twice or a four-word sequence three
@@ -331,7 +340,8 @@ Heuristics and weights:
                        {WALL_HEAVY_AT}); never below 0; 0 when there is no description.
   returns        {WEIGHTS["returns"]:.2f}  1 when the tool declares an outputSchema object or its description
                        says what comes back (DESC-010's words: returns, output, result,
-                       response, yields, produces, ...); else 0.
+                       response, yields, produces, ...; in Chinese or Japanese 返回, 结果,
+                       输出, 戻り値, 出力, ...); else 0.
   annotations    {WEIGHTS["annotations"]:.2f}  0 without an annotations object; 0.25 when a hint is not a boolean;
                        0.5 for an object with no hints; 0.75 with boolean hints but no
                        readOnlyHint (or readOnlyHint false without destructiveHint); 1 when
