@@ -148,6 +148,7 @@ def test_desc004_fires_without_a_verb(desc: str) -> None:
         "Tap at the given coordinates",
         "Protect a range in a spreadsheet",
         "Style shapes in Google Slides",
+        "Unconfirm a SonarQube issue",
     ],
 )
 def test_desc004_near_miss_inflected_verbs(desc: str) -> None:
@@ -207,6 +208,8 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         # Earlier calls in the conversation, not a place in the list (mui-mcp's fetchDocs):
         "Fetch documentation for one or more URLs extracted from previous tool calls responses.",
         "Pass the cursor from the last tool result to get the next page.",
+        # the next step a result recommends (mfa-servicenow-mcp's sn_resolve_url)
+        "Parse a ServiceNow URL into table, sys_id, scope and the suggested next tool. Read-only.",
         # A command shown in the description itself (Neon's provision_neon_auth):
         "Provision auth. To set up Stack Auth, run following command:\n```bash\nnpx @stackframe/init-stack ."
         " --no-browser\n```\nThis command will set up the project with the keys it needs.",
@@ -365,6 +368,13 @@ def test_desc007_optional_enum_in_a_branch() -> None:
     assert fires("DESC-007", tool(inputSchema=s))
     s = schema({"scheme": {**optional, "description": "Colour scheme: light or dark"}})
     assert not fires("DESC-007", tool(inputSchema=s))
+
+
+def test_desc007_names_each_value_once_when_branches_repeat_the_enum() -> None:
+    one = {"type": "string", "enum": ["pending", "done"]}
+    state = {"anyOf": [one, {"type": "array", "items": one}], "description": "Filter by state"}
+    (f,) = run("DESC-007", tool(inputSchema=schema({"state": state})))
+    assert "is an enum (pending, done) but" in f.message
 
 
 @pytest.mark.parametrize(
@@ -643,6 +653,8 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         # a string that holds several values: an enum would refuse "created,updated" (Microsoft Graph)
         "The supported values are: created, updated, deleted. Multiple values can be combined using a comma.",
         "Categories, separated by commas. The allowed values are 'Security', 'ErrorProne' and 'Style'.",
+        # JSON whose inner field takes the values (awslabs billing server)
+        "Optional JSON string containing a list of billing view types.\nValid values: PRIMARY, BILLING_GROUP, CUSTOM",
     ],
 )
 def test_desc013_near_misses(desc: str) -> None:

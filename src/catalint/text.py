@@ -77,8 +77,8 @@ VERBS = frozenset(
     show shut shutdown sign simulate skip sleep snapshot solve sort specify split stage star start stop
     store stream style submit subscribe subtract suggest sum summarise summarize swap swipe switch sync synchronize tag
     take tap terminate test think toggle trace track transcribe transfer transform transition translate
-    trigger trim truncate type unassign undo uninstall unlink unlock unmute unpin unprotect unstar unsubscribe unzip
-    update upgrade
+    trigger trim truncate type unassign unconfirm undo uninstall unlink unlock unmute unpin unprotect unstar
+    unsubscribe unzip update upgrade
     upload upsert use validate verify view visit visualize wait watch withdraw write zip
     """.split()
 )

@@ -183,6 +183,7 @@ _POSITIONAL = LazyRegex(
     r"""
     \b(?:
         (?P<always>
+            (?<!suggested\s)(?<!recommended\s)  # "suggested next tool": a step of the conversation
             (?:previous|preceding|prior|next|last)\s+(?:tool|function|command)s?
             (?!\s+(?:calls?|results?|outputs?|responses?|invocations?|runs?|executions?)\b)  # a time, not a place
           | (?:tool|function)s?\s+(?:above|below)
@@ -235,8 +236,9 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
     previous tool" point at nothing. Hasan et al. (arXiv:2602.14878) count such
     unstated dependencies among the guideline smells.
 
-    "The previous tool call" (result, output, response) is a moment in the
-    conversation, not a place in the catalog, and is left alone.
+    "The previous tool call" (result, output, response) and "the suggested
+    (recommended) next tool" are moments in the conversation, not places in the
+    catalog, and are left alone.
 
     A reference into the description itself is allowed when there is text for it
     to point at: "listed below" or "run the following command" followed by the
@@ -422,7 +424,8 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
             continue
         # Whole words first (nearly every value is found so); the as-written fallback only after.
         if not any(mentions(text, _enum_text(v)) for v in values) and not any(_mentioned(text, v) for v in values):
-            shown = ", ".join(_enum_text(v) for v in values[:6]) + (", …" if len(values) > 6 else "")
+            distinct = list(dict.fromkeys(_enum_text(v) for v in values))  # branches may repeat one enum
+            shown = ", ".join(distinct[:6]) + (", …" if len(distinct) > 6 else "")
             yield Hit(
                 _desc_or_schema(arg),
                 f"argument {arg.name!r} is an enum ({shown}) but its description mentions none of the values",
@@ -734,7 +737,9 @@ _CONDITION = LazyRegex(r"\b(?:if|when|unless|whenever)\b|\b(?:for|with)\s+[\w.-]
 _OPEN_SET = LazyRegex(
     r"\bor\s+(?:(?:provide|use|pass|give|enter|specify|set)\s+)?(?:a|an|any)\s+(?:\w+\s+)?(?:custom|other|arbitrary)\b"
     # or a combination the string holds ("created,updated"): an enum would refuse it
-    r"|\bcomma[- ]separated\b|\bseparated\s+by\s+(?:a\s+)?commas?\b|\bcan\s+be\s+combined\b|\bmultiple\s+values\b",
+    r"|\bcomma[- ]separated\b|\bseparated\s+by\s+(?:a\s+)?commas?\b|\bcan\s+be\s+combined\b|\bmultiple\s+values\b"
+    # or JSON whose inner field takes the values ("JSON string containing a list of view types")
+    r"|\bJSON(?:[- ]encoded)?\s+(?:string|array|list|object)\b|\bserialized\s+JSON\b",
     re.IGNORECASE,
 )
 _SENTENCE_START = LazyRegex(r"[.!?\n]\s")
@@ -825,7 +830,8 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     example "Xi'an"": the list names kinds of value), nor a set left open ("or
     provide a custom log group name", "or any other code"), a string that holds
     several of them ("comma-separated", "can be combined": an `enum` would refuse
-    "created,updated"), or one that holds under a condition ("if ...", "for
+    "created,updated") or JSON holding them ("JSON string containing a list of
+    ..."), or one that holds under a condition ("if ...", "for
     source=nixos, one of: ..."). The inverse of DESC-007.
 
     **Why.** Values in prose are a suggestion the agent may misspell; an `enum` is
