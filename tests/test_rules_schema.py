@@ -698,6 +698,16 @@ def test_sch009_fires_on_default_of_wrong_type() -> None:
     assert 'not of type "integer"' in f.message
 
 
+def test_sch009_a_null_default_on_a_non_null_type_says_how_to_fix_it() -> None:
+    # FastMCP's rendering of `user_email: str | None = None`
+    f = only("SCH-009", obj({"user_email": {"type": "string", "maxLength": 50, "default": None}}))
+    assert f.pointer == f"{IS}/properties/user_email/default"
+    assert f.message.endswith('default null is not of type "string": the type leaves out the null it defaults to')
+    assert f.suggestion == 'declare "type": ["string", "null"], or remove "default": null'
+    other = only("SCH-009", obj({"n": {"type": "integer", "default": "x"}}))  # any other bad default
+    assert other.suggestion is None and "the type leaves out" not in other.message
+
+
 def test_sch009_fires_on_example_breaking_max_length() -> None:
     f = only("SCH-009", obj({"code": {"type": "string", "maxLength": 3, "examples": ["abc", "abcd"]}}))
     assert f.pointer == f"{IS}/properties/code/examples/1"

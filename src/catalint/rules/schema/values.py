@@ -51,6 +51,10 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
     **Good.** `"units": {"type": "string", "enum": ["metric", "imperial"],
     "default": "metric"}`
 
+    A `default` of null on a single non-null type is how some generators (newer
+    FastMCP, for one) write Python's `x: str | None = None`: the finding says so
+    and suggests the nullable type.
+
     **Fix.** Correct the value, or the schema that rejects it.
     """
     d = dialect(tool)
@@ -85,7 +89,14 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
                 if validator is None:
                     validator = value_validator(s, d.name, root, node.pointer[len(base) :]) or False
                 why = problem(validator, value) if validator is not False else ""
-            if why:
+            if why and what == "default" and value is None and isinstance(s.get("type"), str):
+                # Python's `x: str | None = None` through a generator that drops the None from the type
+                yield Hit(
+                    node.pointer + pointer_part,
+                    f"{where_of(node)}: default null {why}: the type leaves out the null it defaults to",
+                    f'declare "type": ["{s["type"]}", "null"], or remove "default": null',
+                )
+            elif why:
                 yield Hit(node.pointer + pointer_part, f"{where_of(node)}: {what} {_short(value)} {why}")
 
 
