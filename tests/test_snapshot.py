@@ -201,6 +201,30 @@ def test_env_reaches_the_server(cli, tmp_path: Path, monkeypatch) -> None:
     assert "FIXTURE_VAR=from-parent" in (tmp_path / "all.json").read_text()
 
 
+def test_an_http_server_that_prints_its_address_is_pointed_to_url(cli) -> None:
+    result = snap(cli, "t.json", "--timeout", "3", mode="httpchatter")
+    assert result.exit_code == 2
+    line = result.stderr.splitlines()[0]
+    assert "timed out after 3 s" in line
+    assert "it printed the address http://localhost:8080/mcp: does it serve MCP over HTTP there (--url)?" in line
+
+
+def test_a_node_crash_shows_its_cause_not_the_error_object(cli) -> None:
+    result = snap(cli, "t.json", mode="nodecrash")
+    line = result.stderr.splitlines()[0]
+    assert "server stderr: " in line
+    stderr = line.split("server stderr: ", 1)[1]
+    assert stderr.startswith('{"level":"fatal","message":"Authentication failed - check your tokens"}')
+    assert "pid:" not in stderr and "Node.js v" not in stderr and " at " not in stderr
+    assert stderr.endswith("Error: Command failed: server --transport stdio")
+
+
+def test_a_certificate_failure_points_to_inherit_env(cli) -> None:
+    line = snap(cli, "t.json", mode="tls").stderr.splitlines()[0]
+    assert "the server could not verify a certificate" in line and "--inherit-env passes SSL_CERT_FILE" in line
+    assert "--inherit-env passes" not in snap(cli, "t.json", "--inherit-env", mode="tls").stderr
+
+
 def test_env_values_may_hold_equals_signs_or_be_empty(cli, tmp_path: Path) -> None:
     # base64 keys end in '=', DSNs hold them: split at the first '='
     snap(cli, "b64.json", "--env", "FIXTURE_VAR=ZHVtbXk=", mode="env")

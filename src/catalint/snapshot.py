@@ -123,6 +123,8 @@ class _Exchange:
     stderr_size: int | None = None  # how much stderr the server had written when catalint stopped waiting
     stray: int = 0  # lines on stdout that are not JSON-RPC
     first_stray: str = ""  # the first, as _stdout_line gives it
+    answered: bool = False  # a JSON-RPC message came on stdout
+    endpoint: str = ""  # a URL a stray line gave ("MCP endpoint available at http://localhost:8080/mcp")
 
     def stray_lines(self) -> str:
         """'2 lines that are not JSON-RPC on stdout (first: 'Starting...')'."""
@@ -155,6 +157,16 @@ async def _take(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
             return await _guarded(streams[0], streams[1], seen)
 
 
+_ENDPOINT = re.compile(r"https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])(?::\d+)?(?:/[^\s'\"]*)?")
+# What in a failed server's stderr says why: the rest of a long dump is stack frames and error-object fields.
+_CAUSE = re.compile(r"\b(?:error|fatal|exception|failed|refused|denied|not found|no such|invalid|cannot)\b", re.I)
+_NOISE = re.compile(
+    r"^\s*(?:at\s|File \"|\^+$|[}\]]\s*,?$|Node\.js v\d|Traceback \(most recent call last\)"
+    r"|(?:status|signal|pid|stdout|stderr|output|code|errno|syscall|path|spawnargs|cmd)\s*:)"
+)
+_TLS = re.compile(r"certificate|CERTIFICATE_VERIFY_FAILED|UnknownIssuer|\bSSL\b|\bTLS\b", re.I)
+
+
 def _stdout_line(exc: Exception) -> str:
     """': <the line>' (cut to 100 characters) from the SDK's parse error, or "" when it does not say."""
     try:
@@ -180,9 +192,13 @@ async def _guarded(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any
                 seen.heard = True
                 if isinstance(item, Exception):
                     seen.stray += 1
+                    line = _stdout_line(item)
                     if seen.stray == 1:
-                        seen.first_stray = _stdout_line(item)
+                        seen.first_stray = line
+                    if not seen.endpoint and (found := _ENDPOINT.search(line)):
+                        seen.endpoint = found.group().rstrip(".,;:)'\"")
                     continue
+                seen.answered = True
                 result = getattr(getattr(item, "message", None), "result", None)
                 if isinstance(result, dict) and "tools" in result:
                     seen.arrived.append(result)
@@ -286,8 +302,11 @@ def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
         what = str(exc)
     elif isinstance(exc, TimeoutError) or type(exc).__name__ in ("CancelledError", "Cancelled"):
         what = f"timed out after {server.timeout:g} s" + (f" ({server.timeout_hint})" if server.timeout_hint else "")
-        if not seen.heard and not server.url:
-            what += "; nothing came on stdout (does it serve MCP on stdio, not on SSE or HTTP?)"
+        if seen.endpoint and not seen.answered and not server.url:
+            what += f"; it printed the address {seen.endpoint}: does it serve MCP over HTTP there (--url)?"
+        elif not seen.answered and not server.url:
+            said = "nothing came on stdout" if not seen.heard else "no JSON-RPC came on stdout"
+            what += f"; {said} (does it serve MCP on stdio, not on SSE or HTTP?)"
     elif str(exc).strip() == "Connection closed":  # the SDK's word for a server that went away
         what = "the server closed the connection before answering" + ("" if server.url else " (did it exit?)")
     elif isinstance(exc, (FileNotFoundError, PermissionError)) and not server.url and server.command:
@@ -301,8 +320,13 @@ def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
     written = seen.errlog.read()
     if seen.stderr_size is not None:  # only what came before catalint stopped the server
         written = written.encode("utf-8", "replace")[: seen.stderr_size].decode("utf-8", "replace")
-    tail = [line.rstrip() for line in written.splitlines() if line.strip()][-STDERR_LINES:]
+    tail = _stderr_tail(written)
     stderr = f"; server stderr: {' | '.join(tail)}" if tail else ""
+    if not server.url and not server.inherit_env and _TLS.search(written):
+        what += (
+            "; the server could not verify a certificate: it was started with only a few environment"
+            " variables (HOME, PATH, ...), and --inherit-env passes SSL_CERT_FILE and the rest"
+        )
     stray = f"; it wrote {seen.stray_lines()}" if seen.stray else ""
     return f"{server.label()}: {what}{stray}{stderr}"
 
@@ -312,6 +336,18 @@ def _cannot_start(program: str, exc: OSError) -> str:
     if isinstance(exc, PermissionError):
         return f"cannot start {program!r}: permission denied (is it executable?)"
     return f"cannot start {program!r}: no such program (is it installed, and on PATH?)"
+
+
+def _stderr_tail(written: str) -> list[str]:
+    """The last STDERR_LINES lines of stderr that say something, stack frames and error-object fields left
+    out, led by the first line that names a cause when the tail does not hold it."""
+    lines = [line.rstrip() for line in written.splitlines() if line.strip()]
+    telling = [line for line in lines if not _NOISE.match(line)] or lines
+    tail = telling[-STDERR_LINES:]
+    cause = next((line for line in telling if _CAUSE.search(line)), None)
+    if cause is not None and cause not in tail:
+        tail = [cause[:300], "...", *tail[1:]]
+    return tail
 
 
 def _innermost(exc: BaseException) -> BaseException:
