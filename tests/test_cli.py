@@ -140,6 +140,39 @@ def test_output_file(cli, catalog: Path, tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".report")] == []
 
 
+def test_output_to_a_pipe_writes_to_it_and_leaves_it_a_pipe(cli, catalog: Path, tmp_path: Path) -> None:
+    # -o /dev/null or a FIFO is a stream to write to: replacing it with a file (as root, /dev/null itself) is a bug
+    import stat
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")))
+    reader.start()
+    result = cli("lint", "-o", str(fifo), "tools.json")
+    reader.join(10)
+    assert result.exit_code == 1 and got and got[0].startswith("tools.json:")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_output_through_a_symbolic_link_keeps_the_link(cli, catalog: Path, tmp_path: Path) -> None:
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "latest.txt").symlink_to(Path("reports") / "report.txt")
+    cli("lint", "-o", "latest.txt", "tools.json")
+    assert (tmp_path / "latest.txt").is_symlink()
+    assert (tmp_path / "reports" / "report.txt").read_text(encoding="utf-8").startswith("tools.json:")
+
+
+def test_output_over_a_linted_catalog_is_refused(cli, catalog: Path, tmp_path: Path) -> None:
+    before = catalog.read_text(encoding="utf-8")
+    for args in (["-o", "tools.json"], ["--report", "sarif:./tools.json"]):
+        result = cli("lint", *args, "tools.json")
+        assert result.exit_code == 2 and result.stdout == ""
+        assert "is a catalog being linted; write the report elsewhere" in result.stderr
+    assert catalog.read_text(encoding="utf-8") == before
+
+
 def test_unwritable_output_file_is_exit_2(cli, catalog: Path) -> None:
     result = cli("lint", "-o", "missing-dir/report.txt", "tools.json")
     assert result.exit_code == 2

@@ -65,16 +65,26 @@ def _env_pairs(values: tuple[str, ...]) -> dict[str, str]:
 
 
 def write_output(text: str | Iterable[str], output_file: str | None) -> None:
-    """Print, or replace output_file atomically (never half-written); text may come in chunks."""
+    """Print, or replace output_file atomically (never half-written); text may come in chunks. A device or
+    a pipe (-o /dev/null) is written to, never replaced, and a symbolic link keeps pointing at its file."""
     chunks = [text] if isinstance(text, str) else text
     if output_file is None:
         for chunk in chunks:  # not click.echo: it would scan a large report for colour codes
             sys.stdout.write(chunk)
         return
+    import stat
     import tempfile
 
-    target = Path(output_file)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+    try:
+        kind = os.stat(output_file).st_mode  # through symbolic links
+    except OSError:
+        kind = 0  # no such file yet
+    if kind and not stat.S_ISREG(kind) and not stat.S_ISDIR(kind):  # /dev/null, /dev/stdout, a pipe: a stream
+        with open(output_file, "w", encoding="utf-8", errors="backslashreplace") as stream:
+            stream.writelines(chunks)
+        return
+    target = Path(os.path.realpath(output_file))  # through a symbolic link: the link stays, its file is replaced
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
             fh.writelines(chunks)
@@ -384,6 +394,10 @@ def lint(
                 loaded.append((file, settings, exc))
     except ConfigError as exc:
         config_error = exc
+    inputs = {os.path.realpath(file) for file, _, _ in loaded if file != "-"}
+    for target in (output_file, *(t for _, t in extra_reports)):
+        if target is not None and os.path.realpath(target) in inputs:
+            fail(f"error: {target}: is a catalog being linted; write the report elsewhere")
     try:
         linted = lint_catalogs([(c, s) for _, s, c in loaded if not isinstance(c, LoadError)], tokens=count_tokens)
     except TokenError as exc:
