@@ -38,6 +38,22 @@ def catalog(tmp_path: Path) -> Path:
 # ---------------------------------------------------------------- github
 
 
+def test_catalog_text_cannot_start_a_line_in_the_text_reports(cli, tmp_path: Path) -> None:
+    # a CI log reads a line that starts with '::' as a workflow command: catalog text never starts one
+    name = "x\n::error::pwned\r::add-mask::y"
+    evil = {"name": name, "description": "Get it.\n::warning::z", "inputSchema": {"type": "object"}}
+    write_catalog(tmp_path / "evil.json", [evil])
+    write_catalog(tmp_path / "base.json", [GOOD])
+    outputs = [
+        cli("lint", "--scores", "--explain", name, "evil.json").stdout,
+        cli("diff", "base.json", "evil.json").stdout,
+    ]
+    for out in outputs:
+        assert not [line for line in out.splitlines() if "::" in line.split(":", 1)[0] or line.startswith("::")]
+        assert "\r" not in out
+    assert "x\\n::error::pwned\\r::add-mask::y" in outputs[0] and "x\\n::error::pwned" in outputs[1]
+
+
 def test_escaping_follows_the_workflow_command_rules() -> None:
     assert escape_data("50%\r\nnext") == "50%25%0D%0Anext"
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"

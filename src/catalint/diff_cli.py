@@ -135,16 +135,18 @@ def _counts(diff: CatalogDiff) -> str:
 
 
 def format_text(diff: CatalogDiff) -> str:
+    from catalint.text import one_line
+
     lines = [
         f"catalint diff: {diff.base.display} -> {diff.head.display}",
         f"tools: {len(diff.before)} -> {len(diff.after)} (+{_counts(diff)})",
     ]
-    lines += [f"+ {s.name} (score {s.score:.2f}, {s.tokens:,} tokens)" for s in diff.added]
-    lines += [f"- {s.name}" for s in diff.removed]
+    lines += [one_line(f"+ {s.name} (score {s.score:.2f}, {s.tokens:,} tokens)") for s in diff.added]
+    lines += [one_line(f"- {s.name}") for s in diff.removed]
     for c in diff.changes:
         label = f"{c.base.name} -> {c.head.name} (renamed)" if c.renamed else c.head.name
         details = _details(c)
-        lines.append(f"~ {label}" + (": " + "; ".join(details) if details else ""))
+        lines.append(one_line(f"~ {label}" + (": " + "; ".join(details) if details else "")))
     lines.append(f"findings: {len(diff.introduced)} introduced, {len(diff.fixed)} fixed")
     lines += [f"  + {_finding_text(f, diff.head.display)}" for f in diff.introduced]
     lines += [f"  - {_finding_text(f, diff.base.display)}" for f in diff.fixed]
@@ -157,7 +159,9 @@ def format_text(diff: CatalogDiff) -> str:
 
 def _finding_text(f: Finding, file: str) -> str:
     """As lint prints it: at its place in the side it is on (the head's if introduced, the base's if fixed)."""
-    return f"{file}:{f.span.line}:{f.span.col}: {f.code} [{f.severity.label}] {f.tool}: {f.message}"
+    from catalint.text import one_line
+
+    return one_line(f"{file}:{f.span.line}:{f.span.col}: {f.code} [{f.severity.label}] {f.tool}: {f.message}")
 
 
 # JSON ----------------------------------------------------------------------------------------------------------

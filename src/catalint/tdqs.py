@@ -13,7 +13,15 @@ from typing import Any
 
 from catalint.arguments import iter_arguments
 from catalint.model import Tool
-from catalint.text import WIDE_WEIGHT, LazyRegex, repeats_name, says_what_returns, squash, weighted_length
+from catalint.text import (
+    WIDE_WEIGHT,
+    LazyRegex,
+    one_line,
+    repeats_name,
+    says_what_returns,
+    squash,
+    weighted_length,
+)
 
 # (key, label, weight); the weights sum to 1.
 HEURISTICS: tuple[tuple[str, str, float], ...] = (
@@ -293,12 +301,12 @@ def score(tool: Tool) -> Score:
 def explain(tool: Tool) -> str:
     """How a tool's score was reached, heuristic by heuristic."""
     s = score(tool)
-    lines = [f"{tool.name}: TDQS {s.score:.2f} (grade {s.grade})", ""]
+    lines = [f"{one_line(tool.name)}: TDQS {s.score:.2f} (grade {s.grade})", ""]
     lines.append(f"  {'heuristic':<25} {'value':>5}  {'weight':>6}  {'points':>6}  what lowered it")
     for part in s.parts:
         label = next(lbl for key, lbl, _ in HEURISTICS if key == part.key)
         points = WEIGHTS[part.key] * part.value
-        why = "; ".join(part.notes) or "-"
+        why = one_line("; ".join(part.notes)) or "-"
         lines.append(f"  {label:<25} {part.value:>5.2f}  {WEIGHTS[part.key]:>6.2f}  {points:>6.3f}  {why}")
     weighted = sum(WEIGHTS[p.key] * p.value for p in s.parts)
     lines.append(f"  {'weighted sum':<25} {'':>5}  {'':>6}  {weighted:>6.3f}")

@@ -175,6 +175,17 @@ _NOT_PROSE = re.compile(
 WIDE_WEIGHT = 3  # a wide (CJK) character carries about a word: '获取所有菜谱' (6) says 'Get all recipes' (15)
 
 
+# Characters that would start a new line, or act on a terminal, when a catalog's text is printed.
+_UNPRINTABLE = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]}
+_UNPRINTABLE.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", 0x2028: "\\u2028", 0x2029: "\\u2029"})
+
+
+def one_line(text: str) -> str:
+    """text with line breaks and control characters escaped: a tool name from a catalog cannot start a line
+    of its own in a text report (where a CI log would read '::error::' or '::add-mask::' as a command)."""
+    return text if text.isprintable() else text.translate(_UNPRINTABLE)
+
+
 def weighted_length(text: str) -> int:
     """Length in Latin-letter equivalents: a wide (CJK) character counts WIDE_WEIGHT."""
     if text.isascii():

@@ -7,6 +7,7 @@ from collections import Counter
 from catalint.model import SMELLS
 from catalint.registry import get_rule
 from catalint.run import Run
+from catalint.text import one_line
 
 
 def format_text(run: Run, statistics: bool = False) -> str:
@@ -15,9 +16,8 @@ def format_text(run: Run, statistics: bool = False) -> str:
     for file_result, f in run.findings:
         severity = f.severity.label
         span = f.span
-        lines.append(
-            f"{file_result.catalog.display}:{span.line}:{span.col}: {f.code} [{severity}] {f.tool}: {f.message}"
-        )
+        where = one_line(file_result.catalog.display)  # catalog text never starts a line of its own
+        lines.append(f"{where}:{span.line}:{span.col}: {f.code} [{severity}] {one_line(f.tool)}: {one_line(f.message)}")
         if f.code not in severities:
             severities[f.code] = severity
     if statistics and run.findings:
@@ -57,12 +57,12 @@ def score_tables(run: Run) -> list[str]:
         q = fr.quality
         if q is None:
             continue
-        width = max([len("tool"), *(len(t.name) for t in q.tools)])
+        width = max([len("tool"), *(len(one_line(t.name)) for t in q.tools)])
         lines += ["", f"{fr.catalog.display}:", f"  {'tool':<{width}}  score  grade  tokens  smells"]
         for t in q.tools:
             smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
             tokens = f"{t.tokens.total:>6}" if t.tokens is not None else f"{'-':>6}"
-            lines.append(f"  {t.name:<{width}}  {t.score.score:5.2f}  {t.score.grade:^5}  {tokens}  {smells}")
+            lines.append(f"  {one_line(t.name):<{width}}  {t.score.score:5.2f}  {t.score.grade:^5}  {tokens}  {smells}")
         if q.tools:
             total = q.token_total
             cost = ""
