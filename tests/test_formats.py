@@ -54,6 +54,16 @@ def test_catalog_text_cannot_start_a_line_in_the_text_reports(cli, tmp_path: Pat
     assert "x\\n::error::pwned\\r::add-mask::y" in outputs[0] and "x\\n::error::pwned" in outputs[1]
 
 
+def test_junit_stays_well_formed_xml_with_control_characters(cli, tmp_path: Path) -> None:
+    from xml.etree import ElementTree as ET
+
+    odd = {"name": "bell\x07tool", "description": "Get it.\x1b[31m now. Returns it.", "inputSchema": {"type": "object"}}
+    write_catalog(tmp_path / "odd.json", [odd])
+    out = cli("lint", "--output-format", "junit", "odd.json").stdout
+    names = [case.get("name") for case in ET.fromstring(out.split("\n", 1)[1]).iter("testcase")]
+    assert "bell\\x07tool" in names
+
+
 def test_escaping_follows_the_workflow_command_rules() -> None:
     assert escape_data("50%\r\nnext") == "50%25%0D%0Anext"
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
