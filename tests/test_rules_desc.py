@@ -71,6 +71,12 @@ def test_desc001_a_wide_cjk_character_counts_as_three() -> None:
     assert fires("DESC-001", tool(description="Ĝet wéather"))  # accented Latin is not wide
 
 
+def test_desc001_an_emoji_is_no_word() -> None:
+    # emoji are wide too, but carry no description: four rockets do not make 'Get stuff' long enough
+    (f,) = run("DESC-001", tool(description="🚀🚀🚀🚀 Get stuff"))
+    assert f.message == "description is 14 characters, under 20: '🚀🚀🚀🚀 Get stuff'"
+
+
 def test_desc001_trims_whitespace_before_counting() -> None:
     assert fires("DESC-001", tool(description="   Get the weather      "))
 

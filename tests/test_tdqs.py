@@ -408,7 +408,7 @@ def test_chinese_and_japanese_are_weighed_as_english_is() -> None:
         inputSchema=schema({"appName": {"type": "string", "description": "Application name"}}, ["appName"]),
     )
     chinese = tool(
-        description="查询应用下所有发布流程，返回流程列表（JSON）。",
+        description="查询应用下所有发布流程，返回流程列表（JSON 格式）。",
         inputSchema=schema({"appName": {"type": "string", "description": "应用名称"}}, ["appName"]),
     )
     assert values(tdqs(chinese)) == values(tdqs(english)) == dict.fromkeys(KEYS, 1.0)

@@ -187,11 +187,15 @@ def one_line(text: str) -> str:
 
 
 def weighted_length(text: str) -> int:
-    """Length in Latin-letter equivalents: a wide (CJK) character counts WIDE_WEIGHT."""
+    """Length in Latin-letter equivalents: a wide (CJK) letter counts WIDE_WEIGHT (an emoji, wide too,
+    is no word)."""
     if text.isascii():
         return len(text)
-    wide = sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
-    return len(text) + (WIDE_WEIGHT - 1) * wide
+    return len(text) + (WIDE_WEIGHT - 1) * sum(1 for c in text if _wide_letter(c))
+
+
+def _wide_letter(c: str) -> bool:
+    return unicodedata.east_asian_width(c) in "WF" and unicodedata.category(c).startswith("L")
 
 
 @lru_cache(maxsize=1024)
@@ -206,7 +210,7 @@ def mostly_latin(text: str) -> bool:
         if ch.isalpha():
             if ch.isascii():
                 ascii_letters += 1
-            elif unicodedata.east_asian_width(ch) in "WF":
+            elif _wide_letter(ch):
                 other += WIDE_WEIGHT
             else:
                 other += 1
