@@ -89,6 +89,16 @@ def test_cli_flags_win_over_config(cli, tmp_path: Path, catalog: Path) -> None:
     assert cli("lint", "--no-gate", "--severity", "DESC-006=critical", str(catalog)).exit_code == 1
 
 
+def test_cli_select_wins_over_the_configs_ignore(cli, tmp_path: Path, catalog: Path) -> None:
+    # as in ruff: --select replaces the selection, the config's ignore and extend-select with it
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC-012"]\nextend-select = ["CAT-005"]\n')
+    assert "DESC-012" not in codes(cli("lint", "--output-format", "json", str(catalog)))
+    assert codes(cli("lint", "--output-format", "json", "--select", "DESC-012", str(catalog))) == ["DESC-012"]
+    # without --select the config's ignore holds, and a flag's --ignore adds to it
+    result = cli("lint", "--output-format", "json", "--ignore", "DESC-006", str(catalog))
+    assert not {"DESC-012", "DESC-006"} & set(codes(result))
+
+
 def test_extend_select_and_ignore_flags(cli, catalog: Path) -> None:
     result = cli("lint", "--output-format", "json", "--select", "DESC-001", "--extend-select", "DESC-012", str(catalog))
     assert codes(result) == ["DESC-012"]

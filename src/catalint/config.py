@@ -219,6 +219,8 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         raise ConfigError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
     if "select" in table:
         settings.select = _codes(table["select"], _named(where, "select"))
+        if where == COMMAND_LINE:  # as in ruff: --select replaces the selection, the config's ignores with it
+            settings.extend_select, settings.ignore = [], []
     if "extend-select" in table:
         settings.extend_select += _codes(table["extend-select"], _named(where, "extend-select"))
     if "ignore" in table:
