@@ -617,3 +617,19 @@ def test_lint_baseline_rev_outside_git(lint, tmp_path: Path, monkeypatch: pytest
     result = lint(tmp_path, "--baseline-rev", "HEAD", "tools.json")
     assert result.stderr.splitlines() == ["error: --baseline-rev: the current directory is not in a git repository"]
     assert result.exit_code == 2
+
+
+def test_lint_baseline_gates_scores_on_regressions_only(lint, repo: Path) -> None:
+    # a legacy catalog below the score bar: the change is not asked to fix what it did not touch
+    poor = tool(WEATHER, description="Weather")
+    write_catalog(repo / "sub" / "tools.json", [poor])
+    subprocess.run(["git", "commit", "-qam", "poor"], cwd=repo, check=True)
+    gate = ["--gate", "mean_score>=0.9"]
+    unchanged = lint(repo, "--baseline-rev", "HEAD", *gate, "sub/tools.json")
+    assert unchanged.exit_code == 0, unchanged.stdout
+    assert "no lower than at the baseline" in unchanged.stdout
+    assert lint(repo, *gate, "sub/tools.json").exit_code == 1  # without a baseline the bar holds
+    worse = {k: v for k, v in tool(WEATHER, description="W").items() if k != "annotations"}  # shorter, no hints
+    write_catalog(repo / "sub" / "tools.json", [worse])
+    regressed = lint(repo, "--baseline-rev", "HEAD", *gate, "sub/tools.json")
+    assert regressed.exit_code == 1 and "gate [FAIL] mean_score" in regressed.stdout

@@ -418,6 +418,8 @@ def lint(
                 filter_baseline(result, base, settings)
             checks = settings.gate_checks()
             result.quality = assess(result, checks, result.tokens, strict=False)
+            if base is not None:
+                result.quality.gate = _gate_against(result.quality.gate, base)
             for check in checks:
                 if check.tool is not None:
                     gated_tools.setdefault(check.target, []).append(result)
@@ -443,6 +445,19 @@ def lint(
         save(render(run, fmt, statistics=statistics), target)
     save(render(run, output_format, statistics=statistics), output_file)
     sys.exit(run.exit_code(exit_zero))
+
+
+def _gate_against(rows: list[Any], base: Any) -> list[Any]:
+    """The gate rows with score checks judged against the baseline's scores (gate.against_baseline)."""
+    from catalint.gate import against_baseline
+    from catalint.tdqs import score
+
+    scores = {t.name: score(t).score for t in base.tools}
+    if not scores:
+        return rows
+    before = {"min_score": min(scores.values()), "mean_score": sum(scores.values()) / len(scores)}
+    before.update({f'tool["{name}"].score': value for name, value in scores.items()})
+    return against_baseline(rows, before)
 
 
 def _check_gated_tools(gated: dict[str, list[FileResult]], given: tuple[str, ...]) -> list[str]:

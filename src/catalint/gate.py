@@ -226,6 +226,23 @@ def evaluate(
     return rows
 
 
+def against_baseline(rows: list[Row], before: dict[str, float]) -> list[Row]:
+    """Under a baseline, a failed score check (min_score, mean_score, a tool's score; >= or > only)
+    passes when the score is no lower than the baseline's: legacy quality is not the change's to fix.
+    before: each score target's figure at the baseline."""
+    out = []
+    for row in rows:
+        base = before.get(row.check.target)
+        scored = row.check.target in SCORE_TARGETS or row.check.tool is not None
+        rising = bool(row.check.ops) and all(op in (">=", ">") for op, _ in row.check.ops)
+        if row.passed or base is None or row.actual is None or not (scored and rising) or row.actual < base:
+            out.append(row)
+            continue
+        text = f"{row.text}, no lower than at the baseline ({_number(row.check.target, base)})"
+        out.append(Row(row.check, row.actual, True, text))
+    return out
+
+
 def row_for(check: Check, actual: float | int | None) -> Row:
     shown = _number(check.target, actual) if actual is not None else "n/a"
     if actual is None:  # nothing to measure (no tools): nothing to fail
@@ -307,6 +324,10 @@ and a configured one a notice (pre-commit lints only the changed files).
 
 Default, when no gate is configured: min_score >= 0.50, mean_score >= 0.70,
 critical_count <= 0.
+
+Under --baseline or --baseline-rev the counts are of the new findings only, and
+a failed score check (min_score, mean_score, a tool's score; >= or >) passes
+when the score is no lower than the baseline's.
 
 Targets:
   min_score, mean_score   the worst and the mean TDQS of the file's tools (0..1,
