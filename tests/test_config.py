@@ -295,6 +295,16 @@ def test_targets_turn_on_client_rules_from_config_and_flags(cli, tmp_path: Path)
     assert not any(c.startswith("CMP-") for c in everything)  # ALL leaves the client profiles to --target
 
 
+def test_an_ignore_turns_off_a_targets_rules_whatever_its_length(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [{**TOOL, "name": "weather.get"}])
+    args = ["lint", "--output-format", "json", "--no-gate", "--target", "anthropic", "tools.json"]
+    assert any(c.startswith("CMP-ANT") for c in codes(cli(*args)))
+    for family in ("CMP", "CMP-ANT", "CMP-ANT-001"):
+        assert "CMP-ANT-001" not in codes(cli(*args, "--ignore", family)), family
+    # a rule selected by name still beats a broader ignore, as selectors do
+    assert "CMP-ANT-001" in codes(cli(*args, "--ignore", "CMP", "--extend-select", "CMP-ANT-001"))
+
+
 def test_unknown_target_is_a_config_error(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "tools.json", [TOOL])
     (tmp_path / "catalint.toml").write_text('targets = ["openai@1999-01"]\n')

@@ -436,10 +436,12 @@ def _enabled_codes(
     chosen = []
     for r in rules:
         base = list(select) if select is not None else (["ALL"] if r.default else [])
-        sel = _specificity(base + list(extend) + profile_selectors, r.code)
+        sel = _specificity(base + list(extend), r.code)
         ign = _specificity(list(ignore), r.code)
         if sel is not None and (ign is None or sel > ign):
             chosen.append(r.code)
+        elif ign is None and _specificity(profile_selectors, r.code) is not None:
+            chosen.append(r.code)  # a --target's rule: any ignore that covers it turns it off (ignore = CMP)
     if len(_ENABLED) > 64:
         _ENABLED.clear()
     _ENABLED[key] = found = tuple(chosen)
