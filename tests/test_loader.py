@@ -521,17 +521,15 @@ def test_no_path_means_current_directory(cli, tmp_path: Path) -> None:
     assert not any("node_modules" in n or ".git" in n for n in names)
 
 
+# make_tree's JSON files outside the default excludes
+EVERY_JSON = {"tools.json", "a.tools.json", "sub/deeper/tools-list.json", "package.json", "notes.json"}
+
+
 def test_include_replaces_the_defaults(cli, tmp_path: Path) -> None:
     make_tree(tmp_path / "proj")
     result, doc = run_json(cli, "--include", "*.json", "proj")
     assert result.exit_code == 1
-    assert linted(doc, "proj") == {
-        "tools.json",
-        "a.tools.json",
-        "sub/deeper/tools-list.json",
-        "package.json",
-        "notes.json",
-    }
+    assert linted(doc, "proj") == EVERY_JSON
 
 
 def test_include_several_globs(cli, tmp_path: Path) -> None:
@@ -544,13 +542,7 @@ def test_include_several_globs(cli, tmp_path: Path) -> None:
 def test_include_globs_with_a_slash(cli, tmp_path: Path) -> None:
     make_tree(tmp_path / "proj")
     _, doc = run_json(cli, "--include", "**/*.json", "proj")  # a leading **/ also matches at the top
-    assert linted(doc, "proj") == {
-        "tools.json",
-        "a.tools.json",
-        "sub/deeper/tools-list.json",
-        "package.json",
-        "notes.json",
-    }
+    assert linted(doc, "proj") == EVERY_JSON
     _, doc = run_json(cli, "--include", "sub/*.json", "proj")  # * crosses /, as in fnmatch
     assert linted(doc, "proj") == {"sub/deeper/tools-list.json"}
     _, doc = run_json(cli, "--include", "**/deeper/*.json", "--include", "**/notes.json", "proj")

@@ -460,8 +460,14 @@ def find_tools(data: Any) -> tuple[list[Any], str] | None:
     return None
 
 
-_JSON_KIND = {dict: "an object", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
-_JSON_KIND[type(None)] = "null"
+_JSON_KIND = {
+    dict: "an object",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "a boolean",
+    type(None): "null",
+}
 
 
 def _get(data: Any, key: str) -> Any:

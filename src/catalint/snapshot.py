@@ -164,7 +164,11 @@ _NOISE = re.compile(
     r"^\s*(?:at\s|File \"|\^+$|[}\]]\s*,?$|Node\.js v\d|Traceback \(most recent call last\)"
     r"|(?:status|signal|pid|stdout|stderr|output|code|errno|syscall|path|spawnargs|cmd)\s*:)"
 )
-_TLS = re.compile(r"certificate|CERTIFICATE_VERIFY_FAILED|UnknownIssuer|\bSSL\b|\bTLS\b", re.I)
+_TLS = re.compile(
+    r"certificate verify failed|UnknownIssuer|invalid peer certificate|self[- ]signed certificate"
+    r"|unable to (?:get local issuer|verify the first) certificate",
+    re.I,
+)
 
 
 def _stdout_line(exc: Exception) -> str:
