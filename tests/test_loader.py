@@ -597,6 +597,10 @@ def test_no_catalogs_notice_counts_the_documents_it_left_out(cli, tmp_path: Path
     assert notice.endswith(
         "; 2 JSON/YAML files here match none of them (--include '*.json' --include '*.yaml' lints them)"
     )
+    (tmp_path / "corpus/sub/slack.yaml").unlink()
+    [notice] = run_json(cli, "corpus")[1]["notices"]
+    assert notice.endswith("; 1 JSON/YAML file here matches none of them (--include '*.json' lints them)")
+    write(tmp_path / "corpus/sub/slack.yaml", "tools: []\n")
     _, doc = run_json(cli, "corpus", "--include", "*.json", "--include", "*.yaml")
     assert doc["notices"] == [] and len(doc["files"]) == 2
 

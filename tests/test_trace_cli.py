@@ -464,6 +464,15 @@ def test_trace_distract_from_the_bundled_catalog(cli, tmp_path: Path) -> None:
     assert len(names) == 3 and "search" in names
 
 
+def test_trace_distract_writes_yaml_for_a_yaml_name(cli, tmp_path: Path) -> None:
+    import yaml
+
+    write_catalog(tmp_path / "wx.json", [SEARCH])
+    assert cli("trace", "distract", "wx.json", "--count", "1", "-o", "padded.yaml").exit_code == 0
+    text = (tmp_path / "padded.yaml").read_text(encoding="utf-8")
+    assert text.startswith("tools:\n") and len(yaml.safe_load(text)["tools"]) == 2
+
+
 def test_trace_distract_output_file_gets_the_usual_permissions(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "wx.json", [SEARCH])
     previous = os.umask(0o022)

@@ -69,7 +69,8 @@ def no_catalogs_notice(directory: str, settings: Settings) -> str:
     if left:
         kinds = sorted({Path(name).suffix for name in left})
         shown = " ".join(f"--include '*{k}'" for k in kinds)
-        hint = f"{len(left)} JSON/YAML file{'s' * (len(left) != 1)} here match none of them ({shown} lints them)"
+        verb = "matches" if len(left) == 1 else "match"
+        hint = f"{len(left)} JSON/YAML file{'s' * (len(left) != 1)} here {verb} none of them ({shown} lints them)"
     return f"{directory}: notice: no catalog files found (include: {globs}); {hint}"
 
 

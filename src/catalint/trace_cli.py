@@ -147,8 +147,10 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
         fail(f"{catalog}: error: {exc}")
     except RecursionError:
         fail(f"{catalog}: error: a tool is nested too deeply to copy")
-    try:
-        text = json.dumps({"tools": pad(tools, extra)}, indent=2, ensure_ascii=False) + "\n"
+    from catalint.snapshot import is_yaml_name, render
+
+    try:  # written as a snapshot is: YAML for a .yaml/.yml name, else JSON
+        text = render(pad(tools, extra), output_file is not None and is_yaml_name(output_file))
     except RecursionError:
         fail(f"{catalog}: error: a tool is nested too deeply to write")
     save(text, output_file, "the catalog")
