@@ -126,6 +126,16 @@ def test_bad_output_format_from_environment_names_the_variable(
     assert "'--output-format'" in cli("lint", "--output-format", "xml", "tools.json").stderr
 
 
+def test_flags_the_run_has_no_use_for_are_noticed(cli, catalog: Path) -> None:
+    unused = cli("lint", "--no-gate", "--tool-token-budget", "50", "tools.json").stdout
+    assert "notice: --tool-token-budget is TOK-001's budget, but TOK-001 is not selected" in unused
+    used = cli("lint", "--no-gate", "--tool-token-budget", "50", "--extend-select", "TOK-001", "tools.json").stdout
+    assert "notice: --tool-token-budget" not in used
+    github = cli("lint", "--no-gate", "--scores", "--output-format", "github", "tools.json").stdout
+    assert "--scores, --explain and --statistics add to the text report; the github format does not show them" in github
+    assert "notice" not in cli("lint", "--no-gate", "--scores", "tools.json").stdout
+
+
 def test_empty_select_is_an_error(cli, catalog: Path) -> None:
     for value in ("", " , "):
         result = cli("lint", "--select", value, "tools.json")

@@ -441,10 +441,37 @@ def lint(
         fail(f"error: {exc}")
     for settings in resolver.all():
         run.notices += settings.unused_notices()
+    run.notices += _unused_flag_notices(
+        output_format,
+        resolver.all(),
+        scores or bool(explain_tools) or statistics,
+        tool_token_budget,
+        catalog_token_budget,
+    )
     for fmt, target in extra_reports:
         save(render(run, fmt, statistics=statistics), target)
     save(render(run, output_format, statistics=statistics), output_file)
     sys.exit(run.exit_code(exit_zero))
+
+
+def _unused_flag_notices(
+    output_format: str, settings: Iterable[Any], text_only: bool, tool_budget: int | None, catalog_budget: int | None
+) -> list[str]:
+    """Notices for flags this run had no use for, rather than silence."""
+    notices = []
+    if text_only and output_format not in ("text", "json"):
+        notices.append(
+            f"notice: --scores, --explain and --statistics add to the text report; the {output_format} format"
+            " does not show them (json carries every score)"
+        )
+    enabled = {code for s in settings for code in s.enabled_codes()}
+    for budget, code, flag in (
+        (tool_budget, "TOK-001", "--tool-token-budget"),
+        (catalog_budget, "TOK-002", "--catalog-token-budget"),
+    ):
+        if budget is not None and code not in enabled:
+            notices.append(f"notice: {flag} is {code}'s budget, but {code} is not selected (--extend-select {code})")
+    return notices
 
 
 def _gate_against(rows: list[Any], base: Any) -> list[Any]:
