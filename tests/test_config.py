@@ -89,6 +89,17 @@ def test_cli_flags_win_over_config(cli, tmp_path: Path, catalog: Path) -> None:
     assert cli("lint", "--no-gate", "--severity", "DESC-006=critical", str(catalog)).exit_code == 1
 
 
+def test_in_one_folder_catalint_toml_comes_before_the_others(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.catalint]\nselect = ["DESC-012"]\n')
+    (tmp_path / ".catalint.toml").write_text('select = ["DESC-006"]\n')
+    assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-006"]
+    (tmp_path / "catalint.toml").write_text('select = ["SCH-002"]\n')
+    assert codes(cli("lint", "--output-format", "json", str(catalog))) == []  # the catalog has no SCH-002
+    (tmp_path / "catalint.toml").unlink()
+    (tmp_path / ".catalint.toml").unlink()
+    assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-012"]
+
+
 def test_cli_select_wins_over_the_configs_ignore(cli, tmp_path: Path, catalog: Path) -> None:
     # as in ruff: --select replaces the selection, the config's ignore and extend-select with it
     (tmp_path / "catalint.toml").write_text('ignore = ["DESC-012"]\nextend-select = ["CAT-005"]\n')
