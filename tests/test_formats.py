@@ -99,6 +99,17 @@ def test_github_says_how_many_annotations_github_hides(cli, tmp_path: Path) -> N
     assert len(notice) == 1 and "more findings than GitHub shows" in notice[0]
 
 
+def test_github_puts_unreadable_files_and_failed_gates_first(cli, tmp_path: Path) -> None:
+    # GitHub shows the first 10 errors of a step: what failed the run must be among them
+    write_catalog(tmp_path / "tools.json", [{**BAD, "name": f"tool_{i}"} for i in range(12)])
+    (tmp_path / "broken.json").write_text('{"tools": [\n  {"name": }\n]}')
+    out = cli("lint", "--output-format", "github", "tools.json", "broken.json").stdout
+    errors = [line for line in out.splitlines() if line.startswith("::error")]
+    assert errors[0].startswith("::error file=broken.json,line=2,col=")
+    assert [line.split("::")[1] for line in errors[1:4]] == ["error file=tools.json,title=catalint gate"] * 3
+    assert all("title=catalint (" in line for line in errors[4:])
+
+
 def test_format_from_the_environment(cli, catalog: Path, monkeypatch) -> None:
     monkeypatch.setenv("CATALINT_OUTPUT_FORMAT", "github")
     assert cli("lint", str(catalog)).stdout.startswith("::")

@@ -63,21 +63,23 @@ def format_github(run: Run, statistics: bool = False) -> str:
         key=lambda pair: (-pair[1].severity, rule_counts[pair[1].code], pair[0].catalog.display, pair[1].span.line),
     )
     files = {id(fr): file_of(fr) for fr in run.files}  # one path resolution per file, not per finding
-    lines = [annotation(files[id(fr)], f) for fr, f in ordered]
-    shown = Counter(LEVELS[f.severity] for _, f in run.findings)
-    hidden = sum(max(0, n - SHOWN_PER_LEVEL) for n in shown.values())
-    for fr in run.files:
-        if fr.quality is None:
-            continue
-        file = file_of(fr)
-        for row in fr.quality.gate:
-            if not row.passed:
-                lines.append(f"::error file={escape_property(file)},title=catalint gate::{escape_data(row.line())}")
+    # Files that could not be read and failed gate checks first: GitHub shows only the first
+    # SHOWN_PER_LEVEL annotations of a level, and these are what failed the run.
+    lines = []
     for error in run.errors:
         props = f"file={escape_property(repo_path(error.path))}"
         if error.line is not None:
-            props += f",line={error.line}"
+            props += f",line={error.line}" + (f",col={error.col}" if error.col is not None else "")
         lines.append(f"::error {props},title=catalint::{escape_data(error.message)}")
+    for fr in run.files:
+        for row in fr.quality.gate if fr.quality is not None else []:
+            if not row.passed:
+                file = escape_property(files[id(fr)])
+                lines.append(f"::error file={file},title=catalint gate::{escape_data(row.line())}")
+    shown = Counter(LEVELS[f.severity] for _, f in run.findings)
+    shown["error"] += len(lines)
+    hidden = sum(max(0, n - SHOWN_PER_LEVEL) for n in shown.values())
+    lines += [annotation(files[id(fr)], f) for fr, f in ordered]
     for notice in run.notices:
         lines.append(f"::notice title=catalint::{escape_data(notice)}")
     if hidden:
