@@ -137,6 +137,13 @@ def test_sarif_rules_come_from_the_registry(cli, catalog: Path) -> None:
     assert any(f["suggestion"] for f in findings) and not all(f["suggestion"] for f in findings)
 
 
+def test_sarif_uris_are_percent_encoded(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "my #1 tools.json", [BAD])
+    doc = json.loads(cli("lint", "--output-format", "sarif", "my #1 tools.json").stdout)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]}
+    assert uris == {"my%20%231%20tools.json"}
+
+
 @pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason="../shared/schemas is not present")
 def test_sarif_validates_against_the_official_schema(cli, catalog: Path, tmp_path: Path) -> None:
     import jsonschema_rs

@@ -17,6 +17,15 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {Severity.CRITICAL: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
+def _uri(path: str) -> str:
+    """A path as SARIF's artifactLocation.uri wants it: percent-encoded ("my tools.json" ->
+    "my%20tools.json"), and a file: URI when absolute (outside the repository)."""
+    from urllib.parse import quote
+
+    encoded = quote(path, safe="/")
+    return f"file://{encoded}" if path.startswith("/") else encoded
+
+
 def help_uri(code: str) -> str:
     """A stable identifier for the rule's documentation (the full text is embedded as help)."""
     return f"urn:catalint:rule:{code}"
@@ -46,7 +55,7 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
     encoded one at a time, so that a run with many findings never holds them all as dicts or text."""
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
-    uris = {id(fr): file_of(fr) for fr in run.files}  # one per file: resolving a path is a system call or more
+    uris = {id(fr): _uri(file_of(fr)) for fr in run.files}  # one per file: resolving a path is a system call or more
 
     def result(fr: Any, f: Any) -> dict[str, Any]:
         uri = uris[id(fr)]
@@ -85,7 +94,7 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": repo_path(e.path)},
+                        "artifactLocation": {"uri": _uri(repo_path(e.path))},
                         **({"region": {"startLine": e.line, "startColumn": e.col or 1}} if e.line else {}),
                     }
                 }
