@@ -412,14 +412,15 @@ def lint(
                 run.errors.append(result)
                 continue
             base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, file)
+            base_result = None
             if base is not None:
-                from catalint.diff import filter_baseline
+                from catalint.diff import apply_baseline
 
-                filter_baseline(result, base, settings)
+                base_result = apply_baseline(result, base, settings)[1]
             checks = settings.gate_checks()
             result.quality = assess(result, checks, result.tokens, strict=False)
-            if base is not None:
-                result.quality.gate = _gate_against(result.quality.gate, base)
+            if base_result is not None:
+                result.quality.gate = _gate_against(result.quality.gate, base_result)
             for check in checks:
                 if check.tool is not None:
                     gated_tools.setdefault(check.target, []).append(result)
@@ -474,12 +475,13 @@ def _unused_flag_notices(
     return notices
 
 
-def _gate_against(rows: list[Any], base: Any) -> list[Any]:
-    """The gate rows with score checks judged against the baseline's scores (gate.against_baseline)."""
+def _gate_against(rows: list[Any], base: FileResult) -> list[Any]:
+    """The gate rows with score checks judged against the baseline's scores (gate.against_baseline),
+    as its lint scored them."""
     from catalint.gate import against_baseline
     from catalint.tdqs import score
 
-    scores = {t.name: score(t).score for t in base.tools}
+    scores = {tr.tool.name: (tr.score or score(tr.tool)).score for tr in base.tools}
     if not scores:
         return rows
     before = {"min_score": min(scores.values()), "mean_score": sum(scores.values()) / len(scores)}

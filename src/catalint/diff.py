@@ -535,20 +535,29 @@ def _finding_delta(
 
 def new_findings(result: FileResult, baseline: Catalog, settings: Settings) -> list[Finding]:
     """Findings of result that the baseline, linted with the same settings, does not have."""
-    base_result = _lint_baseline(baseline, settings)
-    new_names = _match(baseline.tools, result.catalog.tools).new_names()
+    return _new_findings(result, _lint_baseline(baseline, settings))
+
+
+def _new_findings(result: FileResult, base_result: FileResult) -> list[Finding]:
+    new_names = _match(base_result.catalog.tools, result.catalog.tools).new_names()
     return _finding_delta(base_result, result, new_names)[0]
 
 
 def filter_baseline(result: FileResult, baseline: Catalog, settings: Settings) -> int:
     """Keep in result only the findings that the baseline does not have; returns how many were dropped."""
-    keep = {id(f) for f in new_findings(result, baseline, settings)}
+    return apply_baseline(result, baseline, settings)[0]
+
+
+def apply_baseline(result: FileResult, baseline: Catalog, settings: Settings) -> tuple[int, FileResult]:
+    """filter_baseline, and the baseline's own lint result (its scores judge the gate's)."""
+    base_result = _lint_baseline(baseline, settings)
+    keep = {id(f) for f in _new_findings(result, base_result)}
     dropped = 0
     for tr in result.tools:
         kept = [f for f in tr.findings if id(f) in keep]
         dropped += len(tr.findings) - len(kept)
         tr.findings = kept
-    return dropped
+    return dropped, base_result
 
 
 def _lint_baseline(baseline: Catalog, settings: Settings) -> FileResult:
