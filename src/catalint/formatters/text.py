@@ -115,7 +115,7 @@ def summary(run: Run) -> str:
     if counted and None not in counted:  # --tokens (or --scores, --explain) counted them
         from catalint.tokens import window_share
 
-        tokens = sum(t or 0 for t in counted)
+        tokens = sum(t for t in counted if t is not None)
         quality += f"; {tokens:,} tokens (cl100k_base, {window_share(tokens)['128k']}% of a 128k context window)"
     rows = [row for fr in run.files if fr.quality is not None for row in fr.quality.gate]
     failed = sum(not row.passed for row in rows)

@@ -221,8 +221,10 @@ def _arguments(tool: Tool) -> frozenset[str]:
     (an `action` enum of `createRoute`, `deleteRoute` names operations of this tool, not other tools)."""
     cached = tool.cache.get("sec_arguments")
     if cached is None:
-        own = {n.name for n in nodes(tool) if n.name is not None}
+        own: set[str] = set()
         for n in nodes(tool):
+            if n.name is not None:
+                own.add(n.name)
             values = n.schema.get("enum")
             values = values if isinstance(values, list) else [n.schema.get("const")]
             own.update(v for v in values if isinstance(v, str))
