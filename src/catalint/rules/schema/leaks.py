@@ -11,8 +11,8 @@ from catalint.sourcemap import join_pointer
 
 # Parameters a Python method or handler receives from the language, never from a caller.
 RECEIVERS = frozenset({"self", "cls"})
-# Types the MCP SDKs hand a handler themselves (lower case, spaces dropped): a parameter of one of
-# these types that reaches the schema is one the framework did not recognise and strip.
+# Types the MCP SDKs hand a handler themselves (lower case, spaces and underscores dropped): one of
+# these as a parameter's type in the schema is one the framework did not recognise and strip.
 FRAMEWORK_TYPES = frozenset(
     {"context", "ctx", "requestcontext", "calltoolresult", "serversession", "clientsession", "fastmcp"}
 )
