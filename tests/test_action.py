@@ -282,3 +282,26 @@ def test_example_workflow_and_pre_commit_config_are_valid() -> None:
     steps = workflow_doc["jobs"]["catalint"]["steps"]
     used = next(s for s in steps if s.get("id") == "catalint")
     assert set(used["with"]) <= set(INPUTS)
+
+
+def test_job_summary_stays_under_githubs_limit(tmp_path: Path) -> None:
+    # GitHub drops a step summary over 1 MiB whole; the lint report is capped on its own, and what a pull
+    # request changed comes after it, so the step cuts the two together.
+    repo = tmp_path / "big"
+    repo.mkdir()
+    _git("init", "-q", cwd=repo)
+    _git("config", "user.email", "test@example.com", cwd=repo)
+    _git("config", "user.name", "test", cwd=repo)
+    flawed = [{"name": f"tool_{i}", "description": f"Tool {i}", "inputSchema": {"type": "object"}} for i in range(1500)]
+    write_catalog(repo / "tools.json", flawed)
+    _git("add", ".", cwd=repo)
+    _git("commit", "-qm", "base", cwd=repo)
+    base = _git("rev-parse", "HEAD", cwd=repo)
+    write_catalog(repo / "tools.json", [{**t, "name": "renamed_" + t["name"]} for t in flawed])
+    _git("commit", "-qam", "head", cwd=repo)
+    proc, _, summary = _run_step(repo, tmp_path, base_sha=base)
+    assert proc.returncode == 1, proc.stderr
+    size = len(summary.encode("utf-8"))
+    assert 1024 * 1024 - 4096 < size <= 1024 * 1024  # full, not over
+    assert summary.startswith("## catalint")
+    assert summary.rstrip().endswith("run `catalint lint` and `catalint diff` for the rest.")

@@ -10,7 +10,7 @@ import pytest
 
 from catalint.formatters import md
 from catalint.formatters.github import annotation, escape_data, escape_property
-from catalint.formatters.markdown import MAX_BYTES, _limit
+from catalint.formatters.markdown import MAX_BYTES, limit
 from catalint.model import Finding, Severity, Span
 from catalint.registry import all_rules
 from conftest import ROOT, write_catalog
@@ -168,11 +168,11 @@ def test_markdown_puts_totals_and_gate_first_then_tools_then_findings(cli, catal
 
 def test_markdown_stays_under_one_mebibyte() -> None:
     text = "## catalint\n\n<details>\n\n" + "| 1:1 | DESC-001 | critical | `t` | x |\n" * 60_000
-    cut = _limit(text)
+    cut = limit(text)
     assert len(cut.encode("utf-8")) <= MAX_BYTES
     assert cut.rstrip().endswith("for every finding.")
     assert cut.count("<details>") == cut.count("</details>")
-    assert _limit("short\n") == "short\n"
+    assert limit("short\n") == "short\n"
 
 
 @pytest.mark.parametrize(

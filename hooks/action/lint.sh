@@ -47,17 +47,30 @@ PY
 fi
 
 if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$work/summary.md" ]; then
-  cat "$work/summary.md" >> "$GITHUB_STEP_SUMMARY"
+  step="$work/step.md"  # the whole summary, cut to GitHub's 1 MiB a step below (past that it shows none)
+  cp "$work/summary.md" "$step"
   if [ -n "$base" ] && [ -f "$work/report.json" ]; then
     "$python" -c 'import json, sys; [print(f["file"]) for f in json.load(open(sys.argv[1]))["files"]]' \
       "$work/report.json" > "$work/files.txt"
     while IFS= read -r file; do
       if git cat-file -e "$base:$file" 2>/dev/null; then
-        "$bin" diff "$base:$file" "$file" --output-format markdown >> "$GITHUB_STEP_SUMMARY" || true
+        "$bin" diff "$base:$file" "$file" --output-format markdown >> "$step" || true
       else
-        printf '\n### %s\n\nA new catalog in this pull request.\n' "$file" >> "$GITHUB_STEP_SUMMARY"
+        printf '\n### %s\n\nA new catalog in this pull request.\n' "$file" >> "$step"
       fi
     done < "$work/files.txt"
   fi
+  "$python" - "$step" >> "$GITHUB_STEP_SUMMARY" <<'PY' || head -c 1048576 "$step" >> "$GITHUB_STEP_SUMMARY"
+import sys
+
+from catalint.formatters.markdown import limit
+
+note = (
+    "\n\n> The job summary was cut here to stay under GitHub's 1 MiB;"
+    " run `catalint lint` and `catalint diff` for the rest.\n"
+)
+text = limit(open(sys.argv[1], encoding="utf-8").read(), note)
+sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
+PY
 fi
 exit "$status"

@@ -55,16 +55,19 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
             out += ["", "</details>"]
         out.append("")
     text = "\n".join(out) + "\n"
-    return _limit(text)
+    return limit(text)
 
 
-def _limit(text: str) -> str:
+def limit(text: str, note: str = _TRUNCATED) -> str:
+    """text cut at a line end to fit one step summary (MAX_BYTES), then note; unchanged if it fits.
+
+    The Action's lint step also runs its whole summary (this report and what a pull request changed) through it."""
     data = text.encode("utf-8", "backslashreplace")  # a lone surrogate (from a JSON escape) as written out
     if len(data) <= MAX_BYTES:
         return text
-    budget = MAX_BYTES - len(_TRUNCATED.encode("utf-8"))
+    budget = MAX_BYTES - len(note.encode("utf-8"))
     cut = data[:budget].decode("utf-8", errors="ignore")
     cut = cut[: cut.rfind("\n")] if "\n" in cut else cut
     if cut.count("<details>") > cut.count("</details>"):
         cut += "\n\n</details>"
-    return cut + _TRUNCATED
+    return cut + note
