@@ -95,6 +95,53 @@ def test_a_catalog_rule_crash_is_reported() -> None:
         object.__setattr__(rule, "check", original)
 
 
+@needs_fork
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_a_catalog_rule_crash_in_a_forked_run_is_reported_as_in_one_process(workers: int) -> None:
+    # Forked, the parent runs the catalog rules while the workers lint the tools; the outcome is the same.
+    def explode(tools, original):
+        raise KeyError("boom")
+
+    with _patched("CAT-001", explode), pytest.raises(RuleCrash, match=r"internal error in CAT-001: KeyError"):
+        lint_catalog(load_text(catalog_text(300), "t.json", "t.json"), Settings(), workers=workers)
+
+
+@needs_fork
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_tool_rule_crash_comes_before_a_catalog_rule_crash(workers: int) -> None:
+    def tool_boom(tool, original):
+        if tool.index == 250:
+            raise ValueError("tool boom")
+        return original(tool)
+
+    def catalog_boom(tools, original):
+        raise KeyError("catalog boom")
+
+    with (
+        _patched("DESC-001", tool_boom),
+        _patched("CAT-001", catalog_boom),
+        pytest.raises(RuleCrash, match=r"internal error in DESC-001 on tool 'tool_250': ValueError"),
+    ):
+        lint_catalog(load_text(catalog_text(300), "t.json", "t.json"), Settings(), workers=workers)
+
+
+@needs_fork
+def test_catalog_rules_run_in_the_parent_while_the_workers_lint() -> None:
+    parent, where = os.getpid(), []
+
+    def spy(tools, original):  # where it runs, and whether this process had linted (scored) any tool by then
+        where.append((os.getpid(), any("tdqs" in t.cache for t in tools)))
+        return original(tools)
+
+    text = catalog_text(300)
+    with _patched("CAT-003", spy):
+        parallel = lint_catalog(load_text(text, "t.json", "t.json"), Settings(select=["CAT", "DESC"]), workers=2)
+    assert where == [(parent, False)]  # before the parent took its first chunk
+    sequential = lint_catalog(load_text(text, "t.json", "t.json"), Settings(select=["CAT", "DESC"]), workers=1)
+    assert summary(parallel) == summary(sequential)
+    assert {"CAT-001", "CAT-003"} <= {f.code for tr in parallel.tools for f in tr.findings}
+
+
 def _patched(code: str, check):
     """Swap a rule's check for the length of a with block (Rule is frozen)."""
     rule = get_rule(code)

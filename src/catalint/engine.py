@@ -128,8 +128,15 @@ def lint_catalogs(
             return _lint_tools(catalog, catalog.tools[start:end], plans[number])
 
         ignores = list({id(entry): entry for plan in plans for entry in plan.ignores}.values())
-        outcomes = lint_forked(catalogs, ignores, lint, workers)
-        return [_finish(c, p, o) for c, p, o in zip(catalogs, plans, outcomes, strict=True)]
+        early: list[_CatalogOutcome | None] = [None] * len(plans)
+
+        def first() -> None:  # in the parent, while the workers lint: the catalog rules that need no results
+            for number, (catalog, plan) in enumerate(zip(catalogs, plans, strict=True)):
+                if plan.catalog_rules and not plan.tokens:  # TOK-002 reads the token counts the workers make
+                    early[number] = _catalog_hits(catalog, plan)
+
+        outcomes = lint_forked(catalogs, ignores, lint, workers, first)
+        return [_finish(c, p, o, e) for c, p, o, e in zip(catalogs, plans, outcomes, early, strict=True)]
     return [_finish(c, p, _outcome(c, p)) for c, p in zip(catalogs, plans, strict=True)]
 
 
@@ -196,18 +203,23 @@ def _outcome(catalog: Catalog, plan: _Plan) -> tuple[list[ToolResult], int, int]
 
 
 def _finish(
-    catalog: Catalog, plan: _Plan, outcome: tuple[list[ToolResult], int, int] | RuleCrash
+    catalog: Catalog,
+    plan: _Plan,
+    outcome: tuple[list[ToolResult], int, int] | RuleCrash,
+    early: _CatalogOutcome | None = None,
 ) -> FileResult | RuleCrash:
     """Run the catalog-level rules over one file's linted tools, cap its findings and free its position tables.
 
     outcome: the tools' results, how many findings were suppressed and how many dropped on the way
-    (a forked run caps as results arrive, to bound the memory they take)."""
+    (a forked run caps as results arrive, to bound the memory they take). early: the catalog rules'
+    hits, when they were found while the tools were linted; a crash of a tool rule still comes first."""
     if not isinstance(outcome, RuleCrash) and plan.catalog_rules:
         results, suppressed, dropped = outcome
-        try:
-            outcome = results, suppressed + _lint_catalog_rules(catalog, plan, results), dropped
-        except RuleCrash as exc:
-            outcome = exc
+        found = early if early is not None else _catalog_hits(catalog, plan)
+        if isinstance(found, RuleCrash):
+            outcome = found
+        else:
+            outcome = results, suppressed + _emit_catalog_hits(catalog, plan, results, found), dropped
     release = getattr(catalog.source, "release", None)
     if release is not None:
         release()
@@ -322,23 +334,33 @@ def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list
     return suppressed
 
 
-def _lint_catalog_rules(catalog: Catalog, plan: _Plan, results: list[ToolResult]) -> int:
-    """Rules over the whole file (duplicate names, ...): their findings join each tool's own."""
+_CatalogOutcome = list[tuple[_Active, list[CatalogHit]]] | RuleCrash  # each catalog rule's hits, or its crash
+
+
+def _catalog_hits(catalog: Catalog, plan: _Plan) -> _CatalogOutcome:
+    """Rules over the whole file (duplicate names, ...): each one's hits, or the crash that stopped them."""
     set_options(plan.options)
-    by_index = {tr.tool.index: tr for tr in results}
-    suppressed = 0
+    out: list[tuple[_Active, list[CatalogHit]]] = []
     for active in plan.catalog_rules:
         try:
-            pairs: list[CatalogHit] = list(active.rule.check(catalog.tools))  # type: ignore[arg-type]
+            out.append((active, list(active.rule.check(catalog.tools))))  # type: ignore[arg-type]
         except RecursionError:
-            raise RuleCrash(
-                catalog.display, f"the catalog is nested too deeply for {active.rule.code} to check"
-            ) from None
+            return RuleCrash(catalog.display, f"the catalog is nested too deeply for {active.rule.code} to check")
         except Exception as exc:
-            raise RuleCrash(
+            return RuleCrash(
                 catalog.display,
                 f"internal error in {active.rule.code}: {type(exc).__name__}: {exc} (please report this)",
-            ) from exc
+            )
+    return out
+
+
+def _emit_catalog_hits(
+    catalog: Catalog, plan: _Plan, results: list[ToolResult], found: list[tuple[_Active, list[CatalogHit]]]
+) -> int:
+    """Add the catalog rules' findings to each tool's own; returns how many were suppressed."""
+    by_index = {tr.tool.index: tr for tr in results}
+    suppressed = 0
+    for active, pairs in found:
         for tool, hit in pairs:
             tr = by_index[tool.index]
             suppressed += _emit(catalog, plan, active, tool, [hit], tr.findings)

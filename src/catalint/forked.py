@@ -67,12 +67,18 @@ def chunks(sizes: list[int], workers: int) -> list[list[Segment]]:
 
 
 def lint_forked(
-    catalogs: list[Catalog], ignores: list[FileIgnore | ToolIgnore], lint: LintSegment, workers: int
+    catalogs: list[Catalog],
+    ignores: list[FileIgnore | ToolIgnore],
+    lint: LintSegment,
+    workers: int,
+    first: Callable[[], None] | None = None,
 ) -> list[Done]:
     """Each catalog's outcome, in order: (results, suppressed) or the RuleCrash that ended it.
 
     lint(file, start, end) lints one segment; ignores are the ignore entries whose use
     counts the children must send back (each once, though several files may share one).
+    first: work of the parent's own that needs no linted tool, done once the children have
+    started (they take more chunks meanwhile).
     """
     table = chunks([len(c.tools) for c in catalogs], workers)
     queue, queue_in = os.pipe()
@@ -98,6 +104,8 @@ def lint_forked(
                 _child(table, lint, ignores, queue, write_fd)
             os.close(write_fd)
             children.append(_Worker(pid, read_fd, got))
+        if first is not None:
+            first()
         while (index := _take(queue)) is not None:
             got.chunk(index, _lint_chunk(table[index], lint, got.crashed))
             for child in children:
