@@ -347,3 +347,54 @@ def test_a_missing_config_file_is_one_line_and_exit_2(cli, tmp_path: Path) -> No
     result = cli("lint", "--config", "nope.toml", "tools.json")
     assert result.exit_code == 2
     assert result.stderr == "error: --config: nope.toml: no such file\n"
+
+
+# ---------------------------------------------------------------- force-exclude
+
+
+BARE = {"name": "get_weather", "description": "Weather", "inputSchema": {"type": "object"}}
+
+
+def _vendored(tmp_path: Path, config: str) -> None:
+    (tmp_path / "vendor" / "x").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    write_catalog(tmp_path / "vendor" / "x" / "tools.json", [BARE])
+    write_catalog(tmp_path / "src" / "tools.json", [BARE])
+    (tmp_path / "pyproject.toml").write_text(f"[tool.catalint]\n{config}", encoding="utf-8")
+
+
+@pytest.mark.parametrize("pattern", ["vendor", "vendor/*", "x", "**/x/tools.json", "tools.json"])
+def test_force_exclude_skips_named_files_exclude_covers(cli, tmp_path: Path, pattern: str) -> None:
+    # pre-commit names every changed file: without force-exclude, exclude applies only inside directories
+    _vendored(tmp_path, f'exclude = ["{pattern}"]\nforce-exclude = true\n')
+    result = cli("lint", "vendor/x/tools.json")
+    assert result.exit_code == 0, result.output
+    assert "notice: 1 file skipped: exclude covers it and force-exclude is on (vendor/x/tools.json)" in result.output
+    assert "Nothing linted" in result.output
+    assert cli("lint", "vendor/x/tools.json", "--no-force-exclude").exit_code == 1  # the flag wins
+
+
+def test_force_exclude_keeps_the_other_files(cli, tmp_path: Path) -> None:
+    _vendored(tmp_path, 'exclude = ["vendor"]\n')
+    assert cli("lint", "vendor/x/tools.json").exit_code == 1  # off by default, as in ruff
+    result = cli("lint", "vendor/x/tools.json", "src/tools.json", "--force-exclude", "--output-format", "json")
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert [f["file"] for f in report["files"]] == ["src/tools.json"]
+    assert report["notices"] == [
+        "notice: 1 file skipped: exclude covers it and force-exclude is on (vendor/x/tools.json)"
+    ]
+
+
+def test_force_exclude_matches_from_the_configs_folder(cli, tmp_path: Path, monkeypatch) -> None:
+    _vendored(tmp_path, 'exclude = ["vendor/*"]\nforce-exclude = true\n')
+    monkeypatch.chdir(tmp_path / "src")
+    assert "Nothing linted" in cli("lint", "../vendor/x/tools.json").output
+    assert cli("lint", "tools.json").exit_code == 1  # src/tools.json: not under vendor/
+
+
+def test_force_exclude_must_be_a_boolean(cli, tmp_path: Path) -> None:
+    _vendored(tmp_path, 'force-exclude = "yes"\n')
+    result = cli("lint", "src/tools.json")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: pyproject.toml:2:1: force-exclude must be true or false"

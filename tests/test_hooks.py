@@ -70,7 +70,7 @@ def test_snapshot_hook_definition(tmp_path: Path) -> None:
 def test_hook_definition() -> None:
     assert [h["id"] for h in HOOKS] == ["catalint", "catalint-snapshot"]
     assert HOOK["language"] == "python"
-    assert HOOK["entry"] == "catalint lint"
+    assert HOOK["entry"] == "catalint lint --force-exclude"
     assert HOOK["types_or"] == ["json", "yaml"]
 
 
@@ -109,6 +109,16 @@ def test_entry_fails_a_bad_catalog_and_names_it(tmp_path: Path) -> None:
     result = _entry("tools.json", "bad.tools.json", cwd=tmp_path)
     assert result.returncode == 1
     assert "bad.tools.json:" in result.stdout and "DESC-001" in result.stdout
+
+
+def test_entry_leaves_alone_what_the_config_excludes(tmp_path: Path) -> None:
+    (tmp_path / "vendor").mkdir()
+    write_catalog(tmp_path / "vendor" / "tools.json", [BAD])
+    write_catalog(tmp_path / "tools.json", [GOOD])
+    (tmp_path / "catalint.toml").write_text('exclude = ["vendor"]\n')
+    result = _entry("tools.json", "vendor/tools.json", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "skipped: exclude covers it" in result.stdout and "DESC-001" not in result.stdout
 
 
 def test_entry_exits_2_on_a_broken_file(tmp_path: Path) -> None:

@@ -170,6 +170,11 @@ def main() -> None:
 )
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Globs skipped in directories (replaces the defaults).")
 @click.option(
+    "--force-exclude/--no-force-exclude",
+    default=None,
+    help="Skip files named on the command line that exclude covers too (the pre-commit hook sets it).",
+)
+@click.option(
     "--output-format",
     type=_EnvChoice(OUTPUT_FORMATS),
     default="text",
@@ -255,6 +260,7 @@ def lint(
     fail_severity: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    force_exclude: bool | None,
     output_format: str,
     output_file: str | None,
     reports: tuple[str, ...],
@@ -313,6 +319,8 @@ def lint(
         overrides["include"] = list(include)
     if exclude:
         overrides["exclude"] = list(exclude)
+    if force_exclude is not None:
+        overrides["force-exclude"] = force_exclude
     if severities:
         overrides["severity"] = dict(_pairs(severities, "=", "--severity"))
     if per_file_ignores:
@@ -385,15 +393,25 @@ def lint(
         run.notices.append(no_catalogs_notice(directory, settings))
 
     config_error: ConfigError | None = None
+    skipped: list[str] = []  # covered by exclude, with force-exclude on
     try:
         for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir, empty_dir):
             settings = resolver.for_file(file)
+            if settings.force_exclude and file != "-" and settings.excludes(file):
+                skipped.append(file)
+                continue
             try:
                 loaded.append((file, settings, live if live is not None else load_path(file, stdin_filename)))
             except LoadError as exc:
                 loaded.append((file, settings, exc))
     except ConfigError as exc:
         config_error = exc
+    if skipped:
+        shown = ", ".join(skipped[:3]) + (", ..." if len(skipped) > 3 else "")
+        run.notices.append(
+            f"notice: {len(skipped)} file{'s' * (len(skipped) != 1)} skipped: exclude covers "
+            f"{'them' if len(skipped) != 1 else 'it'} and force-exclude is on ({shown})"
+        )
     inputs = {os.path.realpath(file) for file, _, _ in loaded if file != "-"}
     for target in (output_file, *(t for _, t in extra_reports)):
         if target is not None and os.path.realpath(target) in inputs:

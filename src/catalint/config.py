@@ -77,6 +77,7 @@ class Settings:
     fail_severity: Severity = Severity.CRITICAL
     include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    force_exclude: bool = False  # exclude also files named on the command line (pre-commit names each one)
     tool_token_budget: int = DEFAULT_TOOL_TOKEN_BUDGET
     catalog_token_budget: int | None = None  # TOK-002 is silent until one is set
     gate: list[Any] | None = None  # gate.Check entries; None: the default gate
@@ -116,6 +117,12 @@ class Settings:
             return Path(file).resolve().relative_to(self._resolved_root).as_posix()
         except ValueError:
             return Path(file).as_posix()
+
+    def excludes(self, file: str) -> bool:
+        """Whether exclude covers a file named on the command line: the file or a folder above it, by its
+        path relative to the config's folder (where force-exclude is on)."""
+        parts = self.relative(file).split("/")
+        return any(glob_match("/".join(parts[:i]), self.exclude) for i in range(1, len(parts) + 1))
 
     def file_ignored(self, file_rel: str, code: str) -> FileIgnore | None:
         for entry in self.per_file_ignores:
@@ -174,6 +181,7 @@ _KEYS = {
     "fail-severity",
     "include",
     "exclude",
+    "force-exclude",
     "tool-token-budget",
     "catalog-token-budget",
     "gate",
@@ -231,6 +239,10 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         settings.include = _strings(table["include"], _named(where, "include"))
     if "exclude" in table:
         settings.exclude = _strings(table["exclude"], _named(where, "exclude"))
+    if "force-exclude" in table:
+        if not isinstance(table["force-exclude"], bool):
+            raise ConfigError(f"{_named(where, 'force-exclude')} must be true or false")
+        settings.force_exclude = table["force-exclude"]
     if "severity" in table:
         sev = table["severity"]
         if not isinstance(sev, dict):
