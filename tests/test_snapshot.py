@@ -143,6 +143,19 @@ def test_a_hanging_server_times_out(cli, tmp_path: Path) -> None:
     assert not (tmp_path / "tools.json").exists()
 
 
+def test_a_server_that_exits_after_the_event_loop_closed_adds_no_line(cli, tmp_path: Path, caplog) -> None:
+    # Stopped at a timeout, a server may exit after the loop has closed; Python's child watcher then logged
+    # 'Loop <...> that handles pid N is closed' on stderr, after catalint's one-line error (now and then).
+    import logging
+
+    result = snap(cli, "tools.json", "--timeout", "1", mode="hang")
+    assert result.exit_code == 2
+    caplog.clear()
+    logging.getLogger("asyncio").warning("Loop %r that handles pid %r is closed", "<loop>", 4242)
+    logging.getLogger("asyncio").warning("Something else %s", "kept")
+    assert [r.getMessage() for r in caplog.records] == ["Something else kept"]
+
+
 def test_a_timeout_shows_the_stderr_from_before_the_server_was_stopped(cli, tmp_path: Path) -> None:
     """vectara-mcp serves SSE by default: the useful lines came first, and its shutdown chatter buried them."""
     result = snap(cli, "tools.json", "--timeout", "2", mode="sse")

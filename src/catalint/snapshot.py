@@ -9,6 +9,7 @@ followed. The `mcp` package is imported only here.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Awaitable
@@ -83,11 +84,12 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
             raise SnapshotError(f"{program!r} is a catalog file, not a server command: lint the file itself")
         if shutil.which(program) is None and not os.path.exists(program):
             raise SnapshotError(f"command not found: {program}")
-    import logging
-
     import anyio
 
     logging.getLogger("mcp").setLevel(logging.CRITICAL + 1)  # its tracebacks would bury our one line
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, _ClosedLoopNoise) for f in asyncio_log.filters):
+        asyncio_log.addFilter(_ClosedLoopNoise())
     errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
     seen = _Exchange(notes if notes is not None else [], errlog)
     try:
@@ -106,6 +108,14 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
     except RecursionError:
         raise SnapshotError("the server sent tools nested too deeply to save") from None
     return tools
+
+
+class _ClosedLoopNoise(logging.Filter):
+    """Drops asyncio's 'Loop ... that handles pid N is closed': a server stopped at a timeout may exit
+    after the event loop has closed, and Python's child watcher then said so on stderr, after our error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Loop %r that handles pid")
 
 
 @dataclass
