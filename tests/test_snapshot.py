@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -154,6 +155,22 @@ def test_a_server_that_exits_after_the_event_loop_closed_adds_no_line(cli, tmp_p
     logging.getLogger("asyncio").warning("Loop %r that handles pid %r is closed", "<loop>", 4242)
     logging.getLogger("asyncio").warning("Something else %s", "kept")
     assert [r.getMessage() for r in caplog.records] == ["Something else kept"]
+
+
+def test_a_silent_npx_at_a_timeout_may_still_be_installing(cli, tmp_path: Path, monkeypatch) -> None:
+    # npx -y fetches the package on its first run; a short timeout then met silence, which read as a
+    # transport problem only.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "npx"
+    fake.write_text("#!/bin/sh\nsleep 30\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    result = cli("snapshot", "-o", "tools.json", "--timeout", "1", "--", "npx", "-y", "some-mcp-server")
+    assert result.exit_code == 2
+    assert "nothing came on stdout: npx may still have been installing the server on its first run" in result.stderr
+    plain = snap(cli, "tools.json", "--timeout", "1", mode="hang")  # any other command: the transport question
+    assert "installing" not in plain.stderr and "(does it serve MCP on stdio" in plain.stderr
 
 
 def test_a_timeout_shows_the_stderr_from_before_the_server_was_stopped(cli, tmp_path: Path) -> None:

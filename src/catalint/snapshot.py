@@ -310,6 +310,10 @@ async def _answered(method: str, request: Awaitable[Any], seen: _Exchange) -> An
         raise SnapshotError(f"the server answered {method} with error {code}: {message}") from None
 
 
+# Commands that fetch and install the server on their first run, which can outlast a short timeout.
+_INSTALLERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pipx", "pnpm", "yarn", "deno"})
+
+
 def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
     exc = _innermost(exc)
     if isinstance(exc, SnapshotError):
@@ -320,7 +324,14 @@ def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
             what += f"; it printed the address {seen.endpoint}: does it serve MCP over HTTP there (--url)?"
         elif not seen.answered and not server.url:
             said = "nothing came on stdout" if not seen.heard else "no JSON-RPC came on stdout"
-            what += f"; {said} (does it serve MCP on stdio, not on SSE or HTTP?)"
+            runner = os.path.basename(server.command[0]) if server.command else ""
+            if not seen.heard and runner.removesuffix(".cmd") in _INSTALLERS:
+                what += (
+                    f"; {said}: {runner} may still have been installing the server on its first run (try again,"
+                    " or a longer --timeout); else, does it serve MCP on stdio, not on SSE or HTTP?"
+                )
+            else:
+                what += f"; {said} (does it serve MCP on stdio, not on SSE or HTTP?)"
     elif str(exc).strip() == "Connection closed":  # the SDK's word for a server that went away
         what = "the server closed the connection before answering" + ("" if server.url else " (did it exit?)")
     elif isinstance(exc, (FileNotFoundError, PermissionError)) and not server.url and server.command:
