@@ -56,6 +56,9 @@ SIZES: tuple[tuple[int, int, int, float | None, float | None], ...] = (
     (1_000, 5, 2, None, None),
     (10_000, 3, 1, 2.0, 300.0),
 )
+# Rule families selected alone on the largest catalog: the 13 DESC rules of the first lint, then with the
+# schema and catalog rules that came next (CAT-005 is off by default).
+FAMILIES = (("DESC", "13 rules"), ("DESC,SCH,CAT-001,CAT-002,CAT-003,CAT-004", "32 rules"))
 LINT_IMPORTS = "import catalint.cli, catalint.config, catalint.discover, catalint.engine, catalint.formatters"
 MB = 1_000_000  # memory in MB (10^6 bytes), as the targets are stated
 SAMPLE_EVERY = 0.02  # s, /proc sampling of the process tree
@@ -303,6 +306,11 @@ def lint_cases(cmd: list[str], catalogs: Catalogs, quick: bool) -> list[Case]:
             findings = case.result if fmt == "json" else findings
             case.result = findings  # the text row has the json row's findings
             cases.append(case)
+    largest = SIZES[-1]
+    for select, what in FAMILIES:  # the same catalog with fewer rules: what each later family adds
+        argv = [*cmd, "lint", str(catalogs(largest[0])), "--output-format", "text", "--select", select]
+        case = Case(f"lint {largest[0]:,} tools, text, `--select {select}` ({what})", argv)
+        cases.append(measure(case, largest[2] if quick else largest[1]))
     path = catalogs.yaml(YAML_SIZE)
     case = Case(f"lint {YAML_SIZE:,} tools, YAML file, json", [*cmd, "lint", str(path), "--output-format", "json"])
     cases.append(measure(case, 2 if quick else 5, _findings))
