@@ -265,19 +265,49 @@ def _sentences_at(text: str) -> Iterator[tuple[int, str]]:
 class Words:
     """A cheap pre-check for a costly pattern: does a text contain any of some |-separated literal words?
 
-    Substring tests run in C and beat a regular expression alternation of the same words.
+    A few words: substring tests, which run in C and beat a regular expression alternation of the
+    same words. Many (MANY_WORDS or more): one search for a trie of them, `i(?:gnore|s now)|...`,
+    which reads the text once instead of once a word (twice as fast for the 132 of SEC-001's gates).
     """
 
-    __slots__ = ("words",)
+    __slots__ = ("_trie", "words")
 
     def __init__(self, alternatives: str) -> None:
         self.words = tuple(alternatives.split("|"))
+        self._trie = LazyRegex(_trie(self.words)) if len(self.words) >= MANY_WORDS else None
 
     def search(self, text: str) -> bool:
+        if self._trie is not None:
+            return self._trie.search(text) is not None
         for w in self.words:  # a loop: cheaper than any() over a generator
             if w in text:
                 return True
         return False
+
+
+MANY_WORDS = 30  # measured: below about 30 words, the substring tests are as fast or faster
+_Node = dict[str, "_Node"]  # a trie: each next character, and "" where a word ends
+
+
+def _trie(words: tuple[str, ...]) -> str:
+    """A pattern that matches where one of words begins: literal words, their shared prefixes factored out.
+
+    A word that ends where a longer one goes on ends the branch, as the search needs only the shorter.
+    """
+    root: _Node = {}
+    for word in words:
+        node = root
+        for c in word:
+            node = node.setdefault(c, {})
+        node[""] = {}
+
+    def branch(node: _Node) -> str:
+        if "" in node:
+            return ""
+        alternatives = [re.escape(c) + branch(sub) for c, sub in node.items()]
+        return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+    return branch(root)
 
 
 def _offsets(lower: str, starts: tuple[str, ...]) -> list[int]:
