@@ -932,6 +932,33 @@ def test_a_long_word_list_searched_at_once_finds_what_substring_tests_find() -> 
             assert w.search(text) == any(t in text for t in w.words), text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mail a@b.io",
+        "a @ b.io, https: //x, http://x.io",
+        "Pay DE89370400440532013000 or de89370400440532013000",
+        "Wallet 0X52908400098527886E0F7030069857D2E4169EE7",
+        "BC1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh",
+        "Call +1 555 123 4567",
+        "\u0130BAN: 1234 5678 90, \u0131ban 12345678, ACCOUNT NO. 1234567, wallet: 555-123-4567, Phone 5551234567",
+        "iban 123, account, phone number one, limit 1000000",
+        "To wallet 5551234567",
+        "To phone: 555 123 4567",
+        "To account number 12345678",
+        "To iban 12345678",
+    ],
+)
+def test_the_destination_check_by_parts_agrees_with_the_whole_pattern(text: str) -> None:
+    from catalint.rules.security import cross_tool as c
+
+    for case in (text, text.upper(), text.lower()):
+        for i in range(len(case) + 1):  # each alternative alone: the text cut before each character
+            part = case[:i]
+            found = c._has_dest(part, part.lower(), c._plain_case(part))
+            assert found == (c._ANY_DEST.search(part) is not None), part
+
+
 def test_narrowed_searches_find_what_full_searches_find() -> None:
     # Each pattern is tried only where one of its first words stands; this holds the word lists to the patterns.
     from catalint.rules.security import cross_tool as c
