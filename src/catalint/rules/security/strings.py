@@ -265,19 +265,62 @@ def _sentences_at(text: str) -> Iterator[tuple[int, str]]:
 class Words:
     """A cheap pre-check for a costly pattern: does a text contain any of some |-separated literal words?
 
-    Substring tests run in C and beat a regular expression alternation of the same words.
+    A few words: substring tests, which run in C and beat a regular expression alternation of the
+    same words. Many (MANY_WORDS or more): one search for them all (_any_of), which stops only at
+    the rare characters the words are looked for from, instead of reading the text once a word.
     """
 
-    __slots__ = ("words",)
+    __slots__ = ("_any", "words")
 
     def __init__(self, alternatives: str) -> None:
         self.words = tuple(alternatives.split("|"))
+        self._any = LazyRegex(_any_of(self.words)) if len(self.words) >= MANY_WORDS else None
 
     def search(self, text: str) -> bool:
+        if self._any is not None:
+            return self._any.search(text) is not None
         for w in self.words:  # a loop: cheaper than any() over a generator
             if w in text:
                 return True
         return False
+
+
+# Measured on the 10,000-tool benchmark: from about 15 words one search is faster (SEC-005's 45 secret prefixes
+# 3x, SEC-001's 132 gate words 3.5x); below, the substring tests are as fast or faster.
+MANY_WORDS = 15
+# Characters by how often English prose uses them, the most common first; any other (a capital, a digit,
+# punctuation) counts as rarer than all of them.
+_BY_FREQUENCY = " etaoinshrdlcumwfgypbvkjxqz"
+_COMMONNESS = {c: i for i, c in enumerate(reversed(_BY_FREQUENCY))}
+_Node = dict[str, "_Node"]  # a trie: each next character; under "", the look-behinds of the words that end there
+
+
+def _any_of(words: tuple[str, ...]) -> str:
+    """A pattern that matches where one of words ends, looking for each from its rarest character.
+
+    A word is its rarest character c, the rest of the word, then a look-behind that the whole word ends
+    there ("_(?<=sk_)", "gnore(?<=ignore)"), so the search stops only where a text has one of those
+    characters. The words are put in a trie from c on, sharing prefixes; a word that ends where a
+    longer one goes on ends the branch, as the search needs only the shorter.
+    """
+    if "" in words:
+        return ""
+    root: _Node = {}
+    for word in words:
+        at = min(range(len(word)), key=lambda i: _COMMONNESS.get(word[i], -1))
+        node = root
+        for c in word[at:]:
+            node = node.setdefault(c, {})
+        node.setdefault("", {})[f"(?<={re.escape(word)})" if at else ""] = {}  # "": the word begins at c
+
+    def branch(node: _Node) -> str:
+        ends = node.get("", {})
+        if "" in ends:
+            return ""
+        alternatives = [*ends, *(re.escape(c) + branch(sub) for c, sub in node.items() if c)]
+        return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+    return branch(root)
 
 
 def _offsets(lower: str, starts: tuple[str, ...]) -> list[int]:
