@@ -208,6 +208,9 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
     """
     for node in nodes(tool):
         s = node.schema
+        declared = s.get("type")
+        if declared is None or (type(declared) is str and declared != "array" and declared != "object"):
+            continue  # no type, or a scalar one: nothing inside to describe (the common case)
         if node.condition or not _SHAPED.isdisjoint(s):
             continue
         kinds = types_of(s)
