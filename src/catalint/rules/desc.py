@@ -12,6 +12,7 @@ from catalint.arguments import Argument, iter_arguments, top_level_properties
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
+from catalint.tdqs import says_returns
 from catalint.text import (
     WIDE_WEIGHT,
     LazyRegex,
@@ -21,7 +22,6 @@ from catalint.text import (
     mostly_latin,
     normalize,
     repeats_name,
-    says_what_returns,
     weighted_length,
 )
 
@@ -34,6 +34,14 @@ HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 def _description(tool: Tool) -> str:
     text = tool.description
     return text.strip() if isinstance(text, str) else ""
+
+
+def _has_verb(tool: Tool, text: str) -> bool:
+    """has_verb of the tool's description (text), found once per tool: DESC-004 and DESC-010 both ask."""
+    cached = tool.cache.get("desc_has_verb")
+    if cached is None:
+        cached = tool.cache["desc_has_verb"] = has_verb(text)
+    return cached
 
 
 def _desc_pointer(tool: Tool) -> str:
@@ -175,7 +183,7 @@ def no_action_verb(tool: Tool) -> Iterator[Hit]:
     **Fix.** Start with the verb that names the operation.
     """
     text = _description(tool)
-    if text and mostly_latin(text) and not has_verb(text):
+    if text and mostly_latin(text) and not _has_verb(tool, text):
         yield Hit(_desc_pointer(tool), "description names no action (no common verb such as get, list, create)")
 
 
@@ -418,9 +426,11 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     **Fix.** Name the values and say when to use each.
     """
     for arg in iter_arguments(tool):
-        values = _enum_values(arg)
         text = arg.description
-        if values is None or text is None or len(values) > MAX_ENUM_TO_MENTION or len(values) == 1:
+        if text is None:
+            continue
+        values = _enum_values(arg)
+        if values is None or len(values) > MAX_ENUM_TO_MENTION or len(values) == 1:
             continue
         # Whole words first (nearly every value is found so); the as-written fallback only after.
         if not any(mentions(text, _enum_text(v)) for v in values) and not any(_mentioned(text, v) for v in values):
@@ -493,7 +503,7 @@ _DEFAULT_VALUE = (
 # the pattern is searched; with one, the pattern finds where the key word starts and the window is
 # tried at its first few occurrences only (match_near), so repeating the word costs little.
 _EXAMPLE_FORMS = (
-    ("e.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),
+    ("g.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),  # "g.", not "e.", which most sentences end in
     (
         "example",
         LazyRegex(r"\bexamples?\b", re.IGNORECASE),
@@ -640,7 +650,7 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     text = _description(tool)
     if not text or "outputSchema" in tool.raw or not mostly_latin(text):
         return
-    if has_verb(text) and not says_what_returns(text):
+    if _has_verb(tool, text) and not says_returns(tool, text):
         yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
 
 
@@ -770,12 +780,14 @@ _INTRO_WORDS = (
     "available",
     "option",
 )
-_INTRO_HINT = re.compile(r"\b(?:" + "|".join(_INTRO_WORDS) + r")", re.I)
+# The lookahead on the words' first letters lets the search skip most positions before trying them all.
+_INTRO_HINT = re.compile(
+    r"\b(?=[" + "".join(sorted({w[0] for w in _INTRO_WORDS})) + r"])(?:" + "|".join(_INTRO_WORDS) + r")", re.I
+)
 
 
 def _intro_positions(text: str) -> list[int]:
-    lowered = text.lower()
-    if not any(word in lowered for word in _INTRO_WORDS):
+    if not any(map(text.lower().__contains__, _INTRO_WORDS)):
         return []
     return [m.start() for m in _INTRO_HINT.finditer(text)]
 
