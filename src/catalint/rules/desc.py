@@ -36,14 +36,6 @@ def _description(tool: Tool) -> str:
     return text.strip() if isinstance(text, str) else ""
 
 
-def _has_verb(tool: Tool, text: str) -> bool:
-    """has_verb of the tool's description (text), found once per tool: DESC-004 and DESC-010 both ask."""
-    cached = tool.cache.get("desc_has_verb")
-    if cached is None:
-        cached = tool.cache["desc_has_verb"] = has_verb(text)
-    return cached
-
-
 def _desc_pointer(tool: Tool) -> str:
     return join_pointer(tool.pointer, "description")
 
@@ -183,7 +175,7 @@ def no_action_verb(tool: Tool) -> Iterator[Hit]:
     **Fix.** Start with the verb that names the operation.
     """
     text = _description(tool)
-    if text and mostly_latin(text) and not _has_verb(tool, text):
+    if text and mostly_latin(text) and not has_verb(text):
         yield Hit(_desc_pointer(tool), "description names no action (no common verb such as get, list, create)")
 
 
@@ -650,7 +642,7 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     text = _description(tool)
     if not text or "outputSchema" in tool.raw or not mostly_latin(text):
         return
-    if _has_verb(tool, text) and not says_returns(tool, text):
+    if has_verb(text) and not says_returns(tool, text):
         yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
 
 
