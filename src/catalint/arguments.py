@@ -87,16 +87,19 @@ class _Walker:
     def object(self, schema: dict[str, Any], pointer: str, prefix: str, depth: int, refs: frozenset[str]) -> None:
         if depth > MAX_DEPTH:
             return
-        schema, pointer, own_refs = self.merged(schema, pointer, refs)
-        if own_refs is None:
-            return
+        own_refs: frozenset[str] | None = refs
+        if "$ref" in schema:
+            schema, pointer, own_refs = self.merged(schema, pointer, refs)
+            if own_refs is None:
+                return
         props = schema.get("properties")
-        if isinstance(props, dict):
+        if type(props) is dict:
             required = schema.get("required")
-            required_names = {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
+            required_names = {r for r in required if isinstance(r, str)} if type(required) is list else _NONE
             props_pointer = pointer + "/properties"
+            seen, out = self.seen, self.out
             for name, sub in props.items():
-                if not isinstance(sub, dict):
+                if type(sub) is not dict:
                     continue
                 if "/" in name or "~" in name:
                     sub_pointer = join_pointer(props_pointer, name)
@@ -107,48 +110,58 @@ class _Walker:
                 else:
                     merged, merged_ptr, sub_refs = sub, sub_pointer, own_refs
                 text = merged.get("description")
-                if not isinstance(text, str):
+                if type(text) is not str:
                     text = desc_ptr = None
-                elif isinstance(sub.get("description"), str):
-                    desc_ptr = sub_pointer + "/description"
                 else:
-                    desc_ptr = merged_ptr + "/description"
-                if text is not None and not text.strip():
-                    text = None
+                    if merged is sub or type(sub.get("description")) is str:
+                        desc_ptr = sub_pointer + "/description"
+                    else:
+                        desc_ptr = merged_ptr + "/description"
+                    if not text.strip():
+                        text = None
                 if text is None and ("anyOf" in merged or "oneOf" in merged):
                     text, desc_ptr = _branch_description(merged, merged_ptr)
-                key = (sub_pointer, prefix + name)
-                if key not in self.seen:
-                    self.seen.add(key)
-                    self.out.append(
-                        Argument(prefix + name, sub_pointer, merged, name in required_names, desc_ptr, text)
-                    )
-                if sub_refs is not None and _may_nest(merged):
-                    self.value(merged, merged_ptr, prefix + name, depth + 1, sub_refs)
+                path = prefix + name
+                key = (sub_pointer, path)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Argument(path, sub_pointer, merged, name in required_names, desc_ptr, text))
+                if sub_refs is not None and (
+                    "properties" in merged or "items" in merged or "anyOf" in merged or "oneOf" in merged
+                ):  # the argument may hold further arguments
+                    self.value(merged, merged_ptr, path, depth + 1, sub_refs)
         for key in _BRANCHES:
-            branches = schema.get(key)
-            if isinstance(branches, list):
-                for i, branch in enumerate(branches):
-                    if isinstance(branch, dict):
-                        self.object(branch, join_pointer(pointer, key, i), prefix, depth + 1, own_refs)
+            if key in schema:
+                branches = schema[key]
+                if type(branches) is list:
+                    for i, branch in enumerate(branches):
+                        if type(branch) is dict:
+                            self.object(branch, join_pointer(pointer, key, i), prefix, depth + 1, own_refs)
 
     def value(self, schema: dict[str, Any], pointer: str, name: str, depth: int, refs: frozenset[str] | None) -> None:
         """Arguments nested inside one argument's schema (none past a $ref cycle)."""
         if depth > MAX_DEPTH or refs is None:
             return
-        if isinstance(schema.get("properties"), dict):
+        if type(schema.get("properties")) is dict:
             self.object(schema, pointer, name + ".", depth + 1, refs)
         items = schema.get("items")
-        if isinstance(items, dict):
-            merged, merged_ptr, item_refs = self.merged(items, pointer + "/items", refs)
-            self.value(merged, merged_ptr, name + "[]", depth + 1, item_refs)
+        if type(items) is dict:
+            if "$ref" in items:
+                merged, merged_ptr, item_refs = self.merged(items, pointer + "/items", refs)
+                self.value(merged, merged_ptr, name + "[]", depth + 1, item_refs)
+            else:
+                self.value(items, pointer + "/items", name + "[]", depth + 1, refs)
         for key in ("anyOf", "oneOf"):
-            branches = schema.get(key)
-            if isinstance(branches, list):
-                for i, branch in enumerate(branches):
-                    if isinstance(branch, dict):
-                        merged, merged_ptr, b_refs = self.merged(branch, join_pointer(pointer, key, i), refs)
-                        self.value(merged, merged_ptr, name, depth + 1, b_refs)
+            if key in schema:
+                branches = schema[key]
+                if type(branches) is list:
+                    for i, branch in enumerate(branches):
+                        if type(branch) is dict:
+                            merged, merged_ptr, b_refs = self.merged(branch, join_pointer(pointer, key, i), refs)
+                            self.value(merged, merged_ptr, name, depth + 1, b_refs)
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 def _branch_description(schema: dict[str, Any], pointer: str) -> tuple[str | None, str | None]:
@@ -162,11 +175,6 @@ def _branch_description(schema: dict[str, Any], pointer: str) -> tuple[str | Non
                 if isinstance(text, str) and text.strip():
                     return text, join_pointer(pointer, key, i, "description")
     return None, None
-
-
-def _may_nest(schema: dict[str, Any]) -> bool:
-    """Whether an argument's schema can hold further arguments."""
-    return "properties" in schema or "items" in schema or "anyOf" in schema or "oneOf" in schema
 
 
 def iter_arguments(tool: Tool) -> tuple[Argument, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
@@ -182,42 +182,62 @@ _QUICK = frozenset(
 
 
 def quick_problem(schema: dict[str, Any], value: Any) -> str | None:
-    """Why value breaks a simple schema ("" when it does not), checked in Python; None when the schema is not simple.
+    """Why value breaks a simple schema ("" when it does not), checked in Python; None when the schema is not simple."""
+    check = quick_check(schema)
+    return None if check is None else check(value)
+
+
+def quick_check(schema: dict[str, Any]) -> Callable[[Any], str] | None:
+    """A check that says why a value breaks a simple schema ("" when it does not), in Python; None when
+    the schema is not simple. The schema is read once, however many values are checked.
 
     Catalogs check thousands of defaults and enum values, nearly all against
     schemas of type, enum and bounds only; this skips building a validator for them.
     """
     if not _QUICK.issuperset(schema):
         return None
-    if isinstance(schema.get("exclusiveMinimum"), bool) or isinstance(schema.get("exclusiveMaximum"), bool):
+    if ("exclusiveMinimum" in schema and isinstance(schema["exclusiveMinimum"], bool)) or (
+        "exclusiveMaximum" in schema and isinstance(schema["exclusiveMaximum"], bool)
+    ):
         return None  # the draft-04 form: leave it to the real validator
     declared = schema.get("type")
-    if declared is not None:
-        if isinstance(declared, str):
-            typed = is_type(value, declared)
-        else:
-            typed = isinstance(declared, list) and any(isinstance(k, str) and is_type(value, k) for k in declared)
-        if not typed:
-            return f"is not of type {json.dumps(declared)}"
-    if "enum" in schema:
-        enum = schema["enum"]
-        if not isinstance(enum, list) or not in_enum(value, enum):
+    has_enum, enum = "enum" in schema, schema.get("enum")
+    enum_list = isinstance(enum, list)
+    has_const, const = "const" in schema, schema.get("const")
+    bounds = [
+        (key, ok, bound)
+        for key, ok in (_BOUNDS if not _BOUND_KEYS.isdisjoint(schema) else ())
+        if isinstance(bound := schema.get(key), (int, float)) and not isinstance(bound, bool)
+    ]
+    sized_by = not _LENGTH_KEYS.isdisjoint(schema)
+
+    def why(value: Any) -> str:
+        if declared is not None:
+            if isinstance(declared, str):
+                typed = is_type(value, declared)
+            else:
+                typed = isinstance(declared, list) and any(isinstance(k, str) and is_type(value, k) for k in declared)
+            if not typed:
+                return f"is not of type {json.dumps(declared)}"
+        if has_enum and not (enum_list and in_enum(value, enum)):
             return "is not one of the enum values"
-    if "const" in schema and not json_equal(value, schema["const"]):
-        return "is not the const value"
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        for key, ok in _BOUNDS:
-            bound = schema.get(key)
-            if isinstance(bound, (int, float)) and not isinstance(bound, bool) and not ok(value, bound):
-                return f"breaks {key} {bound}"
-    sized = len(value) if isinstance(value, (str, list)) else None
-    if sized is not None:
-        low, high = ("minLength", "maxLength") if isinstance(value, str) else ("minItems", "maxItems")
-        if isinstance(schema.get(low), int) and sized < schema[low]:
-            return f"breaks {low} {schema[low]}"
-        if isinstance(schema.get(high), int) and sized > schema[high]:
-            return f"breaks {high} {schema[high]}"
-    return ""
+        if has_const and not json_equal(value, const):
+            return "is not the const value"
+        kind = type(value)  # JSON data: no subclasses but bool's of int
+        if kind is int or kind is float:
+            for key, ok, bound in bounds:
+                if not ok(value, bound):
+                    return f"breaks {key} {bound}"
+        elif (kind is str or kind is list) and sized_by:
+            sized = len(value)
+            low, high = ("minLength", "maxLength") if kind is str else ("minItems", "maxItems")
+            if isinstance(schema.get(low), int) and sized < schema[low]:
+                return f"breaks {low} {schema[low]}"
+            if isinstance(schema.get(high), int) and sized > schema[high]:
+                return f"breaks {high} {schema[high]}"
+        return ""
+
+    return why
 
 
 _BOUNDS = (
@@ -226,6 +246,8 @@ _BOUNDS = (
     ("exclusiveMinimum", operator.gt),
     ("exclusiveMaximum", operator.lt),
 )
+_BOUND_KEYS = frozenset(key for key, _ in _BOUNDS)
+_LENGTH_KEYS = frozenset(("minLength", "maxLength", "minItems", "maxItems"))
 
 
 def is_type(value: Any, kind: str) -> bool:
@@ -269,6 +291,8 @@ _ENUM_KEYS: dict[int, tuple[list[Any], frozenset[Any]]] = {}
 def in_enum(value: Any, enum: list[Any]) -> bool:
     """JSON-equal membership; a long enum is hashed once, so checking each of its values stays linear."""
     if len(enum) <= 16:
+        if type(value) is str:  # == is JSON equality for a string, and the list's `in` runs at C speed
+            return value in enum
         return any(json_equal(value, v) for v in enum)
     cached = _ENUM_KEYS.get(id(enum))
     if cached is None or cached[0] is not enum:

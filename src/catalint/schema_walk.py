@@ -47,6 +47,7 @@ BRANCHES = ("allOf", "anyOf", "oneOf")
 _CONDITIONS = frozenset({"not", "if", "propertyNames", "contains"})
 _INHERITING = frozenset((*BRANCHES, "if", "then", "else", "not", "dependentSchemas", "dependencies"))
 _SUBSCHEMA_KEYS = frozenset((*_ONE, *_MAP, *_ARRAY))
+_ROLE = {**_ONE, **_MAP, **_ARRAY}  # each keyword's role ("items" is one either way)
 
 
 @dataclass(slots=True, eq=False)
@@ -142,36 +143,62 @@ def walk(schema: dict[str, Any], pointer: str, root_label: str = "the input sche
 
 
 def _children(node: Node, root: dict[str, Any]) -> list[Node]:
+    """The subschemas written directly in node, in document order (JSON data: dicts and lists only)."""
     s = node.schema
-    declared = node.inherited
-    if not _INHERITING.isdisjoint(s):  # branches see the names this object declares
-        declared = declared | property_names(s, root)
+    pointer = node.pointer
+    depth = node.depth + 1
     condition = node.condition
+    declared: frozenset[str] | None = None  # what a branch inherits, found on first need
     children: list[Node] = []
+    append = children.append
     for key, value in s.items():
-        if key in _MAP and isinstance(value, dict):
-            role = _MAP[key]
-            prefix = node.pointer + "/" + _escape(key) + "/"
-            inherited = declared if role == "branch" else _EMPTY
-            for name, sub in value.items():
-                if isinstance(sub, dict):
-                    children.append(_child(node, sub, prefix + _escape(name), role, key, name, inherited, condition))
-        elif key in _ARRAY and isinstance(value, list):
-            role = _ARRAY[key]
-            prefix = f"{node.pointer}/{key}/"
-            inherited = declared if role == "branch" else _EMPTY
+        role = _ROLE.get(key)
+        if role is None:
+            continue
+        kind = type(value)
+        if kind is dict:
+            if key in _MAP:
+                if role == "branch":
+                    if declared is None:
+                        declared = _declared(node, root)
+                    inherited = declared
+                else:
+                    inherited = _EMPTY
+                prefix = pointer + "/" + key + "/"  # no map keyword needs escaping
+                for name, sub in value.items():
+                    if type(sub) is dict:
+                        at = prefix + (_escape(name) if "~" in name or "/" in name else name)
+                        append(_child(node, sub, at, role, key, name, inherited, condition, depth, 0))
+                continue
+            if key not in _ONE:
+                continue
+            if role == "branch" or role == "not":
+                if declared is None:
+                    declared = _declared(node, root)
+                inherited = declared
+            else:
+                inherited = _EMPTY
             test = condition or key in _CONDITIONS
-            for i, sub in enumerate(value):
-                if isinstance(sub, dict):
-                    child = _child(node, sub, prefix + str(i), role, key, None, inherited, test)
-                    child.index = i
-                    children.append(child)
-        elif key in _ONE and isinstance(value, dict):
-            role = _ONE[key]
-            inherited = declared if role in ("branch", "not") else _EMPTY
-            test = condition or key in _CONDITIONS
-            children.append(_child(node, value, node.pointer + "/" + key, role, key, None, inherited, test))
+            append(_child(node, value, pointer + "/" + key, role, key, None, inherited, test, depth, 0))
+        elif kind is list and key in _ARRAY:
+            if role == "branch":
+                if declared is None:
+                    declared = _declared(node, root)
+                inherited = declared
+            else:
+                inherited = _EMPTY
+            prefix = pointer + "/" + key + "/"
+            for i, sub in enumerate(value):  # no array keyword is a condition: the node's own flag holds
+                if type(sub) is dict:
+                    append(_child(node, sub, prefix + str(i), role, key, None, inherited, condition, depth, i))
     return children
+
+
+def _declared(node: Node, root: dict[str, Any]) -> frozenset[str]:
+    """The property names a branch of node sees declared: its own and those node inherits."""
+    if _INHERITING.isdisjoint(node.schema):
+        return node.inherited
+    return node.inherited | property_names(node.schema, root)
 
 
 def _child(
@@ -183,13 +210,17 @@ def _child(
     name: str | None,
     inherited: frozenset[str],
     condition: bool,
+    depth: int,
+    index: int,
 ) -> Node:
-    depth = parent.depth + 1
-    own_id = value.get("$id")
-    if isinstance(own_id, str) and not own_id.startswith("#"):
-        base = _without_fragment(urljoin(parent.base, own_id) if parent.base else own_id)
-        return Node(pointer, value, role, key, name, depth, inherited, value, condition, base, parent)
-    return Node(pointer, value, role, key, name, depth, inherited, parent.resource, condition, parent.base, parent)
+    if "$id" in value:
+        own_id = value["$id"]
+        if isinstance(own_id, str) and not own_id.startswith("#"):
+            base = _without_fragment(urljoin(parent.base, own_id) if parent.base else own_id)
+            return Node(pointer, value, role, key, name, depth, inherited, value, condition, base, parent, index)
+    return Node(
+        pointer, value, role, key, name, depth, inherited, parent.resource, condition, parent.base, parent, index
+    )
 
 
 def _naming(node: Node) -> tuple[str, str]:

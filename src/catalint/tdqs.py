@@ -77,6 +77,7 @@ _SENTENCE = LazyRegex(r"(?<=[.!?])\s+|\n+")
 # Where _SENTENCE splits, taking the . ! or ? before a space too: the same cuts, found faster.
 _SENTENCE_END = LazyRegex(r"[.!?\n](?:(?<=\n)\n*|\s+)")
 _WORD_OR_BREAK = LazyRegex(r"[a-z0-9]+|\n")
+_ASCII_SPACED = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789\n" else 32 for c in range(256))
 _BLOCK_BREAK = LazyRegex(r"\n\s*\n|\n\s*[-*•]|\n\s*\d+[.)]")
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
@@ -154,12 +155,14 @@ def parameters(tool: Tool) -> Part:
     for arg in args:
         weight = REQUIRED_WEIGHT if arg.required else 1.0
         total += weight
-        text = (arg.description or "").strip()
-        last = arg.name.rsplit(".", 1)[-1].removesuffix("[]")
-        if weighted_length(text) >= MIN_ARGUMENT_DESCRIPTION and not _same_alnum(text, last):
-            documented += weight
-        else:
-            missing.append(arg.name + (" (required)" if arg.required else ""))
+        text = arg.description  # None when there is none
+        if text is not None:
+            text = text.strip()
+            last = arg.name.rsplit(".", 1)[-1].removesuffix("[]")
+            if weighted_length(text) >= MIN_ARGUMENT_DESCRIPTION and not _same_alnum(text, last):
+                documented += weight
+                continue
+        missing.append(arg.name + (" (required)" if arg.required else ""))
     notes = []
     if missing:
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
@@ -220,15 +223,21 @@ def _repetition(text: str) -> str | None:
     # Lower-casing keeps every . ! ? and space and makes none, so the sentences of the lowered
     # text match those of the text one for one; each becomes its words, and one newline
     # marks where a sentence ends.
-    joined = " ".join(_WORD_OR_BREAK.findall(_SENTENCE_END.sub("\n", text.lower())))
-    keys = [key.strip() for key in joined.split("\n")]
+    lowered = _SENTENCE_END.sub("\n", text.lower())
+    if lowered.isascii():  # the same words, split at C speed: all but a-z, 0-9 and newlines become spaces
+        spaced = lowered.encode().translate(_ASCII_SPACED).decode()
+        keys = [" ".join(sentence.split()) for sentence in spaced.split("\n")]
+        words = spaced.split()
+    else:
+        joined = " ".join(_WORD_OR_BREAK.findall(lowered))
+        keys = [key.strip() for key in joined.split("\n")]
+        words = joined.split()
     if len(set(keys)) < len(keys):  # some sentence key comes twice
         seen: set[str] = set()
         for i, key in enumerate(keys):
             if len(key) >= 15 and key in seen:
                 return _SENTENCE.split(text)[i].strip()[:60]
             seen.add(key)
-    words = joined.split()
     # A sequence said three times needs its first word said three times: two repeats at least.
     if len(words) < 6 or len(words) - len(set(words)) < 2:
         return None
@@ -244,6 +253,14 @@ def _repetition(text: str) -> str | None:
     return None
 
 
+def says_returns(tool: Tool, text: str) -> bool:
+    """says_what_returns of the tool's trimmed description (text), found once per tool: DESC-010 asks too."""
+    cached = tool.cache.get("says_returns")
+    if cached is None:
+        cached = tool.cache["says_returns"] = says_what_returns(text)
+    return cached
+
+
 # What comes back, in Chinese and Japanese: return(s), result, output, return value.
 _CJK_RETURNS = ("返回", "返す", "返し", "返却", "戻り値", "结果", "結果", "输出", "出力")
 
@@ -251,7 +268,7 @@ _CJK_RETURNS = ("返回", "返す", "返し", "返却", "戻り値", "结果", "
 def returns(tool: Tool, text: str) -> Part:
     if isinstance(tool.raw.get("outputSchema"), dict):
         return Part("returns", 1.0)
-    if text and says_what_returns(text):
+    if text and says_returns(tool, text):
         return Part("returns", 1.0)
     if text and not text.isascii() and any(word in text for word in _CJK_RETURNS):
         return Part("returns", 1.0)

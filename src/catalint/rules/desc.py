@@ -12,6 +12,7 @@ from catalint.arguments import Argument, iter_arguments, top_level_properties
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
+from catalint.tdqs import says_returns
 from catalint.text import (
     WIDE_WEIGHT,
     LazyRegex,
@@ -21,7 +22,6 @@ from catalint.text import (
     mostly_latin,
     normalize,
     repeats_name,
-    says_what_returns,
     weighted_length,
 )
 
@@ -418,9 +418,11 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     **Fix.** Name the values and say when to use each.
     """
     for arg in iter_arguments(tool):
-        values = _enum_values(arg)
         text = arg.description
-        if values is None or text is None or len(values) > MAX_ENUM_TO_MENTION or len(values) == 1:
+        if text is None:
+            continue
+        values = _enum_values(arg)
+        if values is None or len(values) > MAX_ENUM_TO_MENTION or len(values) == 1:
             continue
         # Whole words first (nearly every value is found so); the as-written fallback only after.
         if not any(mentions(text, _enum_text(v)) for v in values) and not any(_mentioned(text, v) for v in values):
@@ -493,7 +495,7 @@ _DEFAULT_VALUE = (
 # the pattern is searched; with one, the pattern finds where the key word starts and the window is
 # tried at its first few occurrences only (match_near), so repeating the word costs little.
 _EXAMPLE_FORMS = (
-    ("e.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),
+    ("g.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),  # "g.", not "e.", which most sentences end in
     (
         "example",
         LazyRegex(r"\bexamples?\b", re.IGNORECASE),
@@ -640,7 +642,7 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     text = _description(tool)
     if not text or "outputSchema" in tool.raw or not mostly_latin(text):
         return
-    if has_verb(text) and not says_what_returns(text):
+    if has_verb(text) and not says_returns(tool, text):
         yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
 
 
@@ -770,12 +772,14 @@ _INTRO_WORDS = (
     "available",
     "option",
 )
-_INTRO_HINT = re.compile(r"\b(?:" + "|".join(_INTRO_WORDS) + r")", re.I)
+# The lookahead on the words' first letters lets the search skip most positions before trying them all.
+_INTRO_HINT = re.compile(
+    r"\b(?=[" + "".join(sorted({w[0] for w in _INTRO_WORDS})) + r"])(?:" + "|".join(_INTRO_WORDS) + r")", re.I
+)
 
 
 def _intro_positions(text: str) -> list[int]:
-    lowered = text.lower()
-    if not any(word in lowered for word in _INTRO_WORDS):
+    if not any(map(text.lower().__contains__, _INTRO_WORDS)):
         return []
     return [m.start() for m in _INTRO_HINT.finditer(text)]
 

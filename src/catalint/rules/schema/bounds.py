@@ -131,6 +131,9 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     strings, `maxItems` on arrays.
     """
     for node in nodes(tool):
+        declared = node.schema.get("type")
+        if declared is None or (type(declared) is str and declared != "string" and declared != "array"):
+            continue  # no type, or one with no size to bound (the common case): _unbounded says None
         kind = _unbounded(node)
         if kind == "string":
             yield Hit(node.pointer, f"{where_of(node)} is a string with no maxLength", 'add "maxLength"')

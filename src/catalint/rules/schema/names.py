@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from catalint.model import Tool
 from catalint.registry import Hit, rule
@@ -66,6 +67,7 @@ def _distance(a: str, b: str, limit: int) -> int:
     return prev[-1]
 
 
+@lru_cache(maxsize=1024)  # catalogs repeat their unknown keys; the edit distances are the cost
 def misspelt_keyword(word: str) -> str | None:
     """The real keyword an unknown one probably means, or None."""
     if word in KEYWORDS or word in FOREIGN or word.startswith(("x-", "x_")):
@@ -111,6 +113,8 @@ def misspelt_keyword_rule(tool: Tool) -> Iterator[Hit]:
     case-sensitive.
     """
     for node in nodes(tool):
+        if KEYWORDS.issuperset(node.schema):  # the common case, told at C speed
+            continue
         for key in node.schema:
             if key in KEYWORDS:
                 continue
@@ -150,7 +154,7 @@ def property_name_rejected(tool: Tool) -> Iterator[Hit]:
     """
     for node in nodes(tool):
         props = node.schema.get("properties")
-        if not isinstance(props, dict):
+        if type(props) is not dict or all(map(PROPERTY_NAME.fullmatch, props)):  # every name fits: the common case
             continue
         for name in props:
             if PROPERTY_NAME.fullmatch(name) is None:

@@ -153,6 +153,7 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     properties are all listed.
     """
     d = dialect(tool).name
+    root = root_of(tool)
     for node in nodes(tool):
         s = node.schema
         if node.role == "root":
@@ -161,7 +162,7 @@ def open_object(tool: Tool) -> Iterator[Hit]:
             props = s.get("properties")
             candidate = isinstance(props, dict) and bool(props) and node.is_object()
         if candidate and not node.condition and not _refines_parent(node):
-            if not _closed(s, d) and not is_map(s) and not _closed_by_subschemas(s, root_of(tool), node, d):
+            if not _closed(s, d) and not is_map(s) and not _closed_by_subschemas(s, root, node, d):
                 where = node.pointer + "/additionalProperties" if "additionalProperties" in s else node.pointer
                 yield Hit(
                     where,
@@ -208,6 +209,9 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
     """
     for node in nodes(tool):
         s = node.schema
+        declared = s.get("type")
+        if declared is None or (type(declared) is str and declared != "array" and declared != "object"):
+            continue  # no type, or a scalar one: nothing inside to describe (the common case)
         if node.condition or not _SHAPED.isdisjoint(s):
             continue
         kinds = types_of(s)

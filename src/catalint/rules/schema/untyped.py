@@ -83,10 +83,13 @@ def untyped_property(tool: Tool) -> Iterator[Hit]:
     root = root_of(tool)
     for node in nodes(tool):
         props = node.schema.get("properties")
-        if not isinstance(props, dict) or node.condition:
+        if type(props) is not dict or node.condition:
             continue
+        refines = node.role == "branch" and node.parent is not None
         for name, sub in props.items():
-            if _typed_by_parent(node, name, root):
+            if type(sub) is dict and not _TYPING.isdisjoint(sub):
+                continue  # the common case: typed here
+            if refines and _typed_by_parent(node, name, root):
                 continue
             if sub is True or (
                 isinstance(sub, dict)

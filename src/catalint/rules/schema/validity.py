@@ -143,11 +143,13 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
     root = root_of(tool)
     for node in nodes(tool):
         required = node.schema.get("required")
-        if not isinstance(required, list):
+        if type(required) is not list:
             continue
+        own = node.schema.get("properties")
+        own = own if type(own) is dict else {}
         declared: set[str] | None = None
         for i, name in enumerate(required):
-            if not isinstance(name, str):
+            if type(name) is not str or name in own:  # a property of its own: declared, the common case
                 continue
             if declared is None:
                 declared = property_names(node.schema, root) | node.inherited

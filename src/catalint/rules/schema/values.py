@@ -9,7 +9,7 @@ from typing import Any
 from catalint.metaschema import (
     json_key,
     problem,
-    quick_problem,
+    quick_check,
     value_validator,
 )
 from catalint.model import Tool
@@ -68,7 +68,7 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
         if isinstance(enum, list):
             if not enum:
                 yield Hit(node.pointer + "/enum", f"{where_of(node)} has an empty enum, so no value is valid")
-            else:
+            elif not _distinct(enum):
                 seen: dict[Any, int] = {}
                 for i, value in enumerate(enum):
                     key = json_key(value)
@@ -83,8 +83,9 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
         if not checks or d.name is None:
             continue
         validator: Any = None
+        quick = quick_check(s)
         for pointer_part, what, value in checks:
-            why = quick_problem(s, value)
+            why = quick(value) if quick is not None else None
             if why is None:
                 if validator is None:
                     validator = value_validator(s, d.name, root, node.pointer[len(base) :]) or False
@@ -98,6 +99,18 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
                 )
             elif why:
                 yield Hit(node.pointer + pointer_part, f"{where_of(node)}: {what} {_short(value)} {why}")
+
+
+def _distinct(enum: list[Any]) -> bool:
+    """True when no two values are equal, told at C speed for scalars; False means "look closer".
+
+    JSON-equal values (json_key) are equal in Python too, so a set that loses none rules repeats
+    out; one that does (1 and true) or cannot be built (a list value) goes to json_key.
+    """
+    try:
+        return len(set(enum)) == len(enum)
+    except TypeError:
+        return False
 
 
 # Keywords whose values SCH-009 checks.
@@ -116,7 +129,7 @@ def _values_to_check(s: dict[str, Any]) -> list[tuple[str, str, Any]]:
     out: list[tuple[str, str, Any]] = []
     if "default" in s:
         out.append(("/default", "default", s["default"]))
-    if "const" in s and not VALUE_KEYWORDS.isdisjoint(k for k in s if k != "const"):
+    if "const" in s and len(VALUE_KEYWORDS.intersection(s)) > 1:  # a keyword besides const itself
         out.append(("/const", "const", s["const"]))
     examples = s.get("examples")
     if isinstance(examples, list):
