@@ -93,6 +93,14 @@ _READ_ORDER = LazyRegex(
 _BACK_REFERENCE = LazyRegex(
     r"\b(?:it|them|its|their|this|these|that|those|the\s+(?:output|contents?|file|result|data|value)s?)\b", re.I
 )
+# A hand-over of where a file is rather than what it holds: "pass the path to the .env file as `path`", "put the
+# location of your key, for example ~/.ssh/id_rsa, in `keyfile`"; not when its object names the content too.
+_LOCATOR = LazyRegex(
+    r"\s+(?:the|its|your|their|a)\s+(?:full\s+|absolute\s+|relative\s+|local\s+)?"
+    r"(?:path|location|file\s*name|directory|folder)s?\b(?!\s+and\b)",
+    re.IGNORECASE,
+)
+_CONTENT = LazyRegex(r"\b(?:contents?|text|data|body|value|bytes|output|secrets?|material)\b", re.IGNORECASE)
 _NEGATED = LazyRegex(r"\b(?:never|not|avoid|without|no)\b|n't\b", re.IGNORECASE)
 # Words of an argument name made to carry a secret: handing one to it is the tool's subject, not theft.
 # Whole words of the name (api_key, apiKey, db-pass), so that `keywords` or `author` is no such argument.
@@ -319,6 +327,8 @@ def _hand_over(
         carried = _carried(sentence, targets, verb, slot.start)
         if carried and _for_it(slot.argument, carried, _own(slot, sentence, arguments, subject)):
             continue  # the conversation into `messages`, the system prompt into `prompt`
+        if carried and _LOCATOR.match(sentence, verb.end()) and not _CONTENT.search(sentence, verb.end(), slot.start):
+            continue  # "pass the path to the .env file as `path`": where the file is, not what it holds
         if carried:
             return carried, sentence[verb.start() : slot.end]
     return None
@@ -492,6 +502,9 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     argument named only for its form (`keychain_add`: "Adds a password to the
     macOS keychain. Pass the password as `value`"; not a secret file, not another
     tool's argument, not a `hint`),
+    where a secret file is rather than what it holds ("pass the path to the .env
+    file as `path`", "put the location of your key, for example ~/.ssh/id_rsa, in
+    `keyfile`"; not "pass the path and the contents of …"),
     negated sentences ("do not include API keys in your query"), material said to
     be left out ("with passwords and tokens removed"), a file's documentation
     ("the .env file documentation"), public files

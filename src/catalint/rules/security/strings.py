@@ -175,6 +175,9 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                             text = _ODD_SPACE.sub(_one_space, text)  # a no-break space, a tab, a CR...
                         if _WIDE.search(text):
                             text = _WIDE.sub(_narrow, text)  # fullwidth or mathematical letters
+                        text = text.translate(_STRAIGHT_QUOTES)  # ’ and “ ” as the patterns write them
+                    if "*" in text or "_" in text or "<" in text:
+                        text = _EMPHASIS.sub(_blank, text)  # "**Ignore** all", "<b>previous</b>"
                     if " " in text or "\n" in text:
                         prose.append(Text(text, (path, key), False, base))
             elif isinstance(sub, (dict, list)):
@@ -190,6 +193,22 @@ _ODD_SPACE = re.compile(r"\r\n?|[\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u20
 # Fullwidth ASCII and mathematical letters and digits: read as the ASCII they stand for, so that an order
 # written in them is read as written ("Ｉｇｎｏｒｅ ａｌｌ ..."), while other text keeps its own letters.
 _WIDE = re.compile("[\uff01-\uff5e\U0001d400-\U0001d7ff]")
+
+
+# Typographic quotes and apostrophes, as editors and language models write them: read as the straight ones the
+# patterns spell ("Don’t tell the user", "as ‘sidenote’").
+_STRAIGHT_QUOTES = str.maketrans("‘’‚‛′“”„‟″", "'''''\"\"\"\"\"")
+# Markdown emphasis at a word's edge (**ignore**, *all*, _user_; not the _ inside read_file, not a "* " bullet)
+# and inline HTML formatting tags: read as spaces, so that emphasis cannot split a phrase a pattern reads.
+_EMPHASIS = re.compile(
+    r"\*{1,3}(?=\w)|(?<=\w)\*{1,3}|(?<![\w*])_{1,3}(?=[^\W_])|(?<=[^\W_])_{1,3}(?!\w)"
+    r"|</?(?:b|i|u|s|em|strong|mark|ins|del|small|big|span)\s*>",
+    re.IGNORECASE,
+)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
 
 
 def _narrow(m: re.Match[str]) -> str:
