@@ -39,20 +39,35 @@ SECRET_SHAPES = (
     _shape("a Supabase access token", r"\bsbp_[a-f0-9]{40}\b"),
     _shape("a SendGrid API key", r"\bSG\.[\w-]{22}\.[\w-]{43}\b"),
     _shape("a JSON Web Token", r"\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{16,}", mixed=False),
+    _shape("a Notion integration token", r"\bntn_[A-Za-z0-9]{40,}\b"),
+    _shape("a Linear API key", r"\blin_api_[A-Za-z0-9]{40}\b"),
+    _shape("a Groq API key", r"\bgsk_[A-Za-z0-9]{48,}\b"),
+    _shape("a DigitalOcean token", r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+    _shape("a PyPI token", r"\bpypi-AgE[\w-]{50,}"),
+    _shape("a Shopify access token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+    _shape("a Stripe webhook secret", r"\bwhsec_[A-Za-z0-9+/]{32,}"),
+    _shape(
+        "a Discord webhook URL", r"discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w-]{60,68}\b", mixed=False
+    ),
+    _shape("a Telegram bot token", r"(?<![\w:])\d{8,10}:AA[\w-]{33}(?![\w-])"),
     _shape(
         "a database URL with its password",
-        r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)://"
+        r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)(?:\+\w+)?://"
         r"[^\s:/@'\"`]*:[^\s@/'\"`]{8,}@[\w.-]+",
         mixed=False,
     ),
     _shape("an Azure storage account key", r"\bAccountKey=[A-Za-z0-9+/]{86}==", mixed=False),
     _shape(
         "an AWS secret access key",
-        r"(?i:\baws_?secret_?access_?key)['\"]?\s*[=:]\s*['\"]?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
+        r"(?i:\b(?:aws[_ ]?)?secret[_ ]?access[_ ]?key)['\"]?\s*[=:]\s*['\"]?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
     ),
     # the body's line breaks may be written as the two characters \n (a key inside a JSON string default)
     _shape(
-        "a PEM private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*[\w+/=\s\\]{40,}", False
+        "a PEM private key",
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*"
+        r"(?:[A-Za-z-]+: [^\n\\]*(?:\n|\\n)(?:\s|\\n)*){0,4}"  # an encrypted key's Proc-Type and DEK-Info lines
+        r"[\w+/=\s\\]{40,}",
+        False,
     ),
 )
 # Cheap pre-check: a string without any of these prefixes holds none of the shapes.
@@ -60,7 +75,9 @@ _SECRET_HINT = Words(
     "sk-|sk_|rk_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox|xapp-|hooks.slack.com|AKIA|ASIA|AGPA|AIDA|AROA|ANPA"
     "|ANVA|AIPA|AIza|hf_|npm_|sbp_|SG.|eyJ|PRIVATE KEY|postgres://|postgresql://|mysql://|mariadb://|mongodb"
     "|redis://|rediss://|amqp://|amqps://|mssql://|sqlserver://|AccountKey=|aws_secret|AWS_SECRET|awsSecret"
-    "|AwsSecret|aws_Secret"
+    "|AwsSecret|aws_Secret|SecretAccessKey|secret_access_key|secret access key|Secret Access Key|postgres+"
+    "|postgresql+|mysql+|mariadb+|mssql+|ntn_|lin_api_|gsk_|_v1_|pypi-AgE|shpat_|shpca_|shppa_|shpss_|whsec_"
+    "|discord|:AA"
 )
 # Passwords in database URLs that documentation and local set-ups use: not a leak.
 _DEFAULT_PASSWORDS = frozenset(
@@ -85,6 +102,10 @@ _PUBLIC_SAMPLES = frozenset(
 )
 
 
+# In a URL's password: ${VAR}, {{var}}, %(name)s, %VAR%, %s; not percent-encoding (%21), which real ones use.
+_TEMPLATE = re.compile(r"[${}\[\]]|%(?![0-9A-Fa-f]{2})|%[0-9A-Fa-f]{2}\w*%")
+
+
 def _real_looking(token: str, shape: SecretShape) -> bool:
     """Whether a match looks like a real credential rather than a placeholder or a format hint."""
     if token in _PUBLIC_SAMPLES:
@@ -97,7 +118,7 @@ def _real_looking(token: str, shape: SecretShape) -> bool:
             password.lower() in _DEFAULT_PASSWORDS
             or password == user
             or _PLACEHOLDER.search(password)
-            or any(c in password for c in "${}%[]")  # a template or an environment reference
+            or _TEMPLATE.search(password) is not None  # a template or an environment reference
             or len(set(password)) < 6
         )
     if _PLACEHOLDER.search(token):
@@ -161,12 +182,18 @@ def secret_in_catalog(tool: Tool) -> Iterator[Hit]:
     OpenAI and Anthropic keys (`sk-…`), Stripe secret keys (`sk_live_…`), GitHub
     tokens (`ghp_…`, `github_pat_…`), GitLab (`glpat-…`), Slack tokens
     (`xoxb-…`, `xoxp-…`) and webhook URLs, AWS access key IDs (`AKIA…`), Google
-    API keys (`AIza…`), Hugging Face, npm, Supabase and SendGrid tokens, JSON Web
-    Tokens (`eyJ….eyJ….…` whose header decodes), PEM private keys with a body,
-    database URLs with a password (`postgres://app:s3cr3tPa55@db.internal/app`;
-    not a documented default such as `postgres:postgres@`, a template `${PASSWORD}`
-    or a placeholder), Azure storage account keys (`AccountKey=…==`) and AWS
-    secret access keys written after their name (`aws_secret_access_key = …`).
+    API keys (`AIza…`), Hugging Face, npm, Supabase and SendGrid tokens, Notion
+    (`ntn_…`), Linear (`lin_api_…`), Groq (`gsk_…`), DigitalOcean (`dop_v1_…`),
+    PyPI (`pypi-AgE…`) and Shopify (`shpat_…`) tokens, Stripe webhook secrets
+    (`whsec_…`), Discord webhook URLs and Telegram bot tokens, JSON Web
+    Tokens (`eyJ….eyJ….…` whose header decodes), PEM private keys with a body
+    (encrypted ones with `Proc-Type`/`DEK-Info` lines too),
+    database URLs with a password (`postgres://app:s3cr3tPa55@db.internal/app`,
+    `postgresql+asyncpg://…`, a percent-encoded password;
+    not a documented default such as `postgres:postgres@`, a template `${PASSWORD}`,
+    `%(password)s` or `%DB_PASSWORD%`, or a placeholder), Azure storage account keys
+    (`AccountKey=…==`) and AWS secret access keys written after their name
+    (`aws_secret_access_key = …`, `SecretAccessKey=…`).
     The message shows only the start of the token.
 
     Placeholders and format hints stay quiet: `sk-...`, `xoxb-your-bot-token`,
