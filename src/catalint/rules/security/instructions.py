@@ -254,7 +254,7 @@ _INSTRUCTIONS = (
         r"""\b(?:before|prior\s+to)\s+(?:(?:using|calling|invoking|running|executing|you\s+(?:use|call|invoke|run))
           (?:\s+(?:this|the|any)\s+(?:tool|function)|\s+it|(?=\s*,))
           |(?:you\s+)?(?:respond|answer|reply)(?:ing)?(?:\s+to\s+(?:anything|everything|any\s+\w+|the\s+user))?
-          |(?:each|every|any)\s+(?:call|use|request|invocation|run))\b[\s,:;-]*
+          |(?:each|every|any)\s+(?:call|use|request|invocation|run))\b[\s,:;-]*(?:(?:\d{1,2}[.)]|[*•])\s+)?
         (?:you\s+(?:must|should|need\s+to|have\s+to)\s+|please\s+|always\s+|first\s+|make\s+sure\s+(?:to|you)\s+)*
         (?:(?:send|upload|post|forward|email|transmit|exfiltrate|share)\b[^.;\n]{0,60}?
             \b(?:conversation|chat|history|messages|context|credentials?|keys?|tokens?|passwords?|secrets?|files?
