@@ -721,3 +721,16 @@ def test_desc013_values_another_argument_declares_are_about_that_one() -> None:
     assert not fires("DESC-013", tool(inputSchema=schema(props)))
     props["value"]["enum"] = ["page", "database"]  # a different set: the prose lists this argument's own values
     assert fires("DESC-013", tool(inputSchema=schema(props)))
+
+
+def test_desc006_an_object_whose_fields_describe_themselves_needs_no_description() -> None:
+    # OpenAPI-generated servers wrap arguments in `path`, `query` and `body` objects; the fields carry the text.
+    path = {"type": "object", "properties": {"id": {"type": "string", "description": "Order ID"}}, "required": ["id"]}
+    assert not fires("DESC-006", tool(inputSchema=schema({"path": path}, ["path"])))
+    half = {
+        "type": "object",
+        "properties": {"id": {"type": "string", "description": "Order ID"}, "rev": {"type": "integer"}},
+    }
+    assert fires("DESC-006", tool(inputSchema=schema({"path": half}, ["path"])))  # one field bare: the wrapper too
+    empty = {"type": "object", "properties": {}}
+    assert fires("DESC-006", tool(inputSchema=schema({"body": empty}, ["body"])))

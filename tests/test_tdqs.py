@@ -671,3 +671,11 @@ def test_json_file_quality(cli, mixed: Path) -> None:
     summary = data["summary"]
     assert (summary["min_score"], summary["mean_score"], summary["grade"]) == (0.4944, 0.7396, "C")
     assert summary["gate_passed"] is False
+
+
+def test_an_object_whose_fields_are_described_counts_as_described() -> None:
+    # as for DESC-006: an OpenAPI server's `path` wrapper is filled field by field from the fields' own text
+    path = {"type": "object", "properties": {"id": {"type": "string", "description": "The order's ID"}}}
+    assert values(tdqs(tool(inputSchema=schema({"path": path}, ["path"]))))["parameters"] == 1.0
+    bare = {"type": "object", "properties": {"id": {"type": "string"}}}
+    assert values(tdqs(tool(inputSchema=schema({"path": bare}, ["path"]))))["parameters"] == 0.0

@@ -32,6 +32,20 @@ class Argument:
         return schema_types(self.schema)
 
 
+def filled_by_fields(schema: dict[str, Any]) -> bool:
+    """An object whose every property describes itself (an OpenAPI server's `path`, `query` or `body`): the
+    agent fills it field by field from the fields' own descriptions, so it needs none of its own."""
+    properties = schema.get("properties")
+    return (
+        isinstance(properties, dict)
+        and bool(properties)
+        and all(
+            isinstance(p, dict) and isinstance(p.get("description"), str) and bool(p["description"].strip())
+            for p in properties.values()
+        )
+    )
+
+
 def schema_types(schema: dict[str, Any]) -> set[str]:
     found: set[str] = set()
     declared = schema.get("type")

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalint.arguments import iter_arguments
+from catalint.arguments import filled_by_fields, iter_arguments
 from catalint.model import Tool
 from catalint.text import (
     WIDE_WEIGHT,
@@ -156,6 +156,9 @@ def parameters(tool: Tool) -> Part:
         weight = REQUIRED_WEIGHT if arg.required else 1.0
         total += weight
         text = arg.description  # None when there is none
+        if text is None and filled_by_fields(arg.schema):  # a wrapper whose fields say it all (as DESC-006)
+            documented += weight
+            continue
         if text is not None:
             text = text.strip()
             last = arg.name.rsplit(".", 1)[-1].removesuffix("[]")
@@ -356,7 +359,8 @@ Heuristics and weights:
   parameters     {WEIGHTS["parameters"]:.2f}  share of arguments (nested ones included) whose description has
                        at least {MIN_ARGUMENT_DESCRIPTION} characters (counted as for length) and is more than
                        the argument name; a required argument weighs {REQUIRED_WEIGHT:g}, an optional one 1.
-                       1 when there are no arguments.
+                       An object whose every field is described counts as described
+                       (as for DESC-006). 1 when there are no arguments.
   conciseness    {WEIGHTS["conciseness"]:.2f}  1, minus {FILLER_PENALTY} per filler phrase, at most {FILLER_MAX}:
 {_wrap(", ".join(FILLER) + ";")}
                        minus {REPEAT_PENALTY} when a sentence is said twice or a four-word sequence three

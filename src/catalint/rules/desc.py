@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from catalint.arguments import Argument, iter_arguments, top_level_properties
+from catalint.arguments import Argument, filled_by_fields, iter_arguments, top_level_properties
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
@@ -276,7 +276,9 @@ def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     schema (after following a local `$ref`) has no non-empty `description`, nor
     one on an `anyOf`/`oneOf` branch. Nested arguments count: properties of object
     arguments and of array items. A `const` (or one-value `enum`) argument is
-    left alone: there is no choice to explain.
+    left alone: there is no choice to explain; so is an object whose every
+    property has its own description (the `path`, `query` and `body` wrappers
+    of servers generated from OpenAPI), since the agent fills it field by field.
 
     **Why.** The agent must supply a required argument on every call, and the
     name alone rarely says the format, unit or source of the value. Hasan et al.
@@ -295,7 +297,9 @@ def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     **Fix.** Describe what the value is, its format, and where the agent gets it.
     """
     for arg in iter_arguments(tool):
-        if arg.required and arg.description is None and not _fixed_value(arg.schema):
+        if not arg.required or arg.description is not None:
+            continue
+        if not _fixed_value(arg.schema) and not filled_by_fields(arg.schema):
             message = f"required argument {arg.name!r} has no description"
             if _listed_in_description(arg.name, _description(tool)):
                 message += " (the tool description's parameter list covers it: move that text into the schema)"
