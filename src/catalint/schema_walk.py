@@ -149,6 +149,15 @@ def _children(node: Node, root: dict[str, Any]) -> list[Node]:
     depth = node.depth + 1
     condition = node.condition
     declared: frozenset[str] | None = None  # what a branch inherits, found on first need
+
+    def inherited(inherits: bool) -> frozenset[str]:
+        nonlocal declared
+        if not inherits:
+            return _EMPTY
+        if declared is None:
+            declared = _declared(node, root)
+        return declared
+
     children: list[Node] = []
     append = children.append
     for key, value in s.items():
@@ -158,39 +167,24 @@ def _children(node: Node, root: dict[str, Any]) -> list[Node]:
         kind = type(value)
         if kind is dict:
             if key in _MAP:
-                if role == "branch":
-                    if declared is None:
-                        declared = _declared(node, root)
-                    inherited = declared
-                else:
-                    inherited = _EMPTY
+                names = inherited(role == "branch")
                 prefix = pointer + "/" + key + "/"  # no map keyword needs escaping
                 for name, sub in value.items():
                     if type(sub) is dict:
                         at = prefix + (_escape(name) if "~" in name or "/" in name else name)
-                        append(_child(node, sub, at, role, key, name, inherited, condition, depth, 0))
+                        append(_child(node, sub, at, role, key, name, names, condition, depth, 0))
                 continue
             if key not in _ONE:
                 continue
-            if role == "branch" or role == "not":
-                if declared is None:
-                    declared = _declared(node, root)
-                inherited = declared
-            else:
-                inherited = _EMPTY
             test = condition or key in _CONDITIONS
-            append(_child(node, value, pointer + "/" + key, role, key, None, inherited, test, depth, 0))
+            names = inherited(role == "branch" or role == "not")
+            append(_child(node, value, pointer + "/" + key, role, key, None, names, test, depth, 0))
         elif kind is list and key in _ARRAY:
-            if role == "branch":
-                if declared is None:
-                    declared = _declared(node, root)
-                inherited = declared
-            else:
-                inherited = _EMPTY
+            names = inherited(role == "branch")
             prefix = pointer + "/" + key + "/"
             for i, sub in enumerate(value):  # no array keyword is a condition: the node's own flag holds
                 if type(sub) is dict:
-                    append(_child(node, sub, prefix + str(i), role, key, None, inherited, condition, depth, i))
+                    append(_child(node, sub, prefix + str(i), role, key, None, names, condition, depth, i))
     return children
 
 
