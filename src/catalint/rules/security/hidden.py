@@ -84,8 +84,9 @@ def _odd_char(text: str, i: int, cp: int, rtl: bool) -> str | None:
         return None if _emoji_join(text, i) or _script_join(text, i) else "invisible"
     if cp == 0x200C:  # zero width non-joiner: Persian and Indic spelling use it
         return None if _script_join(text, i) else "invisible"
-    if _is_vs(cp):  # one selector picks a glyph; a run of them smuggles bytes
-        return "invisible" if i > 0 and _is_vs(ord(text[i - 1])) else None
+    if _is_vs(cp):  # one selector picks a glyph; a run of them smuggles bytes, and so does one after each letter
+        before = text[i - 1] if i > 0 else ""
+        return "invisible" if before and (_is_vs(ord(before)) or (before.isascii() and before.isalpha())) else None
     if cp in _FILLERS:
         return "invisible"
     if cp == 0x034F:  # combining grapheme joiner: its one use is to keep two combining marks in order
@@ -259,7 +260,8 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     format (Cf) characters such as U+200B, U+2060, U+FEFF and the soft hyphen,
     Hangul filler letters, the braille blank outside braille text (U+2800, a blank
     that is no space), the combining grapheme joiner anywhere but before a combining
-    mark (U+034F), runs of variation selectors, and control characters
+    mark (U+034F), runs of variation selectors and a selector after an ASCII letter
+    (no variation sequence starts with one: spread one a letter, they still carry bytes), and control characters
     other than tab and newline (an ESC starts a terminal escape sequence). In tool
     and property names it also catches a word that mixes Latin with Cyrillic or
     Greek look-alikes (`rеad_file` with a Cyrillic е), a word made only of

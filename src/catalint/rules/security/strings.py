@@ -149,11 +149,13 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
         value, path, depth, field = stack.pop()
         if depth >= MAX_DEPTH:
             continue
+        spaced = False  # some key holds a space: it may be a sentence
         if isinstance(value, dict):
             items = value.items()
             try:
                 keys = "".join(value)
                 clean = keys.isascii() and keys.isprintable()  # no key to report: the common case
+                spaced = " " in keys
             except TypeError:  # a key that is not a string
                 clean = False
         else:
@@ -163,6 +165,8 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                 strings.append(key)
                 if every:
                     out.append(Text(key, (path, key), True, base))
+            if spaced and isinstance(key, str) and " " in key and _SENTENCE_LIKE.search(key):
+                prose.append(Text(key, (path, key), True, base))  # a property named with an order
             name = key if isinstance(key, str) else field
             if isinstance(sub, str):
                 strings.append(sub)
