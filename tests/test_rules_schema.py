@@ -1291,3 +1291,10 @@ def test_sch006_reports_nested_errors_and_passes_valid_schemas() -> None:
     assert pointers("SCH-006", obj({"p": STR})) == []
     found = pointers("SCH-006", obj({"p": STR}, **{"$defs": {"D": {"anyOf": [{"type": "strin"}]}}}))
     assert found == [IS + "/$defs/D/anyOf/0/type"]
+
+
+def test_sch009_a_boolean_length_bound_is_no_bound() -> None:
+    # "minLength": true is an invalid schema (SCH-006 says so); Python read it as 1 and blamed the default.
+    assert not fires("SCH-009", tool(obj({"q": {"type": "string", "minLength": True, "default": ""}})))
+    f = only("SCH-009", obj({"q": {"type": "string", "minLength": 1, "default": ""}}))
+    assert f.message.endswith("breaks minLength 1")

@@ -231,9 +231,10 @@ def quick_check(schema: dict[str, Any]) -> Callable[[Any], str] | None:
         elif (kind is str or kind is list) and sized_by:
             sized = len(value)
             low, high = ("minLength", "maxLength") if kind is str else ("minItems", "maxItems")
-            if isinstance(schema.get(low), int) and sized < schema[low]:
+            # a bound of true is no number (SCH-006 reports the schema), though Python counts it as 1
+            if type(schema.get(low)) is int and sized < schema[low]:
                 return f"breaks {low} {schema[low]}"
-            if isinstance(schema.get(high), int) and sized > schema[high]:
+            if type(schema.get(high)) is int and sized > schema[high]:
                 return f"breaks {high} {schema[high]}"
         return ""
 
