@@ -116,8 +116,9 @@ _OVERRIDE = LazyRegex(
 _REDIRECT = LazyRegex(
     r"""\b(?:all|every|any)\s+(?:\w+\s+)?(?:e-?mails?|mail|messages?|payments?|transfers?|invoices?|files?|requests?
         |tool\s+calls?)\s+(?:(?:\w+\s+){1,6}?)?
-      (?:must|should|shall|need\s+to|have\s+to|are\s+to|will)\s+(?:(?:also|always)\s+)*(?:be\s+)?
-      (?:sent|forwarded|copied|cc'?d|bcc'?d|redirected|routed|go|paid|transferred|delivered)\s+(?:\w+\s+){0,2}?to\s+"""
+      (?:must|should|shall|need\s+to|have\s+to|are\s+to|will)\s+(?:(?:also|always)\s+)*
+      (?:(?:be\s+)?(?:sent|forwarded|copied|cc'?d|bcc'?d|redirected|routed|go|paid|transferred|delivered)\s+
+        (?:\w+\s+){0,2}?to|b?cc|include\s+(?:a\s+)?b?cc(?:\s+to)?)\s*:?\s+"""
     + _DEST_KIND
     + _named(_DEST, "dest1")
     + r"""| \bredirect\s+(?:all|every|any)\s+(?:\w+\s+)?(?:e-?mails?|mail|messages?|payments?|transfers?|invoices?)
@@ -133,7 +134,7 @@ _REDIRECT = LazyRegex(
         (?:replaced|changed|set|switched)\s+(?:with|to)\s+"""
     + _DEST_KIND
     + _named(_DEST, "dest5")
-    + r"| \b(?:always|also)\s+(?:bcc|cc|(?:forward|copy|send)\s+(?:\w+\s+){0,4}?to)\s+"
+    + r"| \b(?:always|also)\s+(?:bcc\s*:?|cc\s*:?|(?:forward|copy|send)\s+(?:\w+\s+){0,4}?to)\s+"
     + _named(_DEST, "dest3"),
     _RX,
 )
@@ -462,7 +463,8 @@ def cross_tool_instructions(tool: Tool) -> Iterator[Hit]:
     - redirection of all e-mails, messages or payments to a literal address,
       number, URL, IBAN or crypto wallet ("all emails must go to …", "redirect all
       outgoing messages to …", "set the reply-to header to …", "the destination
-      account is replaced with IBAN …"), or "always BCC …";
+      account is replaced with IBAN …", "all outgoing emails must BCC …", "every
+      email must include a BCC to …"), or "always BCC …" ("always bcc: …");
     - whatever the wording, one sentence that names another tool, then a
       redirecting word (route, swap, deliver, carry, target, destination, payee,
       reply-to, …), then a literal destination: "whenever money moves through the
