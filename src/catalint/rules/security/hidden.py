@@ -201,10 +201,13 @@ def _hidden_message(label: str, text: str, found: list[Oddity]) -> str:
     return f"{label} contains {what} ({listed}): {_snippet(text, first.start, first.end)}"
 
 
-# Cyrillic and Greek letters drawn like Latin ones, with the letter they imitate.
+# Cyrillic, Greek and Armenian letters drawn like Latin ones, and Latin small capitals and IPA letters that
+# pass for plain ones inside a word, with the letter they imitate.
 CONFUSABLES = {
     **dict(zip("аеорсухѕіјԁԛԝһӏүАВЕКМНОРСТХЅІЈҮԚԜ", "aeopcyxsijdqwhlyABEKMHOPCTXSIJYQW", strict=True)),
     **dict(zip("οαικνρυχϲϳΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "oaikvpuxcjABEZHIKMNOPTYX", strict=True)),
+    **dict(zip("օսհոց", "ouhng", strict=True)),
+    **dict(zip("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑ", "abcdeghijklmnoprstuvwyza", strict=True)),
 }
 _LETTERS = LazyRegex(r"[^\W\d_]+")
 
@@ -263,8 +266,9 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     mark (U+034F), runs of variation selectors and a selector after an ASCII letter
     (no variation sequence starts with one: spread one a letter, they still carry bytes), and control characters
     other than tab and newline (an ESC starts a terminal escape sequence). In tool
-    and property names it also catches a word that mixes Latin with Cyrillic or
-    Greek look-alikes (`rеad_file` with a Cyrillic е), a word made only of
+    and property names it also catches a word that mixes Latin with Cyrillic, Greek
+    or Armenian look-alikes or with Latin small capitals and IPA letters
+    (`rеad_file` with a Cyrillic е, `օpen_file` with an Armenian օ, `reɑd_file`), a word made only of
     look-alikes beside Latin ones (`сору_file`), or fullwidth or mathematical
     letters that stand for ASCII ones (`ｒｅａｄ_file`); in any other text, a word that
     mixes them ("Іgnore" with a Ukrainian І: a disguise that slips an order past
@@ -312,10 +316,12 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
         if fake:
             word, ch = fake
             script = unicodedata.name(ch).split()[0].title()
+            # a small capital or IPA letter is Latin already: it passes for a plain one
+            script, like = ("", "a plain") if script == "Latin" else (f"{script} ", "Latin")
             shown = f" {t.text!r}" if t.path == (None, "name") else ""  # a property name is in its label
             yield Hit(
                 t.pointer,
-                f"{t.label}{shown} spells {word!r} with {script} {_code_name(ch)}, which looks like Latin"
+                f"{t.label}{shown} spells {word!r} with {script}{_code_name(ch)}, which looks like {like}"
                 f" {_latin(ch)!r}",
                 "spell the name in ASCII letters" if is_name else "retype the word in Latin letters",
             )

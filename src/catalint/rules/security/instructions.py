@@ -514,8 +514,9 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     and mongodb-mcp-server's "Note to LLM: Use the collection-indexes tool to
     verify the target field has an auto-embed index", which guides the tool's use.
 
-    Prose may use any whitespace, and fullwidth or mathematical letters are read as
-    the ASCII they stand for ("Ｉｇｎｏｒｅ ａｌｌ ｐｒｅｖｉｏｕｓ ｉｎｓｔｒｕｃｔｉｏｎｓ"); typographic quotes
+    Prose may use any whitespace, and fullwidth, mathematical and circled letters,
+    small Roman numerals and Latin small capitals are read as the ASCII they stand
+    for ("Ｉｇｎｏｒｅ ａｌｌ ｐｒｅｖｉｏｕｓ ｉｎｓｔｒｕｃｔｉｏｎｓ", "Ⓘⓖⓝⓞⓡⓔ", "ɪɢɴᴏʀᴇ ᴀʟʟ"); typographic quotes
     as straight ones ("Don’t tell the user"), and Markdown emphasis or inline HTML
     formatting as the spaces it stands between ("**Ignore** all *previous*
     <b>instructions</b>").

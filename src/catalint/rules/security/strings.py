@@ -194,14 +194,18 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
 _ODD_SPACE = re.compile(r"\r\n?|[\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 
 
-# Fullwidth ASCII and mathematical letters and digits: read as the ASCII they stand for, so that an order
-# written in them is read as written ("Ｉｇｎｏｒｅ ａｌｌ ..."), while other text keeps its own letters.
-_WIDE = re.compile("[\uff01-\uff5e\U0001d400-\U0001d7ff]")
+# Fullwidth ASCII, mathematical and circled letters and digits and small Roman numerals: read as the ASCII they
+# stand for, so that an order written in them is read as written ("Ｉｇｎｏｒｅ ａｌｌ ...", "Ⓘⓖⓝⓞⓡⓔ"), while
+# other text keeps its own letters.
+_WIDE = re.compile("[\uff01-\uff5e\U0001d400-\U0001d7ff\u24b6-\u24e9\u2170-\u217f]")
 
 
 # Typographic quotes and apostrophes, as editors and language models write them: read as the straight ones the
 # patterns spell ("Don’t tell the user", "as ‘sidenote’").
-_STRAIGHT_QUOTES = str.maketrans("‘’‚‛′“”„‟″", "'''''\"\"\"\"\"")
+_STRAIGHT_QUOTES = str.maketrans(
+    "‘’‚‛′“”„‟″ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑ",  # and Latin small capitals, which NFKC keeps: "ɪɢɴᴏʀᴇ ᴀʟʟ"
+    "'''''\"\"\"\"\"abcdeghijklmnoprstuvwyza",
+)
 # Markdown emphasis at a word's edge (**ignore**, *all*, _user_; not the _ inside read_file, not a "* " bullet)
 # and inline HTML formatting tags: read as spaces, so that emphasis cannot split a phrase a pattern reads.
 _EMPHASIS = re.compile(
