@@ -209,6 +209,8 @@ CONFUSABLES = {
     **dict(zip("օսհոց", "ouhng", strict=True)),
     **dict(zip("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑ", "abcdeghijklmnoprstuvwyza", strict=True)),
 }
+# Latin letters among them: prose writes small capitals ("Hᴇʟʟᴏ") and IPA ("/ˈfɑːðər/") for real, names do not.
+_LATIN_LOOKS = frozenset("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑ")
 _LETTERS = LazyRegex(r"[^\W\d_]+")
 
 
@@ -236,7 +238,7 @@ def look_alike(name: str, prose: bool = False) -> tuple[str, str] | None:
                 return word, ch
     has_latin_word = not prose and any(any(ch.isascii() for ch in w) for w in words)
     for word in words:
-        fakes = [ch for ch in word if ch in CONFUSABLES]
+        fakes = [ch for ch in word if ch in CONFUSABLES and not (prose and ch in _LATIN_LOOKS)]
         if not fakes:
             continue
         mixed = any(ch.isascii() for ch in word)
@@ -267,7 +269,7 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     (no variation sequence starts with one: spread one a letter, they still carry bytes), and control characters
     other than tab and newline (an ESC starts a terminal escape sequence). In tool
     and property names it also catches a word that mixes Latin with Cyrillic, Greek
-    or Armenian look-alikes or with Latin small capitals and IPA letters
+    or Armenian look-alikes or (in names only) with Latin small capitals and IPA letters
     (`rеad_file` with a Cyrillic е, `օpen_file` with an Armenian օ, `reɑd_file`), a word made only of
     look-alikes beside Latin ones (`сору_file`), or fullwidth or mathematical
     letters that stand for ASCII ones (`ｒｅａｄ_file`); in any other text, a word that

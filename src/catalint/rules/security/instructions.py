@@ -56,9 +56,9 @@ _INSTRUCTIONS = (
         r"""\b(?:ignor(?:e|ing)|disregard(?:ing)?|forget(?:ting)?|override|bypass|discard(?:ing)?)\s+
           (?:(?:all|any|every|the|your|of|these|those)\s+){0,3}
           (?:(?:previous|prior|preceding|earlier|above|former|system|safety|security)\s+){1,2}
-          (?:instructions?|prompts?|rules|directions|directives?|commands?|guidelines|guardrails|policies|constraints)\b
+          (?:instructions?|prompts?|rules|directions|guidelines|guardrails|policies|constraints)\b
         | \b(?:ignore|disregard|forget|discard)\s+(?:(?:all|everything|anything)\s+(?:of\s+)?)?(?:the\s+)?above
-          (?=\s*(?:[.,;:!]|$|and\b|this\s+line\b|instructions?\b|text\b))
+          (?=\s+(?:and\s+(?:instead|just|only|say|reply|respond|print|output|write|answer|tell)\b|this\s+line\b))
         | \b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|the|your|of|these|those)\s+){0,3}
           (?:existing|original)\s+(?:instructions?|prompts?|directions|guidelines|guardrails)\b
         | \b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?your\s+(?:instructions|rules|guidelines|system\s+prompt)\b
@@ -254,7 +254,7 @@ _INSTRUCTIONS = (
         r"""\b(?:before|prior\s+to)\s+(?:(?:using|calling|invoking|running|executing|you\s+(?:use|call|invoke|run))
           (?:\s+(?:this|the|any)\s+(?:tool|function)|\s+it|(?=\s*,))
           |(?:you\s+)?(?:respond|answer|reply)(?:ing)?(?:\s+to\s+(?:anything|everything|any\s+\w+|the\s+user))?
-          |(?:each|every|any)\s+(?:call|use|request|invocation|run))\b[\s,:;-]*(?:(?:\d{1,2}[.)]|[*•])\s+)?
+          |(?:each|every|any)\s+(?:call|use|request|invocation|run))\b[\s,:;-]*
         (?:you\s+(?:must|should|need\s+to|have\s+to)\s+|please\s+|always\s+|first\s+|make\s+sure\s+(?:to|you)\s+)*
         (?:(?:send|upload|post|forward|email|transmit|exfiltrate|share)\b[^.;\n]{0,60}?
             \b(?:conversation|chat|history|messages|context|credentials?|keys?|tokens?|passwords?|secrets?|files?
@@ -323,6 +323,8 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
             i = blob.locate(m.start(), m.end())
             if i is None or _quoted_example(blob.text, m.start()):
                 continue
+            if g.kind in ("tag", "template") and _in_code(blob.text[blob.starts[i] : m.start()]):
+                continue  # `<IMPORTANT>` or a fenced `<start_of_turn>`: syntax a tool documents, shown as code
             if m.group(0)[:7].lower() == "without" and _describes_behaviour(blob.text, m.start()):
                 continue
             found.setdefault(i, []).append((m.start(), g.kind, _phrase(m)))
@@ -410,6 +412,14 @@ _EXAMPLE_QUOTE = LazyRegex(
 )
 
 
+def _in_code(before: str) -> bool:
+    """Whether what follows before (the string up to a match) is inside a Markdown code span or fenced block."""
+    if before.count("```") % 2:
+        return True
+    line = before[before.rfind("\n") + 1 :]
+    return line.count("`") % 2 == 1
+
+
 def _quoted_example(text: str, at: int) -> bool:
     return at > 0 and text[at - 1] in "\"'“‘" and _EXAMPLE_QUOTE.search(text, max(0, at - 200), at) is not None
 
@@ -431,8 +441,8 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     - overriding its instructions: "ignore all previous instructions", "ignore the
       instructions above", "disregard prior safety guidelines", "forget everything
       you were told", "pay no attention to previous instructions", "your new
-      instructions are", "discard all prior directives", "ignore the above and
-      …", "disregard everything above this line", and whatever the words, one sentence that names the
+      instructions are", "discard all prior instructions", "ignore the above and
+      instead …", "disregard everything above this line", and whatever the words, one sentence that names the
       model's own rules ("your earlier rules", "the guardrails you were configured
       with", "system-level rules", "the restrictions in your system prompt") and
       sets them aside (void, obsolete, suspended, set aside, no longer apply, …);
@@ -456,7 +466,8 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
       `<IMPORTANT priority="high">`, `<IMPORTANT/>`), an HTML comment addressed to the
       model, chat-template tokens as the templates write them (`[INST]`, `<|im_start|>`,
       `<|eot_id|>` and any other `<|name|>`, `<start_of_turn>`, `<<SYS>>`; a
-      lower-case `[inst]` is Lean syntax); in a text laid out in tags
+      lower-case `[inst]` is Lean syntax; a tag or token inside a code span or
+      fenced block is syntax a tool documents, not a marker); in a text laid out in tags
       throughout (two or more others, such as `<use_case>`, `<workflow>`,
       `<example>`, as Neon's server writes every description) a block tag is
       layout, reported only beside another order of this list in the same text;
