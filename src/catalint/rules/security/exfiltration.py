@@ -49,7 +49,10 @@ _SECRET_NOUN = LazyRegex(
           |personal\s+access|github|aws|cloud)[\s_-]*(?:keys?|tokens?)
       | credentials? | passwords? | passphrases? | secrets | seed\s+phrases? | mnemonic\s+phrases?
       | (?:session\s+)?cookies | environment\s+variables? | env\s+vars?
-      | (?:conversation|chat|message)\s+history | (?:whole|entire|full|complete)\s+conversation(?:\s+history)?
+      | (?:conversation|chat|message)\s+history
+        (?!\s+(?:of|in|from)\s+(?:the|a|an|that|each|every|this)\s+(?!conversation|chat|session|user|assistant|model|agent|current)[\w-]+)
+        # not a channel's or a ticket's: data the tool reads, not the model's own context
+      | (?:whole|entire|full|complete)\s+conversation(?:\s+history)?
       | conversation\s+so\s+far | (?:this|the\s+current)\s+conversation | (?:chat|conversation)\s+transcripts?
       | system\s+prompt | previous\s+messages
       | (?:user'?s\s+|their\s+)?(?:last|latest|recent)\s+(?:\w+\s+)?messages
@@ -535,6 +538,8 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     argument named only for its form (`keychain_add`: "Adds a password to the
     macOS keychain. Pass the password as `value`"; not a secret file, not another
     tool's argument, not a `hint`),
+    another conversation's history than the model's own ("the conversation history
+    of the channel is written to `output_path`"),
     where a secret file is rather than what it holds ("pass the path to the .env
     file as `path`", "put the location of your key, for example ~/.ssh/id_rsa, in
     `keyfile`"; not "pass the path and the contents of …"),

@@ -325,6 +325,8 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
                 continue
             if g.kind in ("tag", "template") and _in_code(blob.text[blob.starts[i] : m.start()]):
                 continue  # `<IMPORTANT>` or a fenced `<start_of_turn>`: syntax a tool documents, shown as code
+            if g.kind == "template" and _NAMED_TOKEN.search(blob.text, max(blob.starts[i], m.start() - 60), m.start()):
+                continue  # "special tokens such as <|endoftext|>": a tokenizer's data
             if m.group(0)[:7].lower() == "without" and _describes_behaviour(blob.text, m.start()):
                 continue
             found.setdefault(i, []).append((m.start(), g.kind, _phrase(m)))
@@ -412,6 +414,10 @@ _EXAMPLE_QUOTE = LazyRegex(
 )
 
 
+# Just before a chat-template token: words that name it as data ("tokens such as", "e.g.", "the token").
+_NAMED_TOKEN = LazyRegex(r"\b(?:tokens?|such\s+as|e\.g\.|for\s+example|like|markers?)\b[\s:,(]*$", re.IGNORECASE)
+
+
 def _in_code(before: str) -> bool:
     """Whether what follows before (the string up to a match) is inside a Markdown code span or fenced block."""
     if before.count("```") % 2:
@@ -467,7 +473,8 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
       model, chat-template tokens as the templates write them (`[INST]`, `<|im_start|>`,
       `<|eot_id|>` and any other `<|name|>`, `<start_of_turn>`, `<<SYS>>`; a
       lower-case `[inst]` is Lean syntax; a tag or token inside a code span or
-      fenced block is syntax a tool documents, not a marker); in a text laid out in tags
+      fenced block, or named as data ("special tokens such as <|endoftext|>"), is
+      syntax a tool documents, not a marker); in a text laid out in tags
       throughout (two or more others, such as `<use_case>`, `<workflow>`,
       `<example>`, as Neon's server writes every description) a block tag is
       layout, reported only beside another order of this list in the same text;
