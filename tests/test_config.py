@@ -398,3 +398,42 @@ def test_force_exclude_must_be_a_boolean(cli, tmp_path: Path) -> None:
     result = cli("lint", "src/tools.json")
     assert result.exit_code == 2
     assert result.stderr.strip() == "error: pyproject.toml:2:1: force-exclude must be true or false"
+
+
+# ---------------------------------------------------------------- --per-file-ignores on the command line
+
+
+def _two_servers(tmp_path: Path) -> None:
+    for sub in ("a", "b"):
+        (tmp_path / "servers" / sub).mkdir(parents=True)
+        write_catalog(tmp_path / "servers" / sub / "tools.json", [BARE])
+        (tmp_path / "servers" / sub / "catalint.toml").write_text('select = ["DESC"]\n', encoding="utf-8")
+
+
+def test_a_per_file_ignores_flag_reads_its_glob_from_the_working_directory(cli, tmp_path: Path) -> None:
+    # Typed at the repository's top, the glob names files from there, whichever config each file has.
+    _two_servers(tmp_path)
+    args = ["lint", "servers", "--no-gate", "--output-format", "json"]
+    report = json.loads(cli(*args, "--per-file-ignores", "servers/a/*.json:DESC-001").output)
+    by_file = {f["file"]: {x["code"] for x in report["findings"] if x["file"] == f["file"]} for f in report["files"]}
+    assert "DESC-001" not in by_file["servers/a/tools.json"] and "DESC-001" in by_file["servers/b/tools.json"]
+    assert report["notices"] == []  # it matched in one of the two configs: no notice from the other
+
+
+def test_a_per_file_ignores_flag_that_matches_no_file_says_so_once(cli, tmp_path: Path) -> None:
+    _two_servers(tmp_path)
+    report = json.loads(
+        cli("lint", "servers", "--no-gate", "--output-format", "json", "--per-file-ignores", "srv/*.json:DESC").output
+    )
+    assert report["notices"] == [
+        "command line: notice: per-file-ignores 'srv/*.json' (DESC) matched no linted file"
+        " (a glob given on the command line is read from the working directory)"
+    ]
+    stale = json.loads(
+        cli(
+            "lint", "servers", "--no-gate", "--output-format", "json", "--per-file-ignores", "servers/*:DESC-005"
+        ).output
+    )
+    assert stale["notices"] == [
+        "command line: notice: per-file-ignores 'servers/*' (DESC-005) matched no finding; remove it"
+    ]

@@ -296,7 +296,7 @@ def lint(
     Exit codes: 0 clean, 1 findings at or above the fail severity or a failed
     gate check, 2 usage, config or input error.
     """
-    from catalint.config import ConfigError, Settings, SettingsResolver
+    from catalint.config import ConfigError, Settings, SettingsResolver, flag_glob_notices
     from catalint.discover import expand, no_catalogs_notice
     from catalint.engine import MAX_FILE_FINDINGS, lint_catalogs
     from catalint.formatters import render
@@ -460,6 +460,7 @@ def lint(
         fail(f"error: {exc}")
     for settings in resolver.all():
         run.notices += settings.unused_notices()
+    run.notices += flag_glob_notices(resolver.all())
     run.notices += _unused_flag_notices(
         output_format,
         resolver.all(),

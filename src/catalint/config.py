@@ -63,6 +63,7 @@ class FileIgnore:
     label: str
     used: int = 0
     seen: bool = False  # a linted file matched its pattern while some of its rules ran
+    root: Path | None = None  # where its glob is read from: the working directory for --per-file-ignores
 
 
 @dataclass
@@ -124,9 +125,12 @@ class Settings:
         parts = self.relative(file).split("/")
         return any(glob_match("/".join(parts[:i]), self.exclude) for i in range(1, len(parts) + 1))
 
-    def file_ignored(self, file_rel: str, code: str) -> FileIgnore | None:
+    def file_ignored(self, file_rel: str, code: str, file: str | None = None) -> FileIgnore | None:
+        """The per-file ignore that covers code in a file (file_rel: its path from the config's folder; file:
+        as given, for an entry read from another folder)."""
         for entry in self.per_file_ignores:
-            if glob_match(file_rel, [entry.pattern]) and any(matches(r, code) for r in entry.rules):
+            rel = file_rel if entry.root is None or file is None else _relative(file, entry.root)
+            if glob_match(rel, [entry.pattern]) and any(matches(r, code) for r in entry.rules):
                 return entry
         return None
 
@@ -140,8 +144,39 @@ class Settings:
         """Suppressions that could have matched in this run and did not. One whose files were not
         linted, or whose rules were not selected, says nothing: pre-commit passes only changed files."""
         where = shown_path(self.path) if self.path else COMMAND_LINE
-        entries: list[FileIgnore | ToolIgnore] = [*self.per_file_ignores, *self.per_tool_ignores]
+        entries: list[FileIgnore | ToolIgnore] = [
+            *(e for e in self.per_file_ignores if e.root is None),  # --per-file-ignores: flag_glob_notices
+            *self.per_tool_ignores,
+        ]
         return [f"{where}: notice: {e.label} matched no finding; remove it" for e in entries if e.seen and not e.used]
+
+
+def flag_glob_notices(all_settings: list[Settings]) -> list[str]:
+    """Notices for --per-file-ignores entries, each once however many config files it was applied to: one
+    that no linted file matched (most likely a mistyped glob), or that matched files but no finding."""
+    seen: dict[str, list[FileIgnore]] = {}
+    for settings in all_settings:
+        for entry in settings.per_file_ignores:
+            if entry.root is not None:
+                seen.setdefault(entry.label, []).append(entry)
+    notices = []
+    for label, copies in seen.items():
+        if not any(e.seen for e in copies):
+            notices.append(
+                f"{COMMAND_LINE}: notice: {label} matched no linted file"
+                " (a glob given on the command line is read from the working directory)"
+            )
+        elif not any(e.used for e in copies):
+            notices.append(f"{COMMAND_LINE}: notice: {label} matched no finding; remove it")
+    return notices
+
+
+def _relative(file: str, root: Path) -> str:
+    """file's path from root, with / between parts; as given when it lies elsewhere."""
+    try:
+        return Path(file).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(file).as_posix()
 
 
 def glob_match(rel: str, patterns: list[str]) -> bool:
@@ -257,7 +292,8 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         for pattern, rules in pfi.items():
             codes = _codes(rules, f"{where}: per-file-ignores.{pattern}")
             label = f"per-file-ignores {pattern!r} ({', '.join(codes)})"
-            settings.per_file_ignores.append(FileIgnore(pattern, codes, label))
+            root = Path.cwd().resolve() if where == COMMAND_LINE else None  # a flag's glob: from where it was typed
+            settings.per_file_ignores.append(FileIgnore(pattern, codes, label, root=root))
     for key in ("tool-token-budget", "catalog-token-budget"):
         if key in table:
             value = table[key]

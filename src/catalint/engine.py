@@ -173,7 +173,10 @@ def _plan(
             for r in _enabled(settings)
         ]
     by_file = settings.file_ignored if settings.per_file_ignores else None
-    active = [_Active(r, severity, fixed, by_file(rel, r.code) if by_file else None) for r, severity, fixed in rules]
+    path = catalog.path if catalog.path != "-" else None
+    active = [
+        _Active(r, severity, fixed, by_file(rel, r.code, path) if by_file else None) for r, severity, fixed in rules
+    ]
     for a in active:
         if a.file_ignore is not None:
             a.file_ignore.seen = True
