@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from catalint.model import Tool
 from catalint.registry import Hit, rule
+from catalint.rules.schema.common import input_schema_of
 from catalint.sourcemap import join_pointer
 
 # Parameters a Python method or handler receives from the language, never from a caller.
@@ -69,8 +70,11 @@ def leaked_internal_argument(tool: Tool) -> Iterator[Hit]:
     `ctx: Context`) so that it is injected and left out of the schema, or make it
     a module-level or bound value rather than a parameter.
     """
-    schema = tool.input_schema
-    props = schema.get("properties") if isinstance(schema, dict) else None
+    found = input_schema_of(tool)
+    if found is None:
+        return
+    schema, pointer = found
+    props = schema.get("properties")
     if not isinstance(props, dict):
         return
     required = schema.get("required")
@@ -84,6 +88,4 @@ def leaked_internal_argument(tool: Tool) -> Iterator[Hit]:
         else:
             continue
         need = "; it is required, so no call can be valid" if name in required else "; no caller can supply it"
-        yield Hit(
-            join_pointer(tool.pointer, "inputSchema", "properties", name), what + need, "remove it from the schema"
-        )
+        yield Hit(join_pointer(pointer, "properties", name), what + need, "remove it from the schema")
