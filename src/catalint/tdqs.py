@@ -256,11 +256,11 @@ def _repetition(text: str) -> str | None:
     return None
 
 
-def says_returns(tool: Tool, text: str) -> bool:
-    """says_what_returns of the tool's trimmed description (text), found once per tool: DESC-010 asks too."""
+def says_returns(tool: Tool) -> bool:
+    """says_what_returns of the tool's trimmed description, found once per tool: DESC-010 asks too."""
     cached = tool.cache.get("says_returns")
     if cached is None:
-        cached = tool.cache["says_returns"] = says_what_returns(text)
+        cached = tool.cache["says_returns"] = says_what_returns(_text(tool))
     return cached
 
 
@@ -271,7 +271,7 @@ _CJK_RETURNS = ("返回", "返す", "返し", "返却", "戻り値", "结果", "
 def returns(tool: Tool, text: str) -> Part:
     if isinstance(tool.raw.get("outputSchema"), dict):
         return Part("returns", 1.0)
-    if text and says_returns(tool, text):
+    if text and says_returns(tool):
         return Part("returns", 1.0)
     if text and not text.isascii() and any(word in text for word in _CJK_RETURNS):
         return Part("returns", 1.0)

@@ -646,7 +646,7 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     text = _description(tool)
     if not text or "outputSchema" in tool.raw or not mostly_latin(text):
         return
-    if has_verb(text) and not says_returns(tool, text):
+    if has_verb(text) and not says_returns(tool):
         yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
 
 
