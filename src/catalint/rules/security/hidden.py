@@ -8,7 +8,16 @@ from typing import NamedTuple
 
 from catalint.model import Tool
 from catalint.registry import Hit, rule
-from catalint.rules.security.strings import _ASCII_CONTROL, _FILLERS, _everything, _is_vs, _quote, texts
+from catalint.rules.security.strings import (
+    _ASCII_CONTROL,
+    _FILLERS,
+    SMALL_CAPITALS,
+    SMALL_CAPITALS_AS,
+    _everything,
+    _is_vs,
+    _quote,
+    texts,
+)
 from catalint.text import LazyRegex
 
 _BIDI_CONTROLS = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])  # embeddings, overrides, isolates
@@ -207,10 +216,10 @@ CONFUSABLES = {
     **dict(zip("аеорсухѕіјԁԛԝһӏүАВЕКМНОРСТХЅІЈҮԚԜ", "aeopcyxsijdqwhlyABEKMHOPCTXSIJYQW", strict=True)),
     **dict(zip("οαικνρυχϲϳΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "oaikvpuxcjABEZHIKMNOPTYX", strict=True)),
     **dict(zip("օսհոց", "ouhng", strict=True)),
-    **dict(zip("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑ", "abcdeghijklmnoprstuvwyza", strict=True)),
+    **dict(zip(SMALL_CAPITALS, SMALL_CAPITALS_AS, strict=True)),
 }
 # Latin letters among them: prose writes small capitals ("Hᴇʟʟᴏ") and IPA ("/ˈfɑːðər/") for real, names do not.
-_LATIN_LOOKS = frozenset("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑ")
+_LATIN_LOOKS = frozenset(SMALL_CAPITALS)
 _LETTERS = LazyRegex(r"[^\W\d_]+")
 
 

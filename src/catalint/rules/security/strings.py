@@ -6,6 +6,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from catalint.model import Tool
@@ -179,7 +180,7 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                             text = _ODD_SPACE.sub(_one_space, text)  # a no-break space, a tab, a CR...
                         if _WIDE.search(text):
                             text = _WIDE.sub(_narrow, text)  # fullwidth or mathematical letters
-                        text = text.translate(_STRAIGHT_QUOTES)  # ’ and “ ” as the patterns write them
+                        text = text.translate(_AS_SPELT)  # ’, “ ” and small capitals as the patterns write them
                     if "*" in text or "_" in text or "<" in text:
                         text = _EMPHASIS.sub(_blank, text)  # "**Ignore** all", "<b>previous</b>"
                     if " " in text or "\n" in text:
@@ -200,12 +201,12 @@ _ODD_SPACE = re.compile(r"\r\n?|[\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u20
 _WIDE = re.compile("[\uff01-\uff5e\U0001d400-\U0001d7ff\u24b6-\u24e9\u2170-\u217f]")
 
 
-# Typographic quotes and apostrophes, as editors and language models write them: read as the straight ones the
-# patterns spell ("Don’t tell the user", "as ‘sidenote’").
-_STRAIGHT_QUOTES = str.maketrans(
-    "‘’‚‛′“”„‟″ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑ",  # and Latin small capitals, which NFKC keeps: "ɪɢɴᴏʀᴇ ᴀʟʟ"
-    "'''''\"\"\"\"\"abcdeghijklmnoprstuvwyza",
-)
+# Latin small capitals and the IPA alpha, and the plain letters they pass for (NFKC keeps them: "ɪɢɴᴏʀᴇ ᴀʟʟ").
+SMALL_CAPITALS = "ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑ"
+SMALL_CAPITALS_AS = "abcdeghijklmnoprstuvwyza"
+# Typographic quotes and apostrophes, as editors and language models write them, and small capitals: read as the
+# straight quotes and plain letters the patterns spell ("Don’t tell the user", "as ‘sidenote’").
+_AS_SPELT = str.maketrans("‘’‚‛′“”„‟″" + SMALL_CAPITALS, "'''''\"\"\"\"\"" + SMALL_CAPITALS_AS)
 # Markdown emphasis at a word's edge (**ignore**, *all*, _user_; not the _ inside read_file, not a "* " bullet)
 # and inline HTML formatting tags: read as spaces, so that emphasis cannot split a phrase a pattern reads.
 _EMPHASIS = re.compile(
@@ -317,19 +318,10 @@ class Words:
         return False
 
 
-_FOLDED: dict[int, tuple[str, str]] = {}  # id(text) -> (text, folded): the gates of one tool read few texts
-
-
+@lru_cache(maxsize=8)  # the gates of one tool read a few texts, each several times (a str keeps its hash)
 def _folded(text: str) -> str:
     """text with each run of white space as one space, and none at either end."""
-    known = _FOLDED.get(id(text))
-    if known is not None and known[0] is text:
-        return known[1]
-    if len(_FOLDED) >= 8:
-        _FOLDED.clear()
-    folded = " ".join(text.split())  # several times faster than a regular expression's sub
-    _FOLDED[id(text)] = (text, folded)
-    return folded
+    return " ".join(text.split())  # several times faster than a regular expression's sub
 
 
 # Measured on the 10,000-tool benchmark: from about 15 words one search is faster (SEC-005's 45 secret prefixes
