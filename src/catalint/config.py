@@ -112,12 +112,9 @@ class Settings:
         return next(sev for sel, sev in self.severity.items() if matches(sel, code) and _spec(sel) == best)
 
     def relative(self, file: str) -> str:
-        try:
-            if self._resolved_root is None:  # asked again for every linted file
-                self._resolved_root = self.root.resolve()
-            return Path(file).resolve().relative_to(self._resolved_root).as_posix()
-        except ValueError:
-            return Path(file).as_posix()
+        if self._resolved_root is None:  # asked again for every linted file
+            self._resolved_root = self.root.resolve()
+        return _relative(file, self._resolved_root)
 
     def excludes(self, file: str) -> bool:
         """Whether exclude covers a file named on the command line: the file or a folder above it, by its
@@ -289,10 +286,10 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
             raise ConfigError(f'{where}: per-file-ignores must be a table of "GLOB" = [RULES]')
+        root = Path.cwd().resolve() if where == COMMAND_LINE else None  # a flag's glob: from where it was typed
         for pattern, rules in pfi.items():
             codes = _codes(rules, f"{where}: per-file-ignores.{pattern}")
             label = f"per-file-ignores {pattern!r} ({', '.join(codes)})"
-            root = Path.cwd().resolve() if where == COMMAND_LINE else None  # a flag's glob: from where it was typed
             settings.per_file_ignores.append(FileIgnore(pattern, codes, label, root=root))
     for key in ("tool-token-budget", "catalog-token-budget"):
         if key in table:

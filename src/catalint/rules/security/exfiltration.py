@@ -441,15 +441,14 @@ def _subject(tool: Tool, arguments: frozenset[str]) -> frozenset[str]:
 _YOURS = LazyRegex(r"\b(?:your|the\s+user'?s|their)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 
 
+_LIST_MARK = r"\s*(?:\d{1,2}[.)]|[-*•])\s*"  # a list item's number or bullet
+_MARKER_ONLY = re.compile(_LIST_MARK)
 # An order to read, opening a sentence or a list item: "Read ~/.ssh/id_rsa", "2. Then open the .env file".
 _READ_FIRST = LazyRegex(
-    r"\s*(?:(?:\d{1,2}[.)]|[-*•])\s*)?(?:(?:first|then|next|now)\b,?\s*)?"
+    rf"\s*(?:{_LIST_MARK})?(?:(?:first|then|next|now)\b,?\s*)?"
     r"(?:read|cat|open|load|fetch|get|copy|collect|gather|extract|retrieve|grab|access|dump|print)\b",
     re.IGNORECASE,
 )
-
-
-_MARKER_ONLY = re.compile(r"\s*(?:\d{1,2}[.)]|[-*•])\s*")
 
 
 def _reads_secret(sentence: str) -> bool:
