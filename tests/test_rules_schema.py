@@ -623,6 +623,28 @@ def test_sch007_near_miss_name_declared_by_branch_ref_or_pattern(extra: dict[str
     assert not fires("SCH-007", tool(obj({}, ["a"], **extra)))
 
 
+def _item_resource(ref: str) -> dict[str, Any]:
+    """An input schema whose `item` definition is a resource of its own ($id) with its own $defs/base,
+    which declares x through an allOf $ref; the root has no $defs/base."""
+    item = obj({}, ["x"], **{"$id": "https://example.com/item", "allOf": [{"$ref": ref}]})
+    item["$defs"] = {"base": {"properties": {"x": INT}}}
+    return obj({"item": {"$ref": "#/$defs/item"}}, ["item"], **{"$defs": {"item": item}})
+
+
+def test_sch007_near_miss_ref_read_against_the_enclosing_id() -> None:
+    # "#/$defs/base" inside the item resource means the item's own $defs (JSON Schema 2020-12, 8.2.1),
+    # as jsonschema reads it; read against the root it would point nowhere.
+    for ref in ("#/$defs/base", "https://example.com/item#/$defs/base"):
+        assert not fires("SCH-007", tool(_item_resource(ref)))
+
+
+def test_sch007_fires_when_the_enclosing_resource_does_not_declare_the_name() -> None:
+    schema = _item_resource("#/$defs/base")
+    schema["$defs"]["item"]["$defs"]["base"] = {"properties": {"y": INT}}
+    schema["$defs"]["base"] = {"properties": {"x": INT}}  # the root's base declares x: not the one meant
+    assert pointers("SCH-007", schema) == [f"{IS}/$defs/item/required/0"]
+
+
 def test_sch007_near_miss_then_requires_parent_name() -> None:
     schema = obj({"mode": STR, "when": STR}, **{"if": {"required": ["mode"]}, "then": {"required": ["when"]}})
     assert not fires("SCH-007", tool(schema))

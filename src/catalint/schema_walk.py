@@ -97,26 +97,45 @@ def types_of(schema: dict[str, Any]) -> set[str]:
     return set()
 
 
-def property_names(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:
-    """Names declared by properties here or in allOf/anyOf/oneOf branches (local refs followed)."""
+def property_names(
+    schema: dict[str, Any], root: dict[str, Any], resource: dict[str, Any] | None = None, base: str = ""
+) -> set[str]:
+    """Names declared by properties here or in allOf/anyOf/oneOf branches (refs inside the document followed,
+    each read against the `$id`s around it: resource and base are those of schema itself, as on its Node)."""
     names: set[str] = set()
-    stack: list[Any] = [schema]
+    stack: list[tuple[Any, dict[str, Any], str]] = [(schema, root if resource is None else resource, base)]
     seen: set[int] = set()
     while stack and len(seen) < 256:
-        s = stack.pop()
+        s, resource, base = stack.pop()
         if not isinstance(s, dict) or id(s) in seen:
             continue
         seen.add(id(s))
         props = s.get("properties")
         if isinstance(props, dict):
             names.update(props)
-        if "$ref" in s:
-            stack.append(resolve(root, s["$ref"], root))
+        ref = s.get("$ref")
+        if isinstance(ref, str):
+            target = resolve(root, ref, resource, base)
+            if isinstance(target, dict):
+                there, at = resource, base
+                full = _without_fragment(urljoin(base, ref) if base else ref)
+                if full and full != base:  # the ref leaves this resource: the target is read in its own
+                    there, at = _index(root)[1].get(full, root), full
+                stack.append((target, *scope(target, there, at)))
         for key in BRANCHES:
             branches = s.get(key)
             if isinstance(branches, list):
-                stack.extend(branches)
+                stack.extend((b, *scope(b, resource, base)) for b in branches if isinstance(b, dict))
     return names
+
+
+def scope(schema: dict[str, Any], resource: dict[str, Any], base: str) -> tuple[dict[str, Any], str]:
+    """The resource and base URI inside schema: its own when it carries an `$id` (not a bare `#anchor`), else those
+    around it."""
+    own_id = schema.get("$id")
+    if isinstance(own_id, str) and not own_id.startswith("#"):
+        return schema, _without_fragment(urljoin(base, own_id) if base else own_id)
+    return resource, base
 
 
 _EMPTY: frozenset[str] = frozenset()
@@ -192,7 +211,7 @@ def _declared(node: Node, root: dict[str, Any]) -> frozenset[str]:
     """The property names a branch of node sees declared: its own and those node inherits."""
     if _INHERITING.isdisjoint(node.schema):
         return node.inherited
-    return node.inherited | property_names(node.schema, root)
+    return node.inherited | property_names(node.schema, root, node.resource, node.base)
 
 
 def _child(
@@ -207,14 +226,8 @@ def _child(
     depth: int,
     index: int,
 ) -> Node:
-    if "$id" in value:
-        own_id = value["$id"]
-        if isinstance(own_id, str) and not own_id.startswith("#"):
-            base = _without_fragment(urljoin(parent.base, own_id) if parent.base else own_id)
-            return Node(pointer, value, role, key, name, depth, inherited, value, condition, base, parent, index)
-    return Node(
-        pointer, value, role, key, name, depth, inherited, parent.resource, condition, parent.base, parent, index
-    )
+    resource, base = scope(value, parent.resource, parent.base) if "$id" in value else (parent.resource, parent.base)
+    return Node(pointer, value, role, key, name, depth, inherited, resource, condition, base, parent, index)
 
 
 def _naming(node: Node) -> tuple[str, str]:

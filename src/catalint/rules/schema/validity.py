@@ -152,7 +152,7 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
             if type(name) is not str or name in own:  # a property of its own: declared, the common case
                 continue
             if declared is None:
-                declared = property_names(node.schema, root) | node.inherited
+                declared = property_names(node.schema, root, node.resource, node.base) | node.inherited
             if name not in declared and not _pattern_declares(node.schema, name):
                 yield Hit(
                     join_pointer(node.pointer, "required", i),
