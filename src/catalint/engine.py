@@ -192,7 +192,11 @@ def _plan(
         [a for a in active if a.rule.scope == "catalog"],
         settings,
         rel,
-        {"tool_token_budget": settings.tool_token_budget, "catalog_token_budget": settings.catalog_token_budget},
+        {
+            "tool_token_budget": settings.tool_token_budget,
+            "catalog_token_budget": settings.catalog_token_budget,
+            "catalog_tools": catalog.tools,  # the tool's siblings, for rules that tell the server's own tools apart
+        },
         tokens,
     )
 
