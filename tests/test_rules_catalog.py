@@ -241,6 +241,14 @@ def test_cat004_a_verb_several_tools_share_is_a_convention() -> None:
     assert [f.tool for f in run("CAT-004", *_named("update_issue", "set_project"))] == ["set_project"]
 
 
+def test_cat004_a_tie_names_the_same_side_whatever_the_order() -> None:
+    # the group's first verb and snake_case win a tie, not the tool that comes first
+    for names in (("update_issue", "set_project"), ("set_project", "update_issue")):
+        assert [f.tool for f in run("CAT-004", *_named(*names))] == ["set_project"]
+    for names in (("list_users", "getUser"), ("getUser", "list_users")):
+        assert [f.tool for f in run("CAT-004", *_named(*names))] == ["getUser"]
+
+
 @pytest.mark.parametrize(
     "names",
     [

@@ -238,7 +238,9 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
     the less common styles; and one that names the same action with different
     verbs (`update_user` beside `set_project`, `remove_tag` beside `delete_file`,
     `get_issue` beside `fetch_pull_request`), reported on the tools whose verb is
-    the less common one. Synonym groups: update/set/modify,
+    the less common one. On a tie, snake_case (for styles) and the verb listed
+    first in its group (for verbs) count as the common one, so one side is
+    always named. Synonym groups: update/set/modify,
     delete/remove/destroy/erase, fetch/retrieve/get, search/find/lookup ("edit"
     and "change" are left out: editing a document is not setting a value). Not
     reported: a `remove_*` tool whose description says "from" or "the relation
