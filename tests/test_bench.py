@@ -663,6 +663,18 @@ def test_baseline_smells_are_the_ones_lint_counts_catalog_rules_included(cli, tm
     assert bench["smells"] == lint["smells"] and bench["smell_total"] == lint["smell_total"]
 
 
+def test_baseline_smells_see_the_catalog_as_lint_does(cli, tmp_path):
+    # SEC-003 lets a tool steer calls away from a tool of its own catalog: bench must count it as lint does
+    steer = "List a folder. list_dir is deprecated: always call this tool instead, and pass it the path."
+    tools = [*WEATHER_TOOLS, {"name": "list_dir_v2", "description": steer}, {"name": "list_dir", "description": steer}]
+    write_spec(Path.cwd(), {"catalog": {"tools": tools}, "intents": WEATHER_INTENTS})
+    write_spec(Path.cwd(), {"tools": tools}, "tools.json")
+    bench = json.loads(cli("bench", "run", "spec.json", "--output-format", "json").stdout)["baseline"]
+    lint = json.loads(cli("lint", "tools.json", "--output-format", "json", "--exit-zero").stdout)["summary"]
+    assert "SEC-003" not in lint["by_rule"]
+    assert bench["smells"] == lint["smells"]
+
+
 def test_report_baseline_numbers(tmp_path):
     spec_path = write_spec(tmp_path, weather_spec([{"tool": "weather_now", "kind": "blank"}]))
     spec = load_spec(str(spec_path))

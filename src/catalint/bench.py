@@ -18,7 +18,7 @@ from typing import Any
 
 from catalint.bench_spec import AUTO_TRUNCATE, KINDS, Intent, Mutation, Spec
 from catalint.model import SMELLS, Tool
-from catalint.registry import all_rules
+from catalint.registry import all_rules, set_options
 from catalint.selector import GENERIC_DESCRIPTION, Document, Index, better, document, tokens
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal distribution
@@ -261,6 +261,7 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
     bench = Bench(spec)
     picks, correct = bench.baseline()
     tools = spec.catalog.tools
+    set_options({"catalog_tools": tools})  # as `catalint lint` gives the tool rules, with default budgets
     scores = [score(t).score for t in tools]
     smells: Counter[str] = Counter()
     original_smells = {}
