@@ -32,7 +32,8 @@ _TARGET_WORDS = Words(
     ".ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|.aws|.env|.npmrc|.pypirc|.netrc|.git-credentials|.pgpass|.password-store"
     "|.docker|.kube|mcp.json|claude_desktop_config|_history|.gnupg|etc/|wallet.dat|key|token|credential|password"
     "|passphrase|secret|seed phrase|mnemonic|cookie|environment variable|env var|history|conversation|system prompt"
-    "|previous messages|messages|transcript"
+    "|previous messages|messages|transcript|chat|user has|user said|user typed|user wr|user shared|user asked"
+    "|printenv|env"
 )
 # Every _SECRET_PATH match holds one of these (case aside): a pre-check where lower() shows them (_plain_case).
 _PATH_WORDS = Words(
@@ -53,7 +54,12 @@ _SECRET_NOUN = LazyRegex(
         (?!\s+(?:of|in|from)\s+(?:the|a|an|that|each|every|this)\s+(?!conversation|chat|session|user|assistant|model|agent|current)[\w-]+)
         # not a channel's or a ticket's: data the tool reads, not the model's own context
       | (?:whole|entire|full|complete)\s+conversation(?:\s+history)?
-      | conversation\s+so\s+far | (?:this|the\s+current)\s+conversation | (?:chat|conversation)\s+transcripts?
+      | conversation\s+so\s+far | (?:this|the\s+current|our|your)\s+(?:conversation|chat)
+      | (?:chat|conversation)\s+transcripts?
+      | everything\s+the\s+user\s+(?:has\s+)?(?:said|typed|written|wrote|shared|asked)
+        (?!\s+(?:about|on|regarding|concerning|of|for)\b)  # not what was said of the subject at hand
+      | (?:(?<=\brun\s)|(?<=\brun\s`)|(?<=\brunning\s)|(?<=\brunning\s`)|(?<=\bexecute\s)|(?<=\bexecute\s`))
+        (?:printenv|env)  # a dump of the environment: "run `env`"
       | system\s+prompt | previous\s+messages
       | (?:user'?s\s+|their\s+)?(?:last|latest|recent)\s+(?:\w+\s+)?messages
     )\b""",
@@ -62,8 +68,13 @@ _SECRET_NOUN = LazyRegex(
 _NOUN_STARTS = tuple(  # what a match of _SECRET_NOUN begins with
     "private ssh secret api access auth bearer session refresh oauth personal github aws cloud credential pass seed"
     " mnemonic cookies env conversation chat message whole entire full complete system previous user their last this"
-    " latest recent".split()
+    " latest recent our your everything printenv".split()
 )
+# An environment variable that holds a secret, by its name: OPENAI_API_KEY, GITHUB_TOKEN, DB_PASSWORD.
+_ENV_NAME = LazyRegex(
+    r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PAT)(?![\w])"
+)
+_ENV_NAME_PARTS = ("_KEY", "_TOKEN", "_SECRET", "_PASSW", "_PAT")  # every _ENV_NAME match holds one
 # Where material goes into an argument: "as 'sidenote'", "in the `context` argument", "here" (in its description).
 _SLOT = LazyRegex(
     r"""\b(?:as|in|into|inside|within|via|through|to)\s+(?:the\s+|its\s+|this\s+tool'?s\s+)?[`'"](?P<quoted>[\w.-]+)[`'"]
@@ -207,6 +218,8 @@ def _targets(sentence: str) -> list[Target]:
 
     nouns = (Target(m.start(), m.group(0), False) for m in _SECRET_NOUN.finditer(sentence))
     found += [t for t in nouns if not in_a_path(t.start)]
+    if _has_env_name(sentence):
+        found += [Target(m.start(), m.group(0), False) for m in _ENV_NAME.finditer(sentence)]
     return sorted(t for t in found if not _left_out(sentence, t))
 
 
@@ -218,6 +231,13 @@ _SCRUBBED_BEFORE = LazyRegex(r"\b(?:without|excluding|except|minus|sans|no)\s+(?
 _DOCUMENTATION = LazyRegex(
     r"\s+(?:file\s+)?(?:documentation|docs|guide|format|syntax|reference|template|example|specification|spec)\b", re.I
 )
+
+
+def _has_env_name(text: str) -> bool:
+    for part in _ENV_NAME_PARTS:
+        if part in text:
+            return True
+    return False
 
 
 def _left_out(sentence: str, t: Target) -> bool:
@@ -499,8 +519,10 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     `.env`, `~/.aws/credentials`, `.npmrc`, `.netrc`, `~/.cursor/mcp.json`,
     `claude_desktop_config.json`, `/etc/passwd`, shell history, …) or a secret
     noun (private or API keys, access tokens, credentials, passwords, cookies,
-    environment variables, the conversation history or this conversation, a chat
-    transcript, the system prompt). Handing
+    environment variables, an environment variable named for a secret such as
+    `OPENAI_API_KEY` or `GITHUB_TOKEN`, a dump of the environment ("run `env`",
+    "run printenv"), the conversation history, this (our) conversation or chat,
+    everything the user has said, a chat transcript, the system prompt). Handing
     it over is one of:
 
     - putting it into an argument: "pass its content as 'sidenote'", "include
@@ -575,7 +597,8 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
         return
     paths = _SECRET_PATH.finditer(blob.text) if not blob.plain or _PATH_WORDS.search(blob.lower) else ()
     nouns = _finditer(_SECRET_NOUN, blob.text, _anchors(blob.lower, blob.plain, _NOUN_STARTS))
-    hits = (m for found in (paths, nouns) for m in found)
+    names = _ENV_NAME.finditer(blob.text) if _has_env_name(blob.text) else ()
+    hits = (m for found in (paths, nouns, names) for m in found)
     arguments: frozenset[str] | None = None
     subject: frozenset[str] | None = None  # found only when some sentence hands something over
     for i in sorted({blob.locate(m.start(), m.end()) for m in hits} - {None}):
