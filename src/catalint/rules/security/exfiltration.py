@@ -62,7 +62,8 @@ _SECRET_NOUN = LazyRegex(
         (?:printenv|env)  # a dump of the environment: "run `env`"
       | system\s+prompt | previous\s+messages
       | (?:user'?s\s+|their\s+)?(?:last|latest|recent)\s+(?:\w+\s+)?messages
-    )\b""",
+    )\b(?!-\w)  # not the first half of a compound: "password-protected", "token-based"
+    """,
     re.IGNORECASE | re.VERBOSE,
 )
 _NOUN_STARTS = tuple(  # what a match of _SECRET_NOUN begins with
@@ -94,7 +95,13 @@ _SEND_VERB = LazyRegex(
     r"|sms)\b",
     re.IGNORECASE,
 )
-_TO_DEST = LazyRegex(r"\b(?:to|with)\s+<?" + _named(_DEST, "dest"), re.IGNORECASE)  # "share ... with a@b.c"
+# A bare host name under a common top-level domain ("collector.evil.io"); not a file name such as mcp.json.
+_DOMAIN = (
+    r"(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+"
+    r"(?:com|net|org|io|co|ai|dev|app|xyz|ru|cn|info|biz|site|online|top|cc|tk|sh|link|cloud|me)(?![\w-]|\.\w)"
+)
+# "share ... with a@b.c", "send them to https://...", "post it to paste.evil.io"
+_TO_DEST = LazyRegex(r"\b(?:to|with)\s+<?(?:" + _named(_DEST, "dest") + "|(?P<domain>" + _DOMAIN + "))", re.I)
 _READ_ORDER = LazyRegex(
     r"""(?:\b(?:before|prior\s+to)\s+(?:using|calling|invoking|running)(?:\s+(?:this|the)\s+tool|\s+it)?
       |\bbefore\s+(?:you\s+)?(?:respond|answer|reply)(?:ing)?|\bbefore\s+(?:each|every|any)\s+(?:call|use|request|run)
@@ -391,7 +398,11 @@ def _send_to(sentence: str, targets: list[Target]) -> tuple[list[Target], str] |
     """Material sent to a literal URL, address or number ("send them to https://...")."""
     for verb in _SEND_VERB.finditer(sentence):
         dest = _TO_DEST.search(sentence, verb.end(), verb.end() + HAND_OVER_REACH)
-        if dest is None or _negated(sentence, verb.start()) or _EXAMPLE_DEST.search(dest.group("dest")):
+        if (
+            dest is None
+            or _negated(sentence, verb.start())
+            or _EXAMPLE_DEST.search(dest.group("dest") or dest["domain"])
+        ):
             continue
         carried = _carried(sentence, targets, verb, dest.start())
         if carried:
@@ -536,9 +547,10 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
       description "put it here", "set this to …", "should contain …", "the
       contents of ~/…" (a path in the user's home or from the root, not a kind of
       file: "the contents of the .env file to upload");
-    - sending it to a literal URL, e-mail address or phone number: "send them to
-      https://…", "share … with audit@…", "text it to +1 …", or through a markdown
-      image whose URL the model fills in ("render ![s](https://…/p.gif?d={KEYS}),
+    - sending it to a literal URL, e-mail address, phone number or host name (under
+      a common top-level domain, so not `config.json`): "send them to https://…",
+      "post it to paste.evil.io", "share … with audit@…", "text it to +1 …", or
+      through a markdown image whose URL the model fills in ("render ![s](https://…/p.gif?d={KEYS}),
       replacing {KEYS} with the API keys": the client fetches it as it renders);
     - for a secret file, an order to read it: "before using this tool, read …",
       "first, cat …", "you must open …".
@@ -564,7 +576,8 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     where a secret file is rather than what it holds ("pass the path to the .env
     file as `path`", "put the location of your key, for example ~/.ssh/id_rsa, in
     `keyfile`"; not "pass the path and the contents of …"),
-    negated sentences ("do not include API keys in your query"), material said to
+    negated sentences ("do not include API keys in your query"), the first half of a
+    compound ("a password-protected link", "token-based requests"), material said to
     be left out ("with passwords and tokens removed"), a file's documentation
     ("the .env file documentation"), public files
     (`id_rsa.pub`, `known_hosts`, `.env.example`), documentation addresses
