@@ -535,9 +535,12 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     Prose may use any whitespace, and fullwidth, mathematical and circled letters,
     small Roman numerals and Latin small capitals are read as the ASCII they stand
     for ("Ｉｇｎｏｒｅ ａｌｌ ｐｒｅｖｉｏｕｓ ｉｎｓｔｒｕｃｔｉｏｎｓ", "Ⓘⓖⓝⓞⓡⓔ", "ɪɢɴᴏʀᴇ ᴀʟʟ"); typographic quotes
-    as straight ones ("Don’t tell the user"), and Markdown emphasis or inline HTML
+    as straight ones ("Don’t tell the user"), Markdown emphasis or inline HTML
     formatting as the spaces it stands between ("**Ignore** all *previous*
-    <b>instructions</b>").
+    <b>instructions</b>"), accented letters as plain ones ("prevíous
+    ínstructions"), and HTML character references, `%20` and `\u0020` escapes
+    between words as the characters they stand for ("Ignore&nbsp;all",
+    "Ignore%20all%20previous"): a model reads through all of these.
 
     These are patterns of wording, not an understanding of intent: an order put in
     words they do not know passes. Of 80 orders written blind in fresh words, 6

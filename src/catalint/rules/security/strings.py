@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from bisect import bisect_right
@@ -175,12 +176,15 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                     out.append(Text(sub, (path, key), False, base))
                 if _read_as_prose(name, sub) and (path is not None or key != "name"):
                     text = sub
-                    if not (sub.isascii() and sub.isprintable()):
+                    if ("&" in text and ";" in text) or "%20" in text or "\\u00" in text:
+                        text = _unescaped(text)  # "Ignore&nbsp;all", "Ignore%20all", "Ignore\\u0020all"
+                    if not (text.isascii() and text.isprintable()):
                         if _ODD_SPACE.search(text):
                             text = _ODD_SPACE.sub(_one_space, text)  # a no-break space, a tab, a CR...
                         if _WIDE.search(text):
                             text = _WIDE.sub(_narrow, text)  # fullwidth or mathematical letters
                         text = text.translate(_AS_SPELT)  # ’, “ ” and small capitals as the patterns write them
+                        text = _unmarked(text)  # "prevíous ínstructions": accents a reader looks through
                     if "*" in text or "_" in text or "<" in text:
                         text = _EMPHASIS.sub(_blank, text)  # "**Ignore** all", "<b>previous</b>"
                     if " " in text or "\n" in text:
@@ -214,6 +218,35 @@ _EMPHASIS = re.compile(
     r"|</?(?:b|i|u|s|em|strong|mark|ins|del|small|big|span)\s*>",
     re.IGNORECASE,
 )
+
+
+# Runs of words joined by an escaped space or letter, which a model reads through as it would the plain text.
+_ESCAPED_RUN = re.compile(r"(?:[A-Za-z]+(?:%20|\\u00[2-7][0-9a-fA-F]))+[A-Za-z]+")
+_ESCAPE = re.compile(r"%20|\\u00([2-7][0-9a-fA-F])")
+# Combining marks (after NFD), on letters the patterns spell plainly; not the dot above, so that İ stays the
+# letter a case-blind pattern already reads as an i.
+_MARKS = re.compile("[\u0300-\u0306\u0308-\u036f]")
+
+
+def _unescaped(text: str) -> str:
+    """HTML character references decoded, and escaped spaces and letters inside runs of words."""
+    if "&" in text and ";" in text:
+        text = html.unescape(text)
+    if "%20" in text or "\\u00" in text:
+        text = _ESCAPED_RUN.sub(lambda m: _ESCAPE.sub(_escaped_character, m.group()), text)
+    return text
+
+
+def _escaped_character(m: re.Match[str]) -> str:
+    return " " if m.group(1) is None else chr(int(m.group(1), 16))
+
+
+def _unmarked(text: str) -> str:
+    """text without combining marks on its letters (as composed characters again), or text itself if it has none."""
+    decomposed = unicodedata.normalize("NFD", text)
+    if not _MARKS.search(decomposed):
+        return text
+    return unicodedata.normalize("NFC", _MARKS.sub("", decomposed))
 
 
 def _blank(m: re.Match[str]) -> str:
