@@ -226,6 +226,7 @@ _ESCAPE = re.compile(r"%20|\\u00([2-7][0-9a-fA-F])")
 # Combining marks (after NFD), on letters the patterns spell plainly; not the dot above, so that İ stays the
 # letter a case-blind pattern already reads as an i.
 _MARKS = re.compile("[\u0300-\u0306\u0308-\u036f]")
+_ACCENTED = re.compile("[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]")  # where such marks are: Latin letters
 
 
 def _unescaped(text: str) -> str:
@@ -243,6 +244,8 @@ def _escaped_character(m: re.Match[str]) -> str:
 
 def _unmarked(text: str) -> str:
     """text without combining marks on its letters (as composed characters again), or text itself if it has none."""
+    if not _ACCENTED.search(text):
+        return text
     decomposed = unicodedata.normalize("NFD", text)
     if not _MARKS.search(decomposed):
         return text
