@@ -55,7 +55,8 @@ _INSTRUCTIONS = (
         "ignor|disregard|forget|override|bypass|discard|new instructions|pay no attention",
         r"""\b(?:ignor(?:e|ing)|disregard(?:ing)?|forget(?:ting)?|override|bypass|discard(?:ing)?)\s+
           (?:(?:all|any|every|the|your|of|these|those)\s+){0,3}
-          (?:(?:previous|prior|preceding|earlier|above|former|system|safety|security)\s+){1,2}
+          (?:(?:previous|prior|preceding|earlier|above|former|system|safety|security)\s+
+            (?:(?:and|or|&)\s+(?:current|existing|other)\s+)?){1,2}
           (?:instructions?|prompts?|rules|directions|guidelines|guardrails|policies|constraints)\b
         | \b(?:ignore|disregard|forget|discard)\s+(?:(?:all|everything|anything)\s+(?:of\s+)?)?(?:the\s+)?above
           (?=\s+(?:and\s+(?:instead|just|only|say|reply|respond|print|output|write|answer|tell)\b|this\s+line\b))
@@ -68,14 +69,15 @@ _INSTRUCTIONS = (
         | \bforget\s+(?:everything|all)\s+(?:(?:that\s+)?you\s+(?:were|have\s+been)\s+told|above|before\s+this)\b
         | \bpay\s+no\s+attention\s+to\s+(?:(?:all|any|the|your)\s+)?(?:previous|prior|earlier|above|system)\s+
           (?:instructions?|prompts?|rules|guidelines)\b
-        | \byour\s+new\s+instructions\s+are\b""",
+        | \byour\s+new\s+instructions\s+are\b
+""",
         starts="ignore ignoring disregard forget forgetting override bypass discard discarding your pay",
     ),
     _gated(
         "authority",
         "from now on|you are|user has|is hereby|is now|is authori|is permitted|is allowed"
         "|system note|system notice|system override|henceforth|from this point|from here on|going forward|has authori"
-        "|has pre|has already|been granted|[system|you're now|has cleared|onward|[[",
+        "|has pre|has already|been granted|[system|you're now|has cleared|onward|[[|has given|has granted",
         r"""\b(?:from\s+now\s+on|from\s+this\s+(?:point|message|moment)\s+(?:on(?:ward)?|forward)|from\s+here\s+on
           |henceforth|going\s+forward)[,:]?\s+
           (?:you|the\s+(?:assistant|model|ai|agent|llm)|claude|chatgpt|gpt(?:-?\d[\w.]*)?|gemini|copilot)\s+
@@ -86,7 +88,7 @@ _INSTRUCTIONS = (
           (?:call|use|run|send|include|ask|reply|respond|answer|mention|tell|invoke)\b
         | \[\[\s*(?:assistant|system|model|ai|agent)\s+(?:directive|instruction|note)s?\s*\]\]
         | \byou(?:'re|\s+are)\s+now\s+(?:operating\s+|running\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|unrestricted
-          |jailbroken|free\s+of|(?:maintenance|debug|admin|god|sudo|root)\s+mode)
+          |jailbroken|free\s+of|(?:maintenance|debug|admin|god|sudo|root)[\s-]mode)
         | \[\s*(?:(?-i:SYSTEM)|system\s+(?:note|notice|message|override|prompt))\s*\]  # not a "[system]" label
         | \b(?:the\s+)?(?:(?:workspace|account|repo(?:sitory)?|org(?:ani[sz]ation)?|project|system)\s+)?
           (?:user|developer|administrator|admin|operator|owner)\s+has\s+(?:already\s+)?(?:pre-?)?
@@ -95,9 +97,57 @@ _INSTRUCTIONS = (
           (?:admin(?:istrator)?|root|elevated|full|unrestricted|superuser|sudo)\s+(?:privileges|permissions|access|rights)\b
         | \b(?:you\s+are|the\s+(?:assistant|model|ai|agent)\s+is)\s+(?:now\s+|hereby\s+)?
           (?:authori[sz]ed|permitted|allowed)\s+to\s+(?:skip|bypass|ignore|override|disable|omit)\b
-        | \bsystem\s+(?:note|notice|override)\s*:""",
+        | \bsystem\s+(?:note|notice|override)\s*:
+        | \b(?:the\s+)?(?:user|developer|administrator|admin|operator|owner)\s+has\s+(?:already\s+)?(?:given|granted)\s+
+          (?:you|the\s+(?:assistant|model|ai|agent))\s+(?:(?:full|explicit|blanket|standing)\s+)?
+          (?:permission|consent|approval|authori[sz]ation)\s+to\b
+        | \b(?:the\s+)?(?:user|developer|administrator|admin|operator|owner)\s+has\s+(?:already\s+)?
+          (?:authori[sz]ed|approved|allowed|permitted|cleared)\s+this\s+(?:tool|server)\s+to\s+(?:\w+\s+){0,6}?
+          (?:without\s+(?:asking|confirmation|confirming|approval|permission|prompting)|skip\w*\s+(?:all\s+)?confirmations?)
+""",
         starts="from henceforth going you [ the user developer administrator admin operator owner system"
         " workspace account repo org project",
+    ),
+    # More ways to set earlier orders aside, each behind words of its own.
+    _gated(
+        "override",
+        "directives|commands",
+        r"""\b(?:ignor(?:e|ing)|disregard|forget|discard|drop)\s+(?:(?:all|any|every|the|your)\s+){0,2}
+          (?:previous|prior|earlier|preceding)\s+(?:directives|commands)\s*[,;]?\s*(?:and\s+)?(?:(?:instead|now)\s+)?
+          (?:follow|obey|heed|execute|do)\s+(?:only\s+)?(?:these|this|the\s+following|what\s+follows|mine|my)\b""",
+        starts="ignore ignoring disregard forget discard drop",
+    ),
+    _gated(
+        "override",
+        "drop",
+        r"""\bdrop(?:ping)?\s+(?:(?:all|any|the|your)\s+){0,2}(?:previous|prior|earlier|preceding|system)\s+
+          (?:instructions?|prompts?|directives)\b""",
+        starts="drop dropping",
+    ),
+    _gated(
+        "override",
+        "supersede|overrule|outrank|precedence",
+        r"""\b(?:supersedes?|overrules?|outranks?|takes?\s+precedence\s+over)\s+
+          (?:all\s+(?:previous|prior|earlier|other|preceding)\s+(?:instructions|directives)
+            |your\s+(?:instructions|system\s+prompt|rules|guidelines)|(?:the|any)\s+system\s+prompt)\b""",
+        starts="supersede supersedes overrule overrules outrank outranks take takes",
+    ),
+    _gated(
+        "authority",
+        "starting now|starting today|starting immediately|as of now|as of this",
+        r"""\b(?:starting\s+(?:now|today|immediately)|as\s+of\s+(?:now|this\s+(?:moment|message)))[,:]?\s+
+          (?:you|the\s+(?:assistant|model|ai|agent|llm))\s+(?:must|shall|will)\s+(?:(?:always|only|never)\s+)?
+          (?:obey|follow|ignore|call|use|answer|respond|reply|act|comply)\b""",
+        starts="starting as",
+    ),
+    # A role label before an order: "SYSTEM: you must ...", a "### System" heading.
+    _gated(
+        "authority",
+        "system:|system :|# system|#system",
+        r"""(?-i:\bSYSTEM)\s*:\s+(?:you|the\s+(?:assistant|model|ai|agent))\s+(?:must|should|shall|will|are\s+to|need\s+to)\b
+        | \#{1,6}[\ \t]*system[\ \t]*\n\s*(?:you|the\s+(?:assistant|model|ai|agent))\s+
+          (?:must|should|shall|will|are\s+to|need\s+to)\b""",
+        starts="system #",
     ),
     # A note addressed to the model is how real servers give usage guidance too ("Note to LLM: use the
     # collection-indexes tool to verify ...", mongodb-mcp-server): on its own it counts only when its
@@ -122,11 +172,30 @@ _INSTRUCTIONS = (
         starts="<",
         alone=lambda _m, text: not _laid_out_in_tags(text),
     ),
+    # Names that are also ordinary words or fields ("the <admin-note> field"): a block only when it is closed.
+    _gated(
+        "tag",
+        "</",
+        r"""<\s*((?:admin|system|security)[\s_-]?notes?|mandatory)\s*>(?:(?!</)[\s\S]){1,1000}?</\s*\1\s*>""",
+        starts="<",
+        alone=lambda _m, text: not _laid_out_in_tags(text),
+    ),
     _gated(
         "comment",
         "<!--",
         r"""<!--(?:(?!-->)[\s\S]){0,500}?\b(?:you|assistant|model|ai|agent|llm|ignore|must|always|never|read|send)\b""",
         starts="<!--",
+    ),
+    # Text a renderer hides: a Markdown link-reference comment, an element styled invisible.
+    _gated(
+        "hidden",
+        "[//]|display|visibility|font-size",
+        r"""\[//\]\s*:\s*\#\s*[("'](?:(?![)"'])[\s\S]){0,500}?\b{ORDER}\b
+        | <(?:span|div|p|font|small)\b[^<>]{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden
+          |font-size\s*:\s*0(?![.\d]*[1-9]))[^<>]{0,100}>(?:(?!</)[\s\S]){0,500}?\b{ORDER}\b""".replace(
+            "{ORDER}", r"(?:you|assistant|model|ai|agent|llm|ignore|must|always|never|read|send)"
+        ),
+        starts="[ <",
     ),
     _gated(
         "template",
@@ -274,6 +343,7 @@ _WHY_INSTRUCTION = {
     "tag": "opens a hidden-instruction block",
     "template": "imitates a chat-template or system marker",
     "comment": "hides an instruction in an HTML comment",
+    "hidden": "hides an instruction where a renderer shows nothing",
     "conceal": "tells the model to keep something from the user",
     "preaction": "tells the model to read or send something before it acts",
     "deceive": "tells the model to mislead the user",
@@ -447,7 +517,12 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     - overriding its instructions: "ignore all previous instructions", "ignore the
       instructions above", "disregard prior safety guidelines", "forget everything
       you were told", "pay no attention to previous instructions", "your new
-      instructions are", "discard all prior instructions", "ignore the above and
+      instructions are", "discard (drop) all prior instructions", "ignore all prior
+      and current instructions", "ignore all previous directives (commands) and
+      follow only these" (not "forget all previous commands recorded in this
+      session" or "discard all prior directives you staged": those are the
+      domain's), "these instructions supersede all previous instructions", "…
+      takes precedence over (overrules) your system prompt", "ignore the above and
       instead …", "disregard everything above this line", and whatever the words, one sentence that names the
       model's own rules ("your earlier rules", "the guardrails you were configured
       with", "system-level rules", "the restrictions in your system prompt") and
@@ -457,7 +532,12 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     - claiming authority: "the user (developer, admin) has
       (pre-)authorised you to", "from now on (henceforth, from this point on) you
       (the assistant, Claude, GPT, Gemini) must/will always …", "from now on,
-      always call …", "you are now in developer (maintenance, root) mode",
+      always call …", "starting now (as of now) you (the assistant) must
+      always obey (follow, call) …" (not "as of now, you must pass an API key"),
+      "you are now in developer (maintenance, root, god-) mode", "the user
+      has given you permission to …", "the user has authorised this tool to …
+      without asking", "SYSTEM: you must …", a "### System" heading followed by
+      "you must …",
       "you are authorized to skip …", "you have been granted administrator
       privileges", "the workspace owner has cleared you to", "from here on answer
       only …", "(System note: …)", "[SYSTEM NOTE]", "[SYSTEM]", "[[assistant directive]]" (not
@@ -469,8 +549,12 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
       developer"), or when the same text gives another order of this list;
     - hidden-instruction blocks and markers: `<IMPORTANT>`, `<SYSTEM>`, `<instructions>`, `<critical-directive>`,
       `<secret>`, `<hidden>`, `<system-reminder>` (with attributes or self-closing too:
-      `<IMPORTANT priority="high">`, `<IMPORTANT/>`), an HTML comment addressed to the
-      model, chat-template tokens as the templates write them (`[INST]`, `<|im_start|>`,
+      `<IMPORTANT priority="high">`, `<IMPORTANT/>`), a closed `<admin-note>…</admin-note>`,
+      `<system_note>` or `<mandatory>` block (the bare tag may name a field), an HTML
+      comment addressed to the model, text a renderer hides (a Markdown `[//]: # (…)`
+      comment, an element styled `display:none`, `visibility:hidden` or
+      `font-size:0`) when it speaks to the model, chat-template tokens as the
+      templates write them (`[INST]`, `<|im_start|>`,
       `<|eot_id|>` and any other `<|name|>`, `<start_of_turn>`, `<<SYS>>`; a
       lower-case `[inst]` is Lean syntax; a tag or token inside a code span or
       fenced block, or named as data ("special tokens such as <|endoftext|>"), is
