@@ -9,11 +9,15 @@ to end on hostile input and checks every line of its standard output and standar
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
+import pytest
 from click.testing import Result
 
 from catalint.text import one_line
+from conftest import write, write_catalog
 
 # What a stranger's pull request can put in a file name or a catalog string.
 EVIL = "x\n::error file=x::pwned\x1b[31m\r::add-mask::y\u202e##[warning]z\x85\u2028"
@@ -68,3 +72,53 @@ def test_one_line_leaves_ordinary_text_alone_and_escapes_the_rest() -> None:
     for hostile in (EVIL, EVIL_FILE, "::x", " ::x", "##[##["):
         assert one_line(one_line(hostile)) == one_line(hostile)  # its own escape
         assert_clean(one_line(hostile))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--scores", "--statistics"],
+        ["--explain", EVIL],
+        ["--output-format", "markdown"],
+        ["--output-format", "github"],
+        ["--gate", f'tool["{EVIL_INLINE}"].score>=0.9'],
+    ],
+    ids=["text-scores", "text-explain", "markdown", "github", "gate-on-tool"],
+)
+def test_lint_hostile_file_and_tool_names(cli, tmp_path: Path, args: list[str]) -> None:
+    write_catalog(tmp_path / EVIL_FILE, [evil_tool(), evil_tool(EVIL_INLINE), OK_TOOL])
+    write_catalog(tmp_path / "ok.tools.json", [OK_TOOL])
+    write(tmp_path / "::error::broken.tools.json", "{")  # unreadable: its error line names it, on stderr
+    result = cli("lint", ".", *args)
+    assert result.exit_code in (1, 2), result.output
+    assert "pwned" in result.stdout  # the name is shown, escaped
+    assert_result_clean(result, github="github" in args)
+
+
+def test_lint_stdin_filename_and_a_finding_line_that_starts_with_the_file(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "ok.tools.json", [OK_TOOL])
+    catalog = json.dumps({"tools": [evil_tool()]})
+    result = cli("lint", "--stdin-filename", "::error::" + EVIL_FILE, "-", "ok.tools.json", input=catalog)
+    assert result.exit_code == 1
+    assert "\\x3a:error::a\\n::error file=x::pwned\\x1b[31m\\x1b]0;t\\x07\\u202e" in result.stdout
+    assert_result_clean(result)
+
+
+def test_lint_empty_directory_notice(cli, tmp_path: Path) -> None:
+    (tmp_path / "d\n::warning::dirinj\x1b[0m").mkdir()
+    for fmt in ("text", "markdown", "github"):
+        result = cli("lint", "--output-format", fmt, "d\n::warning::dirinj\x1b[0m")
+        assert "dirinj" in result.output
+        assert_result_clean(result, github=fmt == "github")
+
+
+def test_lint_sarif_and_json_messages_hold_no_raw_control(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / EVIL_FILE, [evil_tool()])
+    sarif = json.loads(cli("lint", "--output-format", "sarif", EVIL_FILE).stdout)
+    texts = [r["message"]["text"] for r in sarif["runs"][0]["results"]]
+    assert texts
+    for text in texts:  # what GitHub code scanning shows: as written, on one line
+        assert_clean(text)
+    report = cli("lint", "--output-format", "json", EVIL_FILE).stdout
+    assert re.search("[\x00-\x1f]", report.replace("\n", "")) is None  # JSON escapes C0; the name is kept as it is
+    assert json.loads(report)["files"][0]["file"] == EVIL_FILE
