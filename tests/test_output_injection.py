@@ -122,3 +122,81 @@ def test_lint_sarif_and_json_messages_hold_no_raw_control(cli, tmp_path: Path) -
     report = cli("lint", "--output-format", "json", EVIL_FILE).stdout
     assert re.search("[\x00-\x1f]", report.replace("\n", "")) is None  # JSON escapes C0; the name is kept as it is
     assert json.loads(report)["files"][0]["file"] == EVIL_FILE
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_diff_hostile_names(cli, tmp_path: Path, fmt: str) -> None:
+    write_catalog(tmp_path / EVIL_FILE, [evil_tool(), evil_tool("old" + EVIL)])
+    write_catalog(tmp_path / "ok.tools.json", [{**evil_tool(), "description": "Reads a thing, now \x1b[2J."}, OK_TOOL])
+    result = cli("diff", "--output-format", fmt, EVIL_FILE, "ok.tools.json")
+    assert result.exit_code == 0, result.output
+    assert "pwned" in result.stdout
+    assert_result_clean(result)
+
+
+def test_diff_error_line_names_a_hostile_file(cli, tmp_path: Path) -> None:
+    write(tmp_path / EVIL_FILE, "{")
+    write_catalog(tmp_path / "ok.tools.json", [OK_TOOL])
+    result = cli("diff", EVIL_FILE, "ok.tools.json")
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1
+    assert_result_clean(result)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_check_hostile_suite_and_catalog(cli, tmp_path: Path, fmt: str) -> None:
+    write_catalog(tmp_path / EVIL_FILE, [evil_tool()])
+    suite = {
+        "tool_quality": [
+            {"name": f"quality {EVIL}", "catalog": EVIL_FILE},
+            {"name": f"missing {EVIL}", "catalog": "::error::nothere.json"},
+        ],
+        f"extra {EVIL}": {},  # skipped with a notice
+    }
+    write(tmp_path / "suite.yml", json.dumps(suite))
+    result = cli("check", "--output-format", fmt, "suite.yml")
+    assert result.exit_code == 2, result.output
+    assert "quality" in result.stdout
+    assert_result_clean(result)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_trace_score_hostile_call_names(cli, tmp_path: Path, fmt: str) -> None:
+    calls = [{"name": f"x{EVIL}", "server": "s"}, {"name": "::error::bare", "server": "::warning::srv"}]
+    write(tmp_path / "trace.json", json.dumps({"tool_calls": calls}))
+    result = cli("trace", "score", "--output-format", fmt, "trace.json", "--class", "c=s.x")
+    assert result.exit_code in (0, 1), result.output
+    assert "bare" in result.stdout
+    assert_result_clean(result)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_bench_run_hostile_spec_path_and_names(cli, tmp_path: Path, fmt: str) -> None:
+    name = f"a{EVIL}"
+    spec = {
+        "name": f"bench {EVIL}",
+        "catalog": [evil_tool(name), {"name": "b", "description": "Writes a thing", "inputSchema": {"type": "object"}}],
+        "intents": [{"query": f"read {EVIL}", "gold": [name]}, {"query": "write a thing", "gold": ["b"]}],
+        "mutations": [
+            {"tool": name, "kind": "drop_keyword", "word": "zzz"},  # changes nothing: a notice on stderr
+            {"tool": name, "kind": "blank"},
+        ],
+    }
+    spec_file = "s\n::error::specinj\x1b[0m.json"
+    write(tmp_path / spec_file, json.dumps(spec))
+    result = cli("bench", "run", "--output-format", fmt, spec_file)
+    assert result.exit_code == 0, result.output
+    assert "changes nothing" in result.stderr
+    assert_result_clean(result)
+    spec["name"] = ""  # the report is then titled by the spec's path
+    write(tmp_path / spec_file, json.dumps(spec))
+    result = cli("bench", "run", "--output-format", fmt, spec_file)
+    assert "specinj" in result.stdout
+    assert_result_clean(result)
+
+
+def test_trace_distract_stderr_names_the_output(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "ok.tools.json", [OK_TOOL])
+    result = cli("trace", "distract", "ok.tools.json", "--count", "2", "-o", "::error::" + EVIL_FILE)
+    assert result.exit_code == 0, result.output
+    assert_result_clean(result)
