@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -200,3 +201,29 @@ def test_trace_distract_stderr_names_the_output(cli, tmp_path: Path) -> None:
     result = cli("trace", "distract", "ok.tools.json", "--count", "2", "-o", "::error::" + EVIL_FILE)
     assert result.exit_code == 0, result.output
     assert_result_clean(result)
+
+
+def _git_repo(tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [OK_TOOL])
+    commit = ["-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x"]
+    for args in (["init", "-q", "."], ["add", "."], commit):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["diff", "--", "--batch-check=%(objectname):tools.json", "tools.json"],
+        ["diff", "--", "--output=x:tools.json", "tools.json"],
+        ["lint", "--baseline", "--output=x:tools.json", "tools.json"],
+        ["lint", "--baseline-rev", "--output=x", "tools.json"],
+    ],
+    ids=["diff-batch-check", "diff-output", "baseline", "baseline-rev"],
+)
+def test_a_revision_that_looks_like_an_option_is_refused(cli, tmp_path: Path, args: list[str]) -> None:
+    _git_repo(tmp_path)
+    result = cli(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1
+    assert "is not a git revision: a revision cannot begin with '-'" in result.stderr
+    assert not (tmp_path / "x").exists()

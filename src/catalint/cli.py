@@ -854,6 +854,8 @@ def _check_snapshot(saved: str, live_text: str) -> int:
 def _check_revision(rev: str) -> None:
     import subprocess
 
+    if rev.startswith("-"):  # git would read it as an option
+        fail(f"error: --baseline-rev: {rev!r} is not a git revision: a revision cannot begin with '-'")
     try:
         done = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], capture_output=True)
     except OSError as exc:
