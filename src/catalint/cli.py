@@ -116,9 +116,16 @@ def _default_mode(tmp: str, target: Path) -> None:
     os.chmod(tmp, mode)
 
 
+def _line(text: str) -> str:
+    """One line for stderr or a terminal: file names and catalog text are untrusted (see text.one_line)."""
+    from catalint.text import one_line
+
+    return one_line(text)
+
+
 def fail(message: str) -> NoReturn:
     """One error line on stderr (a line break inside a quoted name is escaped), then exit 2."""
-    from catalint.loader import one_line
+    from catalint.text import one_line
 
     click.echo(one_line(message), err=True)
     sys.exit(EXIT_ERROR)
@@ -426,7 +433,7 @@ def lint(
         for file, settings, catalog in loaded:
             result = catalog if isinstance(catalog, LoadError) else next(outcomes)
             if isinstance(result, LoadError):  # unreadable, or its rules crashed: the others still count
-                click.echo(str(result), err=True)
+                click.echo(_line(str(result)), err=True)
                 run.errors.append(result)
                 continue
             base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, file)
@@ -616,7 +623,7 @@ def bench_run(spec: str, min_drop: float | None, auto: bool, output_format: str,
         fail(f"error: {exc}")
         return
     for notice in report.notices:
-        click.echo(notice, err=True)
+        click.echo(_line(notice), err=True)
     save(FORMATS[output_format](report, min_drop), output_file)
     sys.exit(1 if min_drop is not None and not passed(report, min_drop) else 0)
 
@@ -684,12 +691,12 @@ def snapshot_cmd(
         fail(f"error: snapshot failed: {exc}")
         return
     for note in notes:
-        click.echo(f"{server.label()}: notice: {note}", err=True)
+        click.echo(_line(f"{server.label()}: notice: {note}"), err=True)
     text = render(tools, is_yaml_name(output))
     if check:
         sys.exit(_check_snapshot(output, text))
     save(text, output, "the snapshot")
-    click.echo(f"{output}: {len(tools)} tool{'s' * (len(tools) != 1)} from {server.label()}", err=True)
+    click.echo(_line(f"{output}: {len(tools)} tool{'s' * (len(tools) != 1)} from {server.label()}"), err=True)
 
 
 @main.command("check")
@@ -741,10 +748,10 @@ def check_cmd(
         fail(str(exc))
         return
     for notice in loaded.notices:
-        click.echo(notice, err=True)
+        click.echo(_line(notice), err=True)
     if loaded.scenarios and not traces_dir:
         names = ", ".join(repr(s.name) for s in loaded.scenarios)
-        click.echo(f"{suite}: notice: skipping the trace-scored scenarios {names}: give --traces DIR", err=True)
+        click.echo(_line(f"{suite}: notice: skipping the trace-scored scenarios {names}: give --traces DIR"), err=True)
     resolver = SettingsResolver(config_path, {})
     quality: list[dict[str, Any]] = []
     for block in loaded.blocks:
@@ -757,14 +764,14 @@ def check_cmd(
             where = catalog.path if os.path.isfile(catalog.path) else suite
             rows = assess(lint_catalog(catalog, resolver.for_file(where)), block.checks, False).gate
         except (LoadError, SnapshotError) as exc:  # on stderr as lint reports it, and as the block's row
-            click.echo(str(exc), err=True)
+            click.echo(_line(str(exc)), err=True)
             quality.append({**entry, "error": str(exc), "passed": False, "gates": []})
             continue
         except ConfigError as exc:
             fail(f"{suite}: error: {exc}")
             return
         for note in notes:
-            click.echo(f"<{block.source}>: notice: {note}", err=True)
+            click.echo(_line(f"<{block.source}>: notice: {note}"), err=True)
         quality.append({**entry, "passed": all(r.passed for r in rows), "gates": [r.as_dict() for r in rows]})
     results = []
     if traces_dir and loaded.scenarios:
@@ -772,7 +779,7 @@ def check_cmd(
         found = {**suite_catalogs(loaded.servers, suite, given), **given}
         results = check_traces(loaded.scenarios, traces_dir, found)
     elif traces_dir:
-        click.echo(f"{suite}: notice: --traces given, but no agents:/tests: entry has trace blocks", err=True)
+        click.echo(_line(f"{suite}: notice: --traces given, but no agents:/tests: entry has trace blocks"), err=True)
     from catalint.trace_cli import report_check
 
     report_check(quality, results, output_format, output_file, baseline)
@@ -833,13 +840,13 @@ def _check_snapshot(saved: str, live_text: str) -> int:
         return 2
     live = load_text(live_text, saved, f"{saved} (live)")
     if [t.raw for t in base.tools] == [t.raw for t in live.tools]:
-        click.echo(f"{saved}: up to date ({len(live.tools)} tools)")
+        click.echo(_line(f"{saved}: up to date ({len(live.tools)} tools)"))
         return 0
     if sorted(canonical(t.raw) for t in base.tools) == sorted(canonical(t.raw) for t in live.tools):
         # The same tools in another order: what an agent sees is unchanged (a server may list them in any order).
-        click.echo(f"{saved}: up to date ({len(live.tools)} tools; the server lists them in another order)")
+        click.echo(_line(f"{saved}: up to date ({len(live.tools)} tools; the server lists them in another order)"))
         return 0
-    click.echo(f"{saved}: out of date; run the same command without --check to update it")
+    click.echo(_line(f"{saved}: out of date; run the same command without --check to update it"))
     click.echo(format_text(compare(base, live)), nl=False)
     return 1
 
@@ -847,6 +854,8 @@ def _check_snapshot(saved: str, live_text: str) -> int:
 def _check_revision(rev: str) -> None:
     import subprocess
 
+    if rev.startswith("-"):  # git would read it as an option
+        fail(f"error: --baseline-rev: {rev!r} is not a git revision: a revision cannot begin with '-'")
     try:
         done = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], capture_output=True)
     except OSError as exc:
@@ -919,7 +928,7 @@ def entry() -> None:
     except Exception as exc:  # a catalint bug: one line, not a traceback (CATALINT_DEBUG=1 shows it)
         if os.environ.get("CATALINT_DEBUG"):
             raise
-        sys.stderr.write(f"catalint: internal error: {type(exc).__name__}: {exc} (please report this)\n")
+        sys.stderr.write(_line(f"catalint: internal error: {type(exc).__name__}: {exc} (please report this)") + "\n")
         code = EXIT_ERROR
     try:
         sys.stdout.flush()

@@ -73,6 +73,8 @@ def _load_file(spec: str, cwd: Path) -> Catalog:
 
 def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
     """The file at path (relative to cwd, or absolute) as committed at rev; shown as path@rev."""
+    if rev.startswith("-"):  # git would read it as an option of cat-file (--batch-check=..., --output=...)
+        raise LoadError(spec, f"{rev!r} is not a git revision: a revision cannot begin with '-'")
     if os.path.isabs(path):
         top = _git(["rev-parse", "--show-toplevel"], cwd, spec).decode().strip()
         where = Path(path).parent.resolve() / Path(path).name  # git reports the top level with links resolved

@@ -138,7 +138,7 @@ def format_text(diff: CatalogDiff) -> str:
     from catalint.text import one_line
 
     lines = [
-        f"catalint diff: {diff.base.display} -> {diff.head.display}",
+        one_line(f"catalint diff: {diff.base.display} -> {diff.head.display}"),  # file names, REV:path untrusted
         f"tools: {len(diff.before)} -> {len(diff.after)} (+{_counts(diff)})",
     ]
     lines += [one_line(f"+ {s.name} (score {s.score:.2f}, {s.tokens:,} tokens)") for s in diff.added]

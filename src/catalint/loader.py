@@ -9,6 +9,7 @@ from typing import Any
 
 from catalint.model import Catalog, Tool
 from catalint.sourcemap import JsonSourceMap, LineIndex, YamlSourceMap, join_pointer
+from catalint.text import one_line  # an error line names a file and quotes its keys: both untrusted
 
 YAML_SUFFIXES = (".yaml", ".yml")
 # Limits on untrusted input (see the README's "Limits"): each is one clear error, exit 2.
@@ -42,15 +43,6 @@ class LoadError(Exception):
         if self.pointer:  # the root pointer "" needs no mention
             text += f" (at {self.pointer})"
         return one_line(text)
-
-
-# Characters that end a line for str.splitlines() (and so for many readers of stderr), besides \n and \r.
-_LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-def one_line(text: str) -> str:
-    """Text with every line-breaking character escaped (a key or file name may hold one), so it stays one line."""
-    return _LINE_BREAKS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 # Strings are matched too, so that a NaN inside a string is skipped.

@@ -175,15 +175,31 @@ _NOT_PROSE = re.compile(
 WIDE_WEIGHT = 3  # a wide (CJK) character carries about a word: '获取所有菜谱' (6) says 'Get all recipes' (15)
 
 
-# Characters that would start a new line, or act on a terminal, when a catalog's text is printed.
+# Characters that would start a new line, act on a terminal, or reorder what a reader sees when a catalog's text is
+# printed: C0 and C1 controls, DEL, the Unicode line and paragraph separators, and the bidirectional controls.
 _UNPRINTABLE = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]}
-_UNPRINTABLE.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", 0x2028: "\\u2028", 0x2029: "\\u2029"})
+_UNPRINTABLE.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+_UNPRINTABLE.update(
+    {c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+)
+_LEGACY_COMMAND = "##["  # the runner reads a workflow command written ##[error]... anywhere in a line
 
 
 def one_line(text: str) -> str:
-    """text with line breaks and control characters escaped: a tool name from a catalog cannot start a line
-    of its own in a text report (where a CI log would read '::error::' or '::add-mask::' as a command)."""
-    return text if text.isprintable() else text.translate(_UNPRINTABLE)
+    """Untrusted text (a file or tool name, a message quoting a catalog) made safe to print as, or in, one line of
+    a report or a log. Controls (C0, C1, DEL), line separators and bidirectional controls are written as escapes
+    (\\n, \\x1b, \\u202e): the text cannot start a line, act on a terminal or reorder what is around it. Nor can
+    it open a GitHub workflow command: a leading '::' (the runner skips white space first) becomes \\x3a:, and
+    '##[' (read anywhere in a line) becomes #\\x23[. Other text is unchanged; escaping twice changes nothing."""
+    if not text.isprintable():
+        text = text.translate(_UNPRINTABLE)
+    if _LEGACY_COMMAND in text:
+        text = text.replace(_LEGACY_COMMAND, "#\\x23[")
+    if text[:1] == ":" or text[:1].isspace():
+        start = len(text) - len(text.lstrip())
+        if text.startswith("::", start):
+            text = f"{text[:start]}\\x3a{text[start + 1 :]}"
+    return text
 
 
 def weighted_length(text: str) -> int:

@@ -130,6 +130,7 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     from catalint.cli import fail, save
     from catalint.distractors import DistractorError, descriptions, from_catalog, near_duplicates, pad
     from catalint.loader import LoadError, load_path
+    from catalint.text import one_line
 
     try:
         loaded = load_path(catalog)
@@ -156,7 +157,7 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     save(text, output_file, "the catalog")
     names = ", ".join(t["name"] for t in extra) or "none"
     count = f"{len(extra)} distractor{'s' * (len(extra) != 1)}"
-    click.echo(f"{output_file or '-'}: {len(tools)} tools and {count} ({names})", err=True)
+    click.echo(one_line(f"{output_file or '-'}: {len(tools)} tools and {count} ({names})"), err=True)
 
 
 def check_traces(scenarios: list[Scenario], traces_dir: str, catalogs: dict[str, Catalog]) -> list[Result]:
@@ -307,6 +308,7 @@ def report_check(
 ) -> None:
     """check's report: the tool_quality rows, then the scored scenarios."""
     from catalint.cli import save
+    from catalint.text import one_line
     from catalint.trace_report import report_dict, to_markdown, to_text
 
     comparison = _comparison(results, baseline)
@@ -324,7 +326,7 @@ def report_check(
             lines.append(f"tool_quality [{'PASS' if q['passed'] else 'FAIL'}] {q['name']} ({q['kind']} {q['source']})")
             for gate in q["gates"]:
                 lines.append(f"  gate [{'PASS' if gate['passed'] else 'FAIL'}] {gate['message']}")
-        head = "\n".join(lines) + "\n" if lines else ""
+        head = "".join(one_line(line) + "\n" for line in lines)  # block names and errors come from the suite
         if output_format == "markdown":
             head = "# catalint check\n\n" + _quality_markdown(quality)
             body = to_markdown(results, comparison, "## Agent scenarios") if results or comparison else ""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from catalint.gate import is_number
+from catalint.text import one_line
 from catalint.trace_scenario import ALL_TARGETS, Result
 
 REPORT_VERSION = 1
@@ -109,7 +111,7 @@ def to_text(results: list[Result], comparison: list[dict[str, Any]] | None = Non
             out.append(f"  {row.line()}")
     if comparison is not None:
         out += compare_lines(comparison)
-    return "\n".join(out) + "\n"
+    return "\n".join(one_line(line) for line in out) + "\n"  # names and sources come from suites and traces
 
 
 def _times(n: int, name: str, of: int | None, unit: str) -> str:
@@ -143,7 +145,7 @@ def to_markdown(
             if sel["unexpected"]:
                 out.append("Unexpected tools: " + ", ".join(code(k, False) for k in sel["unexpected"]) + ".")
         if result.floor:
-            out += ["", *(f"    {line}" for line in result.floor.lines())]
+            out += ["", *(f"    {one_line(line)}" for line in result.floor.lines())]
         if result.rows:
             out += ["", "| gate | result |", "|---|---|"]
             out += [f"| {text(r.text)} | {'PASS' if r.passed else 'FAIL'} |" for _, r in result.rows]
@@ -151,7 +153,9 @@ def to_markdown(
             out += ["", *(f"- {text(n)}" for n in result.notices)]
         out.append("")
     if comparison is not None:
-        out += [f"{sub} Compared with the baseline", "", "```", *compare_lines(comparison), "```", ""]
+        lines = [one_line(line) for line in compare_lines(comparison)]
+        fence = "`" * max([3, *(len(run) + 1 for line in lines for run in re.findall("`+", line))])  # none closes it
+        out += [f"{sub} Compared with the baseline", "", fence, *lines, fence, ""]
     return "\n".join(out)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from catalint.bench import Report, wilson
 from catalint.model import SMELLS
+from catalint.text import one_line
 
 
 def _pct(x: float) -> str:
@@ -142,7 +143,7 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
     if min_drop is not None:
         verdict = "PASS" if passed(report, min_drop) else "FAIL"
         lines.append(f"min-drop [{verdict}] largest drop {_largest_pts(report)} vs required {_pts(min_drop)}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(one_line(line) for line in lines) + "\n"  # the spec path, tool names and words are untrusted
 
 
 def _largest_pts(report: Report) -> str:

@@ -15,13 +15,16 @@ from pathlib import Path
 from catalint.engine import FileResult
 from catalint.model import Finding, Severity
 from catalint.run import Run
+from catalint.text import one_line
 
 LEVELS = {Severity.CRITICAL: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 SHOWN_PER_LEVEL = 10  # what GitHub displays per level and step
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A command's message: %, CR and LF encoded as the runner decodes them; other controls (an ESC that would
+    recolour the log, a bidirectional control) escaped as in the text report."""
+    return one_line(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 
+from catalint.text import one_line
+
 _BACKTICKS = re.compile(r"`+")
 
 
 def _flat(value: str) -> str:
-    """Value on one line: each line break a space."""
-    return value.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    """Value on one line: each line break a space, other controls escaped as in the text report (an ESC, a
+    bidirectional control), so that a report printed to a CI log runs no workflow command either."""
+    return one_line(value.replace("\r\n", " ").replace("\r", " ").replace("\n", " "))
 
 
 def text(value: str) -> str:

@@ -12,6 +12,7 @@ from catalint.formatters.json_format import encode_line
 from catalint.model import Severity
 from catalint.registry import Rule, all_rules
 from catalint.run import Run
+from catalint.text import one_line
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {Severity.CRITICAL: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -66,7 +67,7 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": LEVELS[f.severity],
-            "message": {"text": f"{f.tool}: {f.message}"},
+            "message": {"text": one_line(f"{f.tool}: {f.message}")},  # code scanning shows it as written
             "locations": [
                 {
                     "physicalLocation": {
@@ -90,7 +91,7 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
     notifications = [
         {
             "level": "error",
-            "message": {"text": e.message},
+            "message": {"text": one_line(e.message)},
             "locations": [
                 {
                     "physicalLocation": {

@@ -16,7 +16,7 @@ def format_text(run: Run, statistics: bool = False) -> str:
     for file_result, f in run.findings:
         severity = f.severity.label
         span = f.span
-        where = one_line(file_result.catalog.display)  # catalog text never starts a line of its own
+        where = one_line(file_result.catalog.display)  # file names and catalog text never start a line of their own
         lines.append(f"{where}:{span.line}:{span.col}: {f.code} [{severity}] {one_line(f.tool)}: {one_line(f.message)}")
         if f.code not in severities:
             severities[f.code] = severity
@@ -34,7 +34,7 @@ def format_text(run: Run, statistics: bool = False) -> str:
     if run.explain:
         lines += explanations(run)
     lines += gate_rows(run)
-    lines.extend(run.notices)
+    lines += [one_line(notice) for notice in run.notices]  # they name files, tools and globs
     lines.append(summary(run))
     return "\n".join(lines) + "\n"
 
@@ -42,7 +42,7 @@ def format_text(run: Run, statistics: bool = False) -> str:
 def gate_rows(run: Run) -> list[str]:
     many = len(run.files) > 1
     return [
-        row.line(fr.catalog.display if many else None)
+        one_line(row.line(fr.catalog.display if many else None))
         for fr in run.files
         if fr.quality is not None
         for row in fr.quality.gate
@@ -58,7 +58,7 @@ def score_tables(run: Run) -> list[str]:
         if q is None:
             continue
         width = max([len("tool"), *(len(one_line(t.name)) for t in q.tools)])
-        lines += ["", f"{fr.catalog.display}:", f"  {'tool':<{width}}  score  grade  tokens  smells"]
+        lines += ["", f"{one_line(fr.catalog.display)}:", f"  {'tool':<{width}}  score  grade  tokens  smells"]
         for t in q.tools:
             smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
             tokens = f"{t.tokens.total:>6}" if t.tokens is not None else f"{'-':>6}"
@@ -86,7 +86,7 @@ def explanations(run: Run) -> list[str]:
             continue
         for t in fr.quality.tools:
             if t.name in run.explain:
-                prefix = f"{fr.catalog.display}: " if len(run.files) > 1 else ""
+                prefix = f"{one_line(fr.catalog.display)}: " if len(run.files) > 1 else ""
                 lines.append(prefix + explain(t.result.tool).rstrip("\n"))
                 smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "none"
                 lines.append(f"  smells: {smells}")
