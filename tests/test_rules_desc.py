@@ -118,6 +118,23 @@ def test_desc003_silent_on_empty_description() -> None:
     assert not fires("DESC-003", tool(name="x", description=""))
 
 
+@pytest.mark.parametrize(
+    ("name", "desc"),
+    [
+        ("天气", "查询城市的天气预报"),  # "query a city's weather forecast": letters beyond ASCII count
+        ("検索", "ウェブを検索します"),
+        ("天气", "🌤️ ☀️"),  # no letter at all is not the name either
+    ],
+)
+def test_desc003_a_description_in_another_script_is_not_the_name(name: str, desc: str) -> None:
+    assert not fires("DESC-003", tool(name=name, description=desc))
+
+
+@pytest.mark.parametrize(("name", "desc"), [("天气", "天气。"), ("検索", "検索"), ("météo", "Météo!")])
+def test_desc003_fires_on_the_name_in_another_script(name: str, desc: str) -> None:
+    assert fires("DESC-003", tool(name=name, description=desc))
+
+
 # ---------------------------------------------------------------- DESC-004
 
 

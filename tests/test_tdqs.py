@@ -217,7 +217,7 @@ def test_argument_description_of_eight_characters_counts() -> None:
         ("key_name", "\u212aEY  NAME!!", False),  # the Kelvin sign lower-cases to k
         ("id_number", "\u0130D--NUMBER", False),  # "İ" lower-cases to i and a combining dot
         ("id_number", "\u0130D--NUMBERS", True),
-        ("k\u00e9y", "KEY!!!!!!", True),  # é is not a letter squash keeps: the name squashes to "ky"
+        ("k\u00e9y", "KEY!!!!!!", True),  # é is a letter of its own: the name squashes to "kéy", not "key"
         ("k\u00e9y", "K\u00c9Y!!!!!!", False),
     ],
 )

@@ -48,6 +48,7 @@ def match_near(starts: LazyRegex, pattern: LazyRegex, text: str) -> bool:
 
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")  # on lower-cased text: "don't", "agent's"
 _ALNUM_RUN = re.compile(r"[^0-9a-z]+")
+_NOT_LETTER_OR_DIGIT = re.compile(r"[\W_]+")  # letters and digits of any script are kept
 
 # Base forms of verbs that tool descriptions use to say what a tool does.
 # Inflected forms (gets, listed, creating, queries...) are matched by stemming.
@@ -224,8 +225,9 @@ def normalize(text: str) -> str:
 
 
 def squash(text: str) -> str:
-    """Lower-case alphanumerics only: 'Lookup city-weather.' -> 'lookupcityweather'."""
-    return _ALNUM_RUN.sub("", text.lower())
+    """Lower-case letters and digits only, of any script: 'Lookup city-weather.' -> 'lookupcityweather',
+    '查询天气。' -> '查询天气'."""
+    return _NOT_LETTER_OR_DIGIT.sub("", text.lower())
 
 
 def mentions(text: str, value: str) -> bool:
@@ -297,4 +299,8 @@ def says_what_returns(text: str) -> bool:
 
 def repeats_name(text: str, name: str) -> bool:
     """Whether a (stripped) description only restates the tool name (DESC-003, TDQS presence)."""
-    return bool(text) and len(text) <= 2 * len(name) + 8 and squash(text) == squash(name)
+    if not text or len(text) > 2 * len(name) + 8:
+        return False
+    squashed = squash(text)
+    # Text with no letter or digit (emoji, punctuation) repeats the name only when it is the name.
+    return squashed == squash(name) if squashed else text.lower() == name.strip().lower()
