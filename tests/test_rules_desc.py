@@ -296,6 +296,34 @@ def test_desc006_follows_local_ref_for_description() -> None:
     assert fires("DESC-006", tool(inputSchema=s))
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        {"$ref": "#/$defs/Address"},
+        {"allOf": [{"$ref": "#/$defs/Address"}]},  # Pydantic v1's described $ref
+        {"anyOf": [{"$ref": "#/$defs/Address"}, {"type": "null"}]},  # Pydantic's Optional[Address]
+        {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/Address"}]},
+    ],
+)
+def test_desc006_a_description_behind_a_ref_counts_however_the_ref_is_written(written: dict[str, Any]) -> None:
+    address = {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}
+    described = {"Address": {**address, "description": "Postal address of the recipient."}}
+    assert not fires("DESC-006", tool(inputSchema=schema({"address": written}, ["address"], **{"$defs": described})))
+    bare = {"Address": address}
+    [finding] = run("DESC-006", tool(inputSchema=schema({"address": written}, ["address"], **{"$defs": bare})))
+    assert finding.message == "required argument 'address' has no description"
+
+
+def test_desc006_an_allof_ref_points_at_the_definitions_description() -> None:
+    s = schema(
+        {"item": {"allOf": [{"$ref": "#/$defs/Item"}]}},
+        ["item"],
+        **{"$defs": {"Item": {"enum": ["a", "b"], "description": "An item"}}},
+    )
+    [finding] = run("DESC-007", tool(inputSchema=s))  # the enum behind the allOf is the argument's, as for a $ref
+    assert finding.pointer == "/tools/0/inputSchema/$defs/Item/description"
+
+
 def test_desc006_survives_ref_cycles() -> None:
     s = schema(
         {"node": {"$ref": "#/$defs/Node"}},

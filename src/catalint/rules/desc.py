@@ -273,8 +273,10 @@ def _desc_or_schema(arg: Argument) -> str:
 def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An argument listed in its object's `required` array whose
-    schema (after following a local `$ref`) has no non-empty `description`, nor
-    one on an `anyOf`/`oneOf` branch. Nested arguments count: properties of object
+    schema (after following a local `$ref`, or a one-branch `allOf` of one) has no
+    non-empty `description`, nor one on an `anyOf`/`oneOf`/`allOf` branch or on the
+    definition a branch's `$ref` names (Pydantic's optional model, `anyOf:
+    [{"$ref": ...}, {"type": "null"}]`). Nested arguments count: properties of object
     arguments and of array items. A `const` (or one-value `enum`) argument is
     left alone: there is no choice to explain; so is an object whose every
     property has its own description (the `path`, `query` and `body` wrappers
