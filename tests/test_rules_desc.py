@@ -632,6 +632,40 @@ def test_desc010_fires_when_those_forms_say_nothing_of_the_result(text: str) -> 
     assert fires("DESC-010", tool(description=text))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Retrieve a page\nError Responses:\n400: Bad request",  # the errors' heading (Notion's API tools)
+        "List issues. For pagination, use the 'endCursor' from the previous response's 'pageInfo'.",
+        "Ask Playwright to start waiting for a HTTP response.",
+        "Start a process. Use read_process_output() to get responses.",  # another tool's
+        "List dashboard snapshots with optional query and result limit filters.",
+        "Get photos. Args: page: Page number for results (25 photos per page).",
+        "Generate the report. When present, you must start your response with a warning.",  # the agent's
+        "Delete the folder. Omitting the path will result in an error.",
+        "Download usage data into the output directory.",
+    ],
+)
+def test_desc010_return_nouns_that_are_not_this_tools_result(text: str) -> None:
+    assert fires("DESC-010", tool(description=text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "List collaborators. Results are paginated; the response includes nextPage.",
+        "Search the web. Maximum 20 results per request.",
+        "List directories. Results distinguish between files and directories.",
+        "Create a project. The DSN is included in the output.",
+        "Query the API endpoint with jq-style response filtering; the response can be very large.",
+        "Fetch a page with the error response body when the request fails.",
+        "Get the server info. Responds with its version.",
+    ],
+)
+def test_desc010_return_nouns_about_this_tools_result(text: str) -> None:
+    assert not fires("DESC-010", tool(description=text))
+
+
 # ---------------------------------------------------------------- DESC-011
 
 

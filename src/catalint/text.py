@@ -243,9 +243,18 @@ def mentions(text: str, value: str) -> bool:
 # including: ...", "including a, b and c"); what it shows or provides ("Provides a summary of ...");
 # or what a conversion turns its input into ("Convert an address to coordinates").
 # All but the first are tried only in a text holding their key words (substring tests run in C).
+# The nouns output, result and response count only as this tool's: not under "Error Responses:",
+# an earlier call's ("the previous response's cursor"), the agent's ("start your response with"), an HTTP
+# exchange ("wait for an HTTP response"), another tool's ("use read_output() to get responses"), a
+# consequence ("will result in an error") or a word naming a setting ("result limit", "output directory",
+# "page number for results").
 RETURN_WORDS = LazyRegex(
-    r"\b(?:return(?:s|ed|ing)?|outputs?|results?|respon(?:se|ses|ds)|yields?|produces?"
-    r"|gives back|sends back|comes back|echo(?:es|ed)? back)\b",
+    r"\b(?:return(?:s|ed|ing)?|responds|yields?|produces?|gives back|sends back|comes back|echo(?:es|ed)? back"
+    r"|(?=[orOR])(?!(?<=error\s)responses?\s*:)(?<!previous\s)(?<!preceding\s)(?<!prior\s)(?<!earlier\s)(?<!your\s)"
+    r"(?<!http\s)(?<!\)\sto\sget\s)(?<!number\sof\s)(?<!number\sfor\s)(?<!page\sfor\s)"
+    r"(?:outputs?|responses?|results?(?<!will\sresult)(?<!\bmay\sresult)(?<!\bcan\sresult)(?<!could\sresult)"
+    r"(?<!would\sresult)(?<!might\sresult))"
+    r"(?!\s+(?:limits?|count|dir|directory|path|folder|location)\b))\b",
     re.IGNORECASE,
 )
 _FORMATS = ("json", "markdown", "csv", "xml", "yaml", "html", "png", "jpg", "jpeg", "svg", "base64")

@@ -621,11 +621,14 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
 def no_return_format(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A description that names an action (it has a verb) but
-    uses no return wording (returns, output, result, response, yields, produces),
-    names no format the result comes in ("as JSON", "as a PNG image"), says
-    nothing it provides or shows ("Provides a summary of ...", "will be
-    displayed"), lists no fields ("details including: ...", or after a read verb
-    "including a, b and c", "with their id and name") and names no conversion
+    uses no return wording (returns, output, result, response, yields, produces;
+    the nouns only where they are this tool's result, not in "Error Responses:",
+    "the previous response", "your response", "an HTTP response", "will result
+    in" or a setting such as "result limit" or "output directory"), names no
+    format the result comes in ("as JSON", "as a PNG image"), says nothing it
+    provides or shows ("Provides a summary of ...", "will be displayed"), lists
+    no fields ("details including: ...", or after a read verb "including a, b
+    and c", "with their id and name") and names no conversion
     target ("Convert an address to coordinates"), while the tool declares no
     `outputSchema`. English only: mostly non-Latin descriptions are skipped, as
     DESC-004 reckons them.
