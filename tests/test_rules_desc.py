@@ -604,6 +604,11 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="This provides a summary of revenue, expenses, and profit or loss."),
         tool(description="Delete a task. A progress table will be displayed showing the remaining tasks."),
         tool(description="Shows the contents of a commit"),
+        tool(description="Shows the commit logs"),  # plurals and the changes a diff shows (mcp-server-git)
+        tool(description="Shows changes in the working directory that are not yet staged"),
+        tool(description="Shows differences between branches or commits"),
+        tool(description="Compare two text files and show differences"),
+        tool(description="This tool provides comments on the playstyle of TFT champions."),
         tool(description="Get details about a place including contact details, reviews, ratings, and hours"),
         tool(description="List discussion categories with their id and name."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
@@ -625,6 +630,8 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Delete a project and its resources including networks, volumes, and images.",  # what is affected
         "Create a user with a name and an email.",  # "with" a list, but not "with its/their"
         "Show a notification to the user.",  # shown, but not a result
+        "Show the settings dialogs in the app.",
+        "Generate a boxplot chart to show data for statistical summaries among categories.",
         "Upload a photo and set it as a profile picture.",
     ],
 )

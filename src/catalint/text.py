@@ -276,10 +276,11 @@ _FIELDS_NAMED = LazyRegex(
     re.IGNORECASE,
 )
 # What is shown or provided is the result: "Provides a summary of revenue", "A progress table will be
-# displayed", "Shows the contents of a commit", "... as an image".
+# displayed", "Shows the contents of a commit", "Shows changes that are staged", "... as an image".
 _SHOWN = LazyRegex(
     r"\b(?:provides?|shows?|displays?)\s+(?:(?:a|an|the|its|their)\s+)?(?:[\w-]+\s+){0,3}?"
-    r"(?:list|summary|overview|details|information|snapshot|state|contents?|table|status|report|diff|log)\b"
+    r"(?:lists?|summary|overviews?|details|information|snapshots?|states?|contents?|tables?|status"
+    r"|reports?|diffs?|logs?|changes|differences|comments|history)\b"
     r"|\bwill\s+be\s+(?:displayed|shown|listed|printed)\b|\bas\s+an?\s+(?:image|screenshot)\b",
     re.IGNORECASE,
 )

@@ -626,12 +626,12 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     "the previous response", "your response", "an HTTP response", "will result
     in" or a setting such as "result limit" or "output directory"), names no
     format the result comes in ("as JSON", "as a PNG image"), says nothing it
-    provides or shows ("Provides a summary of ...", "will be displayed"), lists
-    no fields ("details including: ...", or after a read verb "including a, b
-    and c", "with their id and name") and names no conversion
-    target ("Convert an address to coordinates"), while the tool declares no
-    `outputSchema`. English only: mostly non-Latin descriptions are skipped, as
-    DESC-004 reckons them.
+    provides or shows ("Provides a summary of ...", "Shows the commit logs",
+    "Shows changes that are staged", "will be displayed"), lists no fields
+    ("details including: ...", or after a read verb "including a, b and c",
+    "with their id and name") and names no conversion target ("Convert an
+    address to coordinates"), while the tool declares no `outputSchema`. English
+    only: mostly non-Latin descriptions are skipped, as DESC-004 reckons them.
 
     **Why.** The agent plans its next step from what the call gives back; a
     description that is silent on the result makes it call the tool just to find
