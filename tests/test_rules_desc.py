@@ -714,6 +714,14 @@ def test_desc012_near_miss_empty_object() -> None:
         "Filter by state (one of: new, acknowledged, resolved)",
         "The action to perform.\nOptions are:\n- 'add' - add an item\n- 'remove' - remove an item\n",
         "Sort order, one of asc or desc. For example 'desc'.",  # the example is a listed value
+        # closed sets with other intros (yahoo-finance, mcp-grafana, biomcp)
+        'The period. Defaults to "1mo". Valid periods: "1d", "5d", "1mo", "1y", "max"',
+        "One of the '=' or '!=' or '=~' or '!~'",
+        "Operation type: 'replace', 'add', 'remove'",
+        "Recall status (ongoing, completed, terminated)",
+        "Type of biomarker ('reference_gene' or 'branch')",
+        "Grafana-managed only. State on execution error: NoData, Alerting, OK (required for 'create', 'update')",
+        "Scope to filter attributes by (span, resource, event, link). Strongly recommended.",
     ],
 )
 def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
@@ -747,6 +755,19 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         "Categories, separated by commas. The allowed values are 'Security', 'ErrorProne' and 'Style'.",
         # JSON whose inner field takes the values (awslabs billing server)
         "Optional JSON string containing a list of billing view types.\nValid values: PRIMARY, BILLING_GROUP, CUSTOM",
+        # samples, not the set
+        "Possible values include 'en', 'de', 'fr' and more.",
+        "Output format (json, csv, etc.)",
+        "MIME type of the image (e.g., image/png, image/jpeg)",
+        "Type of organization (e.g., 'Academic', 'Industry', 'Government')",
+        # a value may carry a prefix an enum would refuse
+        "One of name, size or date; prefix with '-' for descending order.",
+        # sets under a condition
+        "Object kind. For databases, one of: table, view; for buckets, one of: file, folder.",
+        # a label, but no bare list of values after it
+        "Sort order: newest first unless told otherwise.",
+        "Status of the order (pending means unpaid, paid means settled).",
+        "Operation type: replace the value, or add one.",
     ],
 )
 def test_desc013_near_misses(desc: str) -> None:

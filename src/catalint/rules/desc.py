@@ -727,12 +727,26 @@ _STRONG = (
     r"(?:(?:must|can|should|may)\s+be\s+)?one\s+of(?:\s+the\s+following)?"
     r"|(?:allowed|valid|possible|accepted|supported|available)\s+(?:values?|options?)(?:\s+(?:are|is|include))?"
 )
-_WEAK = r"(?:(?:must|can|should|may)\s+(?:only\s+)?be|either)"
+_WEAK = (
+    r"(?:(?:must|can|should|may)\s+(?:only\s+)?be|either|one\s+of\s+the"
+    r"|(?:allowed|valid|possible|accepted|supported|available)\s+[a-z]+(?=\s*:))"  # "Valid periods: "1d", "5d""
+)
 _QVALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
 _END = r"(?=\s*(?:[.;)\n]|$|\s+(?:to|for|which|that|if|when)\b))"
 _ENUM_PROSE = LazyRegex(
     rf"\b(?:{_STRONG})\b\s*:?\s*\(?(?P<list>{_LIST})\)?{_END}"
     rf"|\b{_WEAK}\s*:?\s*(?P<quoted>{_QVALUE}(?:{_SEP}{_QVALUE})+)(?=\s*(?:[.;)\n]|$))",
+    re.IGNORECASE,
+)
+# A sentence that is a label for a kind of value, then the values: "Operation type: 'replace', 'add',
+# 'remove'", "Recall status (ongoing, completed, terminated)", "State on execution error: NoData, OK".
+_LABEL_NOUNS = (
+    r"(?:type|kind|status|state|mode|level|scope|category|operation|action|direction|order|method|strategy|unit"
+    r"|frequency|interval|period|priority|severity)"
+)
+_LABELLED = LazyRegex(
+    rf"(?:the\s+)?(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUNS}(?:\s+(?:of|on|when|for|to)(?:\s+[\w-]+){{1,4}}?)?"
+    rf"\s*(?::\s*(?P<list>{_LIST})|\((?P<plist>{_LIST})\))(?:\s*\([^)\n]*\))?(?=\s*(?:[.;\n]|$))",
     re.IGNORECASE,
 )
 # "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
@@ -743,14 +757,20 @@ _BULLETS = LazyRegex(
 )
 _BULLET_VALUE = LazyRegex(rf"^[ \t]*[-*•][ \t]*({_VALUE})", re.MULTILINE)
 # A condition before the list: its values hold only then ("for source=nixos with action=search, one of: ...").
-_CONDITION = LazyRegex(r"\b(?:if|when|unless|whenever)\b|\b(?:for|with)\s+[\w.-]+\s*=", re.IGNORECASE)
+_CONDITION = LazyRegex(
+    r"\b(?:if|when|unless|whenever)\b|\b(?:for|with)\s+[\w.-]+\s*=|\bfor\s+[\w.-]+(?:\s+[\w.-]+)?\s*,", re.IGNORECASE
+)  # "for databases, one of: table, view; for buckets, ..."
 # The set is left open: "- Or provide a custom log group name", "or any other language code".
 _OPEN_SET = LazyRegex(
     r"\bor\s+(?:(?:provide|use|pass|give|enter|specify|set)\s+)?(?:a|an|any)\s+(?:\w+\s+)?(?:custom|other|arbitrary)\b"
     # or a combination the string holds ("created,updated"): an enum would refuse it
     r"|\bcomma[- ]separated\b|\bseparated\s+by\s+(?:a\s+)?commas?\b|\bcan\s+be\s+combined\b|\bmultiple\s+values\b"
     # or JSON whose inner field takes the values ("JSON string containing a list of view types")
-    r"|\bJSON(?:[- ]encoded)?\s+(?:string|array|list|object)\b|\bserialized\s+JSON\b",
+    r"|\bJSON(?:[- ]encoded)?\s+(?:string|array|list|object)\b|\bserialized\s+JSON\b"
+    # or a value may carry a prefix ("prefix with '-' for descending"), or the list is a sample ("'en',
+    # 'de', 'fr' and more", "json, csv, etc.")
+    r"|\bprefix(?:ed)?\s+(?:it\s+)?(?:with|by)\b"
+    r"|\band\s+(?:many\s+)?more\b|\betc\b|\band\s+so\s+on\b",
     re.IGNORECASE,
 )
 _SENTENCE_START = LazyRegex(r"[.!?\n]\s")
@@ -762,6 +782,7 @@ _EXAMPLE_AFTER = LazyRegex(
 )
 _SPLIT = LazyRegex(_SEP, re.IGNORECASE)
 _ARTICLES = {"a", "an", "the", "any", "some", "your", "this", "that"}
+_EXAMPLE_MARKS = {"e.g", "eg", "i.e", "ie", "ex"}  # "(e.g., image/png, image/jpeg)": samples, not the set
 
 
 # Every match of _ENUM_PROSE or _BULLETS starts at one of these words; the big
@@ -793,16 +814,25 @@ def _intro_positions(text: str) -> list[int]:
     return [m.start() for m in _INTRO_HINT.finditer(text)]
 
 
-def _spelled_out_values(text: str, starts: list[int]) -> list[str] | None:
+def _label_positions(text: str) -> list[int]:
+    """Where a sentence starts, if a labelled list (after ':' or in brackets) may follow one."""
+    if ":" not in text and "(" not in text:
+        return []
+    return [0, *(m.end() for m in _SENTENCE_START.finditer(text))]
+
+
+def _spelled_out_values(text: str, starts: list[int], labels: list[int]) -> list[str] | None:
     for at in starts:
         bullets = _BULLETS.match(text, at)
         if bullets:
             return [v.strip("'\"`") for v in _BULLET_VALUE.findall(bullets.group("bullets"))]
-    for at in starts:
-        match = _ENUM_PROSE.match(text, at)
+    tries = [(_ENUM_PROSE, at) for at in starts] + [(_LABELLED, at) for at in labels]
+    for pattern, at in tries:
+        match = pattern.match(text, at)
         if match is None:
             continue
-        listed = match.group("list") or match.group("quoted")
+        groups = match.groupdict()
+        listed = groups.get("list") or groups.get("quoted") or groups["plist"]
         before = text[max(0, match.start() - 30) : match.start()]
         if _EXAMPLE_LEAD.search(before):
             continue
@@ -811,7 +841,7 @@ def _spelled_out_values(text: str, starts: list[int]) -> list[str] | None:
             return None  # "if the field is a checkbox, the value must be 'true' or 'false'": the set depends
         items = [i.strip().strip("'\"`").rstrip(".") for i in _SPLIT.split(listed) if i and i.strip()]
         items = [i for i in items if i and i.lower() not in ("or", "and")]
-        if len(items) < 2 or any(i.lower() in _ARTICLES for i in items):
+        if len(items) < 2 or any(i.lower() in _ARTICLES for i in items) or items[0].lower() in _EXAMPLE_MARKS:
             continue
         if not listed.lstrip().startswith(("'", '"', "`")):
             # Bare words: all must look like literal tokens, not prose.
@@ -835,17 +865,23 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A string (or untyped) argument without `enum` or `const`
     whose description spells out a closed set: "one of open, closed or pending",
-    "must be 'asc' or 'desc'", "allowed values: json, csv". Lists introduced as
-    examples ("e.g. Paris or Osaka", "such as ...") are not a closed set and do
-    not fire, nor do values that another argument of the tool declares as its
+    "must be 'asc' or 'desc'", "allowed values: json, csv", "Valid periods: "1d",
+    "5d"", "One of the '=' or '!='", or a sentence that labels a kind of value
+    (type, kind, status, state, mode, level, scope, order, method, unit, ...)
+    and then only lists values: "Operation type: 'replace', 'add', 'remove'",
+    "Recall status (ongoing, completed, terminated)". Lists introduced as
+    examples ("e.g. Paris or Osaka", "such as ...", "(e.g., image/png,
+    image/jpeg)") are not a closed set and do not fire, nor do values that another argument of the tool declares as its
     `enum` (the prose is about that one), nor lists followed by a quoted example
     that is none of the listed values ("one of country, province or city, for
     example "Xi'an"": the list names kinds of value), nor a set left open ("or
-    provide a custom log group name", "or any other code"), a string that holds
+    provide a custom log group name", "or any other code", "and more", "etc.",
+    "prefix with '-' for descending"), a string that holds
     several of them ("comma-separated", "can be combined": an `enum` would refuse
     "created,updated") or JSON holding them ("JSON string containing a list of
     ..."), or one that holds under a condition ("if ...", "for
-    source=nixos, one of: ..."). The inverse of DESC-007.
+    source=nixos, one of: ...", "For databases, one of: ..."). The inverse of
+    DESC-007.
 
     **Why.** Values in prose are a suggestion the agent may misspell; an `enum` is
     a constraint that clients validate and many render as a choice. Hasan et al.
@@ -864,12 +900,13 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
         if text is None or "enum" in arg.schema or "const" in arg.schema:
             continue
         starts = _intro_positions(text)
-        if not starts:
+        labels = _label_positions(text)
+        if not starts and not labels:
             continue
         types = arg.types()
         if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
-        values = _spelled_out_values(text, starts)
+        values = _spelled_out_values(text, starts, labels)
         if values and not _enum_elsewhere(tool, arg, values) and not _OPEN_SET.search(text):
             shown = ", ".join(values[:6]) + (", …" if len(values) > 6 else "")
             yield Hit(
