@@ -478,6 +478,21 @@ def test_desc008_near_misses() -> None:
     assert not fires("DESC-008", tool(description=..., inputSchema=s))
 
 
+def test_desc008_measures_cjk_as_desc001_does() -> None:
+    # bazi's buildBaziFromLunarDatetime: 17 characters against 24, but 47 against 41 weighted
+    t = tool(
+        description="根据农历时间、性别来获取八字信息。",
+        inputSchema=schema({"lunar": {"type": "string", "description": "农历时间。例如：`2000-5-15 12:00:00`。"}}),
+    )
+    assert not fires("DESC-008", t)
+    longer = {"lunar": {"type": "string", "description": "农历时间，含时辰与时区。例如：`2000-5-15 12:00:00`。"}}
+    [finding] = run("DESC-008", {**t, "inputSchema": schema(longer)})
+    assert finding.message == (
+        "argument 'lunar' description (60 chars, counting a wide CJK character as 3) is longer than "
+        "the tool description (47 chars, counting a wide CJK character as 3)"
+    )
+
+
 # ---------------------------------------------------------------- DESC-009
 
 TWO_PROPS = {"city": {"type": "string", "description": "City"}, "days": {"type": "integer", "description": "Days"}}

@@ -456,7 +456,8 @@ def _enum_text(value: Any) -> str:
 def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An argument whose description is longer than the tool's
-    own description. A tool with no description is left to DESC-001.
+    own description, both measured as DESC-001 measures (a wide CJK character
+    counts as three). A tool with no description is left to DESC-001.
 
     **Why.** Inverted information density: the detail sits where the agent reads
     it last. When an argument needs more words than the tool, the tool's purpose
@@ -473,16 +474,18 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
     **Fix.** Move purpose into the tool description; turn argument prose into
     `enum`, `pattern`, `maxLength` and similar constraints.
     """
-    own = len(_description(tool))
+    own_text = _description(tool)
+    own = weighted_length(own_text)
     if not own:
         return
     for arg in iter_arguments(tool):
         text = arg.description
-        if text is not None and len(text.strip()) > own:
+        if text is not None and (size := weighted_length(text := text.strip())) > own:
+            weighed = size != len(text) or own != len(own_text)
+            unit = f"chars, counting a wide CJK character as {WIDE_WEIGHT}" if weighed else "chars"
             yield Hit(
                 _desc_or_schema(arg),
-                f"argument {arg.name!r} description ({len(text.strip())} chars) is longer than "
-                f"the tool description ({own} chars)",
+                f"argument {arg.name!r} description ({size} {unit}) is longer than the tool description ({own} {unit})",
             )
 
 
