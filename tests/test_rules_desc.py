@@ -522,6 +522,12 @@ def test_desc009_fires_on_non_trivial_schema_without_examples(s: dict[str, Any])
         tool(inputSchema=schema({**TWO_PROPS, "city": {"type": "string", "example": "Paris"}})),
         tool(inputSchema=schema({**TWO_PROPS, "city": {"type": "string", "description": "City, e.g. Paris"}})),
         tool(description=GOOD_DESC + " For example: city=Paris, days=3.", inputSchema=schema(TWO_PROPS)),
+        # whole-call examples on the schema, and an optional argument's example or default on its branch
+        tool(inputSchema=schema(TWO_PROPS, examples=[{"city": "Paris", "days": 3}])),
+        tool(inputSchema=schema({**TWO_PROPS, "city": {"anyOf": [{"type": "string", "examples": ["Paris"]}, {}]}})),
+        tool(
+            inputSchema=schema({**TWO_PROPS, "days": {"oneOf": [{"type": "integer", "default": 5}, {"type": "null"}]}})
+        ),
     ],
 )
 def test_desc009_near_misses(t: dict[str, Any]) -> None:
@@ -542,6 +548,8 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Paths like '$.panels[0]' select a panel",
         "中文城市名称，例如：北京",
         "要查询的城市，比如北京",
+        "菜谱分类名称，如水产、早餐、荤菜、主食等",  # 如, "such as" (howtocook)
+        '过敏原列表，如["大蒜", "虾"]',
         "Number of days (default: 7)",
         "Defaults to 'Paris' when omitted.",
         "Units. Defaults to metric.",
@@ -551,6 +559,8 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Max results, default 100",
         "Include archived ones. Default false.",
         "Retries; the default value is 3.",
+        "Items per page. The default size is 100",  # a word or two between (Notion)
+        "Max lines to return (default ~80)",  # mcp-grafana's get_doc
         "Port or port range, ex: 1024:2048",
         "Message timestamp in the format '1234567890.123456'",
         "Body: { shift: 'Up' } or { shift: 'Left' }",
@@ -573,6 +583,11 @@ def test_desc009_examples_given_in_words(text: str) -> None:
         "Returns {type: object} maps.",  # a shape, no value
         "The default settings are used.",
         "See the example below",
+        "Config key. No examples are available.",
+        "城市名称，如果为空则查询全部",  # 如果 is "if"
+        "要查询的城市，如何填写请看文档",  # 如何 is "how"
+        "The default behaviour is to search everything.",
+        "Region; the default region is the caller's own.",
     ],
 )
 def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:

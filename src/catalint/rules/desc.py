@@ -494,9 +494,9 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
 # Chinese and Japanese "for example", and a default value stated in prose, as a schema `default`
 # would be ("defaults to 10", "default: 'json'", "Defaults to false."), not a default behaviour
 # ("defaults to the last 24 hours", "the default is used").
-_LITERAL = r"""[-+]?\d|["'`]|(?:true|false|null)\b"""  # a value written as such: "(default 8)", "Default false."
+_LITERAL = r"""[-+~]?\d|["'`]|(?:true|false|null)\b"""  # a value written as such: "(default ~8)", "Default false."
 _DEFAULT_VALUE = (
-    r"""(?:[-+]?\d|["'`\[{]|(?:true|false|null|none)\b"""
+    r"""(?:[-+~]?\d|["'`\[{]|(?:true|false|null|none)\b"""
     r"|(?!(?:the|a|an|used|applied|set|given|provided|ignored)\b)[\w.-]+\s*(?:[.,;)]|$))"
 )
 # (key word, pattern, window). Each form is looked for only in a text that holds its key word (a
@@ -507,7 +507,7 @@ _EXAMPLE_FORMS = (
     ("g.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),  # "g.", not "e.", which most sentences end in
     (
         "example",
-        LazyRegex(r"\bexamples?\b", re.IGNORECASE),
+        LazyRegex(r"(?<!\bno\s)\bexamples?\b", re.IGNORECASE),  # not "No examples are available"
         LazyRegex(r"examples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b|\n\s*```)", re.IGNORECASE),  # or a heading, then code
     ),
     ("such as", LazyRegex(r"""\bsuch as\s+[`'"]""", re.IGNORECASE), None),
@@ -516,7 +516,10 @@ _EXAMPLE_FORMS = (
         "default",
         LazyRegex(r"\bdefaults?\b", re.IGNORECASE),
         LazyRegex(
-            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL}))\s*{_DEFAULT_VALUE}", re.IGNORECASE
+            # "The default size is 100": a word or two may name what defaults
+            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL})|(?:\s+[a-z]+){{1,2}}?(?:\s+is|\s*[:=]))"
+            rf"\s*{_DEFAULT_VALUE}",
+            re.IGNORECASE,
         ),
     ),
     ("ex", LazyRegex(r"\bex\s*[:.]\s*\S", re.IGNORECASE), None),  # "Port or port range, ex: 1024:2048"
@@ -526,6 +529,10 @@ _EXAMPLE_FORMS = (
     ("{", LazyRegex(r"""\w:\s*\{\s*["']?\w+["']?\s*:\s*(?:'[^'\n]*'|"[^"\n]*"|-?\d|true\b|false\b)"""), None),
 )
 _EXAMPLE_PHRASES = ("for example", "for instance", "例如", "比如", "例えば")
+# The bare Chinese "such as" before a quoted value or a list: "分类名称，如水产、早餐" (not 如果 "if", 如何 "how").
+_RU = LazyRegex(
+    r"""(?:^|(?<=[，,、：:；;（(\s]))如(?![果何下需此同今若期实意])[:：]?\s*(?:["'“「\[【`]|[^\s，。、,.]{1,10}、)"""
+)
 
 
 def _gives_example(text: str) -> bool:
@@ -533,6 +540,8 @@ def _gives_example(text: str) -> bool:
     for phrase in _EXAMPLE_PHRASES:
         if phrase in lowered:
             return True
+    if "如" in text and _RU.search(text):
+        return True
     for word, pattern, window in _EXAMPLE_FORMS:
         if word in lowered:
             if window is None and pattern.search(text) is not None:
@@ -543,14 +552,19 @@ def _gives_example(text: str) -> bool:
 
 
 def _has_examples(tool: Tool) -> bool:
-    examples = tool.raw.get("examples")
-    if isinstance(examples, list) and examples:
-        return True
+    schema = tool.input_schema
+    for examples in (tool.raw.get("examples"), schema.get("examples") if isinstance(schema, dict) else None):
+        if isinstance(examples, list) and examples:  # whole calls
+            return True
     if _gives_example(_description(tool)):
         return True
     for arg in iter_arguments(tool):
         schema = arg.schema
         if "examples" in schema or "example" in schema or "default" in schema:
+            return True
+        if ("anyOf" in schema or "oneOf" in schema) and any(  # an optional argument: anyOf [{..., "default": 5}, null]
+            "examples" in b or "example" in b or "default" in b for b in _branches(schema)
+        ):
             return True
         items = schema.get("items")  # an array argument's element: "items": {"example": "Dividend"}
         if isinstance(items, dict) and ("examples" in items or "example" in items):
@@ -584,16 +598,18 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A tool whose input schema is non-trivial (more than one
     top-level property, or one property that is required or not a plain string)
-    and that shows no example anywhere. It counts as documented when the tool has
-    a non-empty `examples` array, when any argument (at any depth) declares
-    `examples`, `example` or `default`, or when the tool or an argument
-    description gives one in words: "e.g.", "for example", "Example usage:",
-    "examples of valid kinds are: ...", "such as `a`" or "like 'a'" before a
-    quoted value, 例如/比如/例えば, "ex:", a specimen with digits after "format"
-    ("in the format '1234567890.123456'"), a value written inline ("Body: { shift:
-    'Up' }"), or a default value in prose ("defaults to 10", "default: 'json'",
-    "(default 8)"; not a behaviour such as "defaults to the last hour"). An array
-    argument's `items` with `examples` or `example` counts too.
+    and that shows no example anywhere. It counts as documented when the tool or
+    its `inputSchema` has a non-empty `examples` array, when any argument (at any
+    depth, or an `anyOf`/`oneOf` branch of one) declares `examples`, `example` or
+    `default`, or when the tool or an argument description gives one in words:
+    "e.g.", "for example", "Example usage:", "examples of valid kinds are: ...",
+    "such as `a`" or "like 'a'" before a quoted value, 例如/比如/例えば, 如 before a
+    quoted value or a list ("如水产、早餐"), "ex:", a specimen with digits after
+    "format" ("in the format '1234567890.123456'"), a value written inline
+    ("Body: { shift: 'Up' }"), or a default value in prose ("defaults to 10",
+    "default: 'json'", "(default ~8)", "The default size is 100"; not a
+    behaviour such as "defaults to the last hour"). An array argument's `items`
+    with `examples` or `example` counts too; "No examples are available" does not.
 
     **Why.** Anthropic's advanced tool-use guidance reports that worked examples
     raised accuracy on complex parameter handling from 72% to 90%. Hasan et al.
