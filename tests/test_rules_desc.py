@@ -213,6 +213,9 @@ def test_desc004_still_judges_english_with_a_cjk_name_in_it() -> None:
         "Run the previous tools first.",
         "Search files. Options are described below.",
         "Returns an id. Pass it to the following tool.",  # nothing follows it here
+        "Look up the summoner first, and then call the next functions.",  # opgg's lol-summoner-renewal
+        "Same as the previous command, but recursive.",
+        "Use the last function to save the result.",
     ],
 )
 def test_desc005_fires_on_positional_phrases(desc: str) -> None:
@@ -233,6 +236,12 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         "Pass the cursor from the last tool result to get the next page.",
         # the next step a result recommends (mfa-servicenow-mcp's sn_resolve_url)
         "Parse a ServiceNow URL into table, sys_id, scope and the suggested next tool. Read-only.",
+        # a command or function of the tool's domain, not a tool of the catalog
+        "Re-run the last command in the current terminal session.",
+        "Return the previous command's exit status.",
+        "Roll back an AWS Lambda alias to the previous function version.",
+        "Step over to the next function in the call stack.",
+        "List the last commands executed in the shell history.",
         # A command shown in the description itself (Neon's provision_neon_auth):
         "Provision auth. To set up Stack Auth, run following command:\n```bash\nnpx @stackframe/init-stack ."
         " --no-browser\n```\nThis command will set up the project with the keys it needs.",

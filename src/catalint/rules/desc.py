@@ -184,7 +184,13 @@ _POSITIONAL = LazyRegex(
     \b(?:
         (?P<always>
             (?<!suggested\s)(?<!recommended\s)  # "suggested next tool": a step of the conversation
-            (?:previous|preceding|prior|next|last)\s+(?:tool|function|command)s?
+            (?:
+                (?:previous|preceding|prior|next|last)\s+tools?
+                # a function or command is one of the catalog's only when called: not "the last command"
+                # of a shell, "the previous function version" of a Lambda, "the next function" of a stack
+              | (?:call|calling|invoke|invoking|use|using|same\s+as)\s+(?:the\s+)?
+                (?:previous|preceding|prior|next|last)\s+(?:function|command)s?
+            )
             (?!\s+(?:calls?|results?|outputs?|responses?|invocations?|runs?|executions?)\b)  # a time, not a place
           | (?:tool|function)s?\s+(?:above|below)
           | as\s+(?:mentioned|described|noted|stated|explained|shown)\s+(?:before|earlier|previously)
@@ -238,7 +244,11 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
 
     "The previous tool call" (result, output, response) and "the suggested
     (recommended) next tool" are moments in the conversation, not places in the
-    catalog, and are left alone.
+    catalog, and are left alone. A function or command is taken for a tool only
+    where it is called, used or likened to ("call the next function", "same as
+    the previous command"): "re-run the last command" of a shell, "the previous
+    function version" of a Lambda and "the next function" in a call stack are
+    things in the tool's domain.
 
     A reference into the description itself is allowed when there is text for it
     to point at: "listed below" or "run the following command" followed by the
