@@ -172,6 +172,14 @@ def test_desc004_fires_without_a_verb(desc: str) -> None:
         "Protect a range in a spreadsheet",
         "Style shapes in Google Slides",
         "Unconfirm a SonarQube issue",
+        # verbs the list lacked, and British spellings of listed ones
+        "Geolocates an IP address to a country and city.",
+        "Tokenizes text into model tokens.",
+        "Deduplicates rows of a CSV file by key columns.",
+        "Rasterizes an SVG file into a PNG image.",
+        "Normalises a UK postcode to its canonical spacing.",
+        "Visualises a time series as a sparkline image.",
+        "Summarising tool for long documents.",
     ],
 )
 def test_desc004_near_miss_inflected_verbs(desc: str) -> None:
@@ -198,6 +206,31 @@ def test_desc004_and_desc010_skip_cjk_prose_with_english_tags_and_identifiers(de
 
 def test_desc004_still_judges_english_with_a_cjk_name_in_it() -> None:
     assert fires("DESC-004", tool(description="Weather for 北京, 上海 and 广州 in one table."))
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Ruft das aktuelle Wetter für eine Stadt ab.",
+        "Obtiene el clima actual de una ciudad.",
+        "Récupère la météo actuelle pour une ville.",
+    ],
+)
+def test_desc004_and_desc010_skip_other_languages_in_latin_letters(desc: str) -> None:
+    assert not fires("DESC-004", tool(description=desc))
+    assert not fires("DESC-010", tool(description=desc + " Test."))  # "test" is an English verb form
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Weather data de la base for cities of the world.",  # a phrase of French in English
+        "Promises and exercises for the course.",  # -ise words that are no -ize verb
+        "Analysis of server statistics.",
+    ],
+)
+def test_desc004_still_judges_english_with_foreign_words_or_ise_nouns(desc: str) -> None:
+    assert fires("DESC-004", tool(description=desc))
 
 
 # ---------------------------------------------------------------- DESC-005

@@ -59,25 +59,25 @@ VERBS = frozenset(
     benchmark bind block book browse build bulk buy calculate call cancel capture cast change
     charge check checkout choose classify clean clear click clone close collect combine comment
     commit compare compile complete compose compress compute configure confirm connect convert
-    copy count crawl create crop debug decode decrypt define delete deploy deposit describe divide
+    copy count crawl create crop debug decode decrypt dedupe deduplicate define delete deploy deposit describe divide
     detach detect determine diff disable disconnect discover dismiss display do download drag
     draft draw drop duplicate edit embed emit enable encode encrypt enqueue ensure enter
     enumerate estimate evaluate execute exit expand explain explore export extract fetch fill
     filter find finish fix flag flip flush follow force forecast fork format forward generate
-    geocode get give go grant grep group guess handle hash help hide highlight hover identify
+    geocode geolocate get give go grant grep group guess handle hash help hide highlight hover identify
     import improve index indicate initialize inject insert inspect install invite invoke join kill label launch
     leave let link lint list load locate lock log login logout look lookup maintain make manage map mark match
     measure merge migrate modify monitor mount move multiply mute navigate normalize notify obtain open
     optimize order output overwrite paginate parse paste patch pause pay perform pick pin ping
     place plan play plot populate post power predict prepend press preview print process produce profile
     promote protect provide prune publish pull purge push put query queue rank rate read rebase reboot rebuild receive
-    recommend record redact redirect refresh refund register reject relate release reload remove rename
+    rasterize recommend record redact redirect refresh refund register reject relate release reload remove rename
     render renew reopen reorder replace reply report request resend reserve reset resize resolve restart
     restore resume retrieve return reveal review revert revoke rollback rotate round route run sample
     save scale scan schedule scrape screenshot scroll search select sell send serve set share
     show shut shutdown sign simulate skip sleep snapshot solve sort specify split stage star start stop
     store stream style submit subscribe subtract suggest sum summarise summarize swap swipe switch sync synchronize tag
-    take tap terminate test think toggle trace track transcribe transfer transform transition translate
+    take tap terminate test think toggle tokenize trace track transcribe transfer transform transition translate
     trigger trim truncate type unassign unconfirm undo uninstall unlink unlock unmute unpin unprotect unstar
     unsubscribe unzip update upgrade
     upload upsert use validate verify view visit visualize wait watch withdraw write zip
@@ -105,6 +105,9 @@ _IRREGULAR = {
     "does": "do",
     "gone": "go",
 }
+
+
+_ISE = re.compile(r"is(e|es|ed|ing)$")
 
 
 def words(text: str) -> list[str]:
@@ -137,6 +140,8 @@ def verb_base(word: str) -> str | None:
     for candidate in candidates:
         if candidate in VERBS:
             return candidate
+    if "is" in word and (spelt := _ISE.sub(r"iz\1", word)) != word:
+        return verb_base(spelt)  # British spelling: "normalises" -> normalize
     if word.endswith("up") and len(word) > 4:
         return verb_base(word[:-2])  # "looksup", "setup", "cleanup"
     return None
@@ -157,6 +162,8 @@ def verb_forms() -> frozenset[str]:
     forms: set[str] = set(_IRREGULAR)
     for base in VERBS:
         forms |= _inflections(base)
+        if base.endswith("ize"):
+            forms |= _inflections(base[:-3] + "ise")  # normalise, visualises, tokenising
     return frozenset(forms)
 
 
@@ -216,6 +223,29 @@ def mostly_latin(text: str) -> bool:
             else:
                 other += 1
     return ascii_letters >= other
+
+
+# Function words that tell English prose from other languages written in Latin letters ("Ruft das
+# aktuelle Wetter für eine Stadt ab.", "Obtiene el clima actual de una ciudad."). None is an English word.
+_ENGLISH_WORDS = frozenset("the of to for and or in on with by from is are this that it its as at an".split())
+_OTHER_WORDS = frozenset(
+    """
+    der das und für ein eine einen einer mit von zu zum zur dem ist auf nicht oder wird werden
+    el los las del de para una uno con por lo se
+    le les du pour avec dans sur au aux ou qui est une des
+    di della delle degli che nel il gli
+    um uma com não dos em
+    """.split()
+)
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def foreign_latin(text: str) -> bool:
+    """Whether Latin-letter prose reads as another language than English: more of its function words
+    are other languages' than English's, two at least."""
+    found = _LETTERS.findall(text.lower())
+    other = sum(1 for w in found if w in _OTHER_WORDS)
+    return other >= 2 and other > sum(1 for w in found if w in _ENGLISH_WORDS)
 
 
 @lru_cache(maxsize=4096)

@@ -16,6 +16,7 @@ from catalint.tdqs import says_returns
 from catalint.text import (
     WIDE_WEIGHT,
     LazyRegex,
+    foreign_latin,
     has_verb,
     match_near,
     mentions,
@@ -165,8 +166,11 @@ def no_action_verb(tool: Tool) -> Iterator[Hit]:
     The rule judges English only: a description whose letters are mostly
     non-Latin is skipped (a wide CJK character counts as three letters, and
     bracketed tags, code, URLs and identifiers such as `EnvId` are not English
-    prose: "[application delivery] 创建部署单" is Chinese), and an empty one is
-    left to DESC-001.
+    prose: "[application delivery] 创建部署单" is Chinese), and so is one in
+    another language written in Latin letters (more of its function words are
+    German, French, Spanish, Italian or Portuguese than English: "Obtiene el
+    clima actual de una ciudad."); an empty one is left to DESC-001. A verb
+    spelt the British way counts ("Normalises a postcode").
 
     **Bad.** `"Weather data for cities worldwide."`
 
@@ -175,7 +179,7 @@ def no_action_verb(tool: Tool) -> Iterator[Hit]:
     **Fix.** Start with the verb that names the operation.
     """
     text = _description(tool)
-    if text and mostly_latin(text) and not has_verb(text):
+    if text and mostly_latin(text) and not has_verb(text) and not foreign_latin(text):
         yield Hit(_desc_pointer(tool), "description names no action (no common verb such as get, list, create)")
 
 
@@ -660,7 +664,8 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     ("details including: ...", or after a read verb "including a, b and c",
     "with their id and name") and names no conversion target ("Convert an
     address to coordinates"), while the tool declares no `outputSchema`. English
-    only: mostly non-Latin descriptions are skipped, as DESC-004 reckons them.
+    only: mostly non-Latin descriptions, and other languages in Latin letters,
+    are skipped, as DESC-004 reckons them.
 
     **Why.** The agent plans its next step from what the call gives back; a
     description that is silent on the result makes it call the tool just to find
@@ -680,7 +685,7 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     text = _description(tool)
     if not text or "outputSchema" in tool.raw or not mostly_latin(text):
         return
-    if has_verb(text) and not says_returns(tool):
+    if has_verb(text) and not says_returns(tool) and not foreign_latin(text):
         yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
 
 
