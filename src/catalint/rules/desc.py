@@ -774,13 +774,13 @@ _ENUM_PROSE = LazyRegex(
 )
 # A sentence that is a label for a kind of value, then the values: "Operation type: 'replace', 'add',
 # 'remove'", "Recall status (ongoing, completed, terminated)", "State on execution error: NoData, OK".
-_LABEL_NOUNS = (
-    r"(?:type|kind|status|state|mode|level|scope|category|operation|action|direction|order|method|strategy|unit"
-    r"|frequency|interval|period|priority|severity)"
-)
+_LABEL_WORDS = (
+    "type kind status state mode level scope category operation action direction order method strategy unit"
+    " frequency interval period priority severity"
+).split()
 _LABELLED = LazyRegex(
-    rf"(?:the\s+)?(?:[\w-]+\s+){{0,2}}?{_LABEL_NOUNS}(?:\s+(?:of|on|when|for|to)(?:\s+[\w-]+){{1,4}}?)?"
-    rf"\s*(?::\s*(?P<list>{_LIST})|\((?P<plist>{_LIST})\))(?:\s*\([^)\n]*\))?(?=\s*(?:[.;\n]|$))",
+    rf"(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:{'|'.join(_LABEL_WORDS)})(?:\s+(?:of|on|when|for|to)(?:\s+[\w-]+){{1,4}}?)?"
+    rf"\s*(?::|\()\s*(?P<list>{_LIST})\)?(?:\s*\([^)\n]*\))?(?=\s*(?:[.;\n]|$))",
     re.IGNORECASE,
 )
 # "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
@@ -850,7 +850,7 @@ def _intro_positions(text: str) -> list[int]:
 
 def _label_positions(text: str) -> list[int]:
     """Where a sentence starts, if a labelled list (after ':' or in brackets) may follow one."""
-    if ":" not in text and "(" not in text:
+    if (":" not in text and "(" not in text) or not any(map(text.lower().__contains__, _LABEL_WORDS)):
         return []
     return [0, *(m.end() for m in _SENTENCE_START.finditer(text))]
 
@@ -866,7 +866,7 @@ def _spelled_out_values(text: str, starts: list[int], labels: list[int]) -> list
         if match is None:
             continue
         groups = match.groupdict()
-        listed = groups.get("list") or groups.get("quoted") or groups["plist"]
+        listed = groups["list"] or groups.get("quoted")
         before = text[max(0, match.start() - 30) : match.start()]
         if _EXAMPLE_LEAD.search(before):
             continue
