@@ -505,6 +505,36 @@ def test_desc007_whole_words_only() -> None:
     assert fires("DESC-007", tool(inputSchema=s))
 
 
+MERGE = ["merge", "squash", "rebase"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [  # github's merge_pull_request
+        ("merge_method", "Merge method"),
+        ("merge_method", "Merge method to use"),
+        ("mergeMethod", "The merge method."),
+        ("options.merge_method", "Merge method"),
+    ],
+)
+def test_desc007_a_value_only_inside_the_arguments_name_is_not_mentioned(name: str, text: str) -> None:
+    [finding] = run("DESC-007", tool(inputSchema=schema({name: {"enum": MERGE, "description": text}})))
+    assert "mentions none of the values" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("merge_method", "Merge method: merge, squash or rebase"),
+        ("merge_method", "The merge method; defaults to merge."),
+        ("merge_method", "Squash the commits or merge them"),
+        ("strategy", "Merge strategy"),  # the value is no word of this name
+    ],
+)
+def test_desc007_a_value_named_beside_the_arguments_name_is_mentioned(name: str, text: str) -> None:
+    assert not fires("DESC-007", tool(inputSchema=schema({name: {"enum": MERGE, "description": text}})))
+
+
 # ---------------------------------------------------------------- DESC-008
 
 

@@ -422,7 +422,9 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     desc, enum, num, str, int, bool, min, max, avg, dev, prod).
     Arguments without a description are not this rule's business (see DESC-006),
     nor is a one-value enum (nothing to choose), and enums of more than 12 values
-    (units, locales) are left alone: nobody lists those in prose.
+    (units, locales) are left alone: nobody lists those in prose. A value that
+    appears only inside the argument's own name is not mentioned: "Merge method"
+    names none of merge_method's merge, squash and rebase.
 
     **Why.** Many clients flatten or drop `enum` when they render tools for the
     model, and a description that explains the values tells the agent which to
@@ -445,13 +447,31 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
         if values is None or len(values) > MAX_ENUM_TO_MENTION or len(values) == 1:
             continue
         # Whole words first (nearly every value is found so); the as-written fallback only after.
-        if not any(mentions(text, _enum_text(v)) for v in values) and not any(_mentioned(text, v) for v in values):
-            distinct = list(dict.fromkeys(_enum_text(v) for v in values))  # branches may repeat one enum
-            shown = ", ".join(distinct[:6]) + (", …" if len(distinct) > 6 else "")
-            yield Hit(
-                _desc_or_schema(arg),
-                f"argument {arg.name!r} is an enum ({shown}) but its description mentions none of the values",
-            )
+        if _names_a_value(text, values) and not _only_as_its_name(text, values, arg.name):
+            continue
+        distinct = list(dict.fromkeys(_enum_text(v) for v in values))  # branches may repeat one enum
+        shown = ", ".join(distinct[:6]) + (", …" if len(distinct) > 6 else "")
+        yield Hit(
+            _desc_or_schema(arg),
+            f"argument {arg.name!r} is an enum ({shown}) but its description mentions none of the values",
+        )
+
+
+def _names_a_value(text: str, values: list[Any]) -> bool:
+    return any(mentions(text, _enum_text(v)) for v in values) or any(_mentioned(text, v) for v in values)
+
+
+def _only_as_its_name(text: str, values: list[Any], name: str) -> bool:
+    """Whether the values named are only words of the argument's own name: "Merge method" names no
+    value of merge_method (merge, squash, rebase), "Merge method: merge or squash" does."""
+    own = normalize(_CAMEL_HUMP.sub(" ", _LAST_STEP.split(name)[-1] or name))
+    if not own or not any(f" {normalize(_enum_text(v))} " in f" {own} " for v in values):
+        return False
+    return not _names_a_value(f" {normalize(text)} ".replace(f" {own} ", " "), values)
+
+
+_LAST_STEP = re.compile(r"[.\[\]]+(?=[^.\[\]]*$)")  # "filter.status" -> status, "items[].op" -> op
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _enum_text(value: Any) -> str:
