@@ -798,6 +798,7 @@ _LABEL_WORDS = (
     "type kind status state mode level scope category operation action direction order method strategy unit"
     " frequency interval period priority severity"
 ).split()
+_LABEL_HINT = LazyRegex("|".join(_LABEL_WORDS), re.IGNORECASE)
 _LABELLED = LazyRegex(
     rf"(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:{'|'.join(_LABEL_WORDS)})(?:\s+(?:of|on|when|for|to)(?:\s+[\w-]+){{1,4}}?)?"
     rf"\s*(?::|\()\s*(?P<list>{_LIST})\)?(?:\s*\([^)\n]*\))?(?=\s*(?:[.;\n]|$))",
@@ -870,7 +871,7 @@ def _intro_positions(text: str) -> list[int]:
 
 def _label_positions(text: str) -> list[int]:
     """Where a sentence starts, if a labelled list (after ':' or in brackets) may follow one."""
-    if (":" not in text and "(" not in text) or not any(map(text.lower().__contains__, _LABEL_WORDS)):
+    if (":" not in text and "(" not in text) or _LABEL_HINT.search(text) is None:
         return []
     return [0, *(m.end() for m in _SENTENCE_START.finditer(text))]
 
