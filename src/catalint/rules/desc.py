@@ -464,6 +464,9 @@ def _names_a_value(text: str, values: list[Any]) -> bool:
 def _only_as_its_name(text: str, values: list[Any], name: str) -> bool:
     """Whether the values named are only words of the argument's own name: "Merge method" names no
     value of merge_method (merge, squash, rebase), "Merge method: merge or squash" does."""
+    lowered = name.lower()
+    if not any(_enum_text(v).lower() in lowered for v in values):
+        return False  # the common case, found with substring tests
     own = normalize(_CAMEL_HUMP.sub(" ", _LAST_STEP.split(name)[-1] or name))
     if not own or not any(f" {normalize(_enum_text(v))} " in f" {own} " for v in values):
         return False
