@@ -118,6 +118,23 @@ def test_desc003_silent_on_empty_description() -> None:
     assert not fires("DESC-003", tool(name="x", description=""))
 
 
+@pytest.mark.parametrize(
+    ("name", "desc"),
+    [
+        ("天气", "查询城市的天气预报"),  # "query a city's weather forecast": letters beyond ASCII count
+        ("検索", "ウェブを検索します"),
+        ("天气", "🌤️ ☀️"),  # no letter at all is not the name either
+    ],
+)
+def test_desc003_a_description_in_another_script_is_not_the_name(name: str, desc: str) -> None:
+    assert not fires("DESC-003", tool(name=name, description=desc))
+
+
+@pytest.mark.parametrize(("name", "desc"), [("天气", "天气。"), ("検索", "検索"), ("météo", "Météo!")])
+def test_desc003_fires_on_the_name_in_another_script(name: str, desc: str) -> None:
+    assert fires("DESC-003", tool(name=name, description=desc))
+
+
 # ---------------------------------------------------------------- DESC-004
 
 
@@ -155,6 +172,14 @@ def test_desc004_fires_without_a_verb(desc: str) -> None:
         "Protect a range in a spreadsheet",
         "Style shapes in Google Slides",
         "Unconfirm a SonarQube issue",
+        # verbs the list lacked, and British spellings of listed ones
+        "Geolocates an IP address to a country and city.",
+        "Tokenizes text into model tokens.",
+        "Deduplicates rows of a CSV file by key columns.",
+        "Rasterizes an SVG file into a PNG image.",
+        "Normalises a UK postcode to its canonical spacing.",
+        "Visualises a time series as a sparkline image.",
+        "Summarising tool for long documents.",
     ],
 )
 def test_desc004_near_miss_inflected_verbs(desc: str) -> None:
@@ -183,6 +208,31 @@ def test_desc004_still_judges_english_with_a_cjk_name_in_it() -> None:
     assert fires("DESC-004", tool(description="Weather for 北京, 上海 and 广州 in one table."))
 
 
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Ruft das aktuelle Wetter für eine Stadt ab.",
+        "Obtiene el clima actual de una ciudad.",
+        "Récupère la météo actuelle pour une ville.",
+    ],
+)
+def test_desc004_and_desc010_skip_other_languages_in_latin_letters(desc: str) -> None:
+    assert not fires("DESC-004", tool(description=desc))
+    assert not fires("DESC-010", tool(description=desc + " Test."))  # "test" is an English verb form
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Weather data de la base for cities of the world.",  # a phrase of French in English
+        "Promises and exercises for the course.",  # -ise words that are no -ize verb
+        "Analysis of server statistics.",
+    ],
+)
+def test_desc004_still_judges_english_with_foreign_words_or_ise_nouns(desc: str) -> None:
+    assert fires("DESC-004", tool(description=desc))
+
+
 # ---------------------------------------------------------------- DESC-005
 
 
@@ -196,6 +246,9 @@ def test_desc004_still_judges_english_with_a_cjk_name_in_it() -> None:
         "Run the previous tools first.",
         "Search files. Options are described below.",
         "Returns an id. Pass it to the following tool.",  # nothing follows it here
+        "Look up the summoner first, and then call the next functions.",  # opgg's lol-summoner-renewal
+        "Same as the previous command, but recursive.",
+        "Use the last function to save the result.",
     ],
 )
 def test_desc005_fires_on_positional_phrases(desc: str) -> None:
@@ -216,6 +269,12 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         "Pass the cursor from the last tool result to get the next page.",
         # the next step a result recommends (mfa-servicenow-mcp's sn_resolve_url)
         "Parse a ServiceNow URL into table, sys_id, scope and the suggested next tool. Read-only.",
+        # a command or function of the tool's domain, not a tool of the catalog
+        "Re-run the last command in the current terminal session.",
+        "Return the previous command's exit status.",
+        "Roll back an AWS Lambda alias to the previous function version.",
+        "Step over to the next function in the call stack.",
+        "List the last commands executed in the shell history.",
         # A command shown in the description itself (Neon's provision_neon_auth):
         "Provision auth. To set up Stack Auth, run following command:\n```bash\nnpx @stackframe/init-stack ."
         " --no-browser\n```\nThis command will set up the project with the keys it needs.",
@@ -277,6 +336,34 @@ def test_desc006_follows_local_ref_for_description() -> None:
     assert not fires("DESC-006", tool(inputSchema=s))
     s["$defs"]["Item"].pop("description")
     assert fires("DESC-006", tool(inputSchema=s))
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        {"$ref": "#/$defs/Address"},
+        {"allOf": [{"$ref": "#/$defs/Address"}]},  # Pydantic v1's described $ref
+        {"anyOf": [{"$ref": "#/$defs/Address"}, {"type": "null"}]},  # Pydantic's Optional[Address]
+        {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/Address"}]},
+    ],
+)
+def test_desc006_a_description_behind_a_ref_counts_however_the_ref_is_written(written: dict[str, Any]) -> None:
+    address = {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}
+    described = {"Address": {**address, "description": "Postal address of the recipient."}}
+    assert not fires("DESC-006", tool(inputSchema=schema({"address": written}, ["address"], **{"$defs": described})))
+    bare = {"Address": address}
+    [finding] = run("DESC-006", tool(inputSchema=schema({"address": written}, ["address"], **{"$defs": bare})))
+    assert finding.message == "required argument 'address' has no description"
+
+
+def test_desc006_an_allof_ref_points_at_the_definitions_description() -> None:
+    s = schema(
+        {"item": {"allOf": [{"$ref": "#/$defs/Item"}]}},
+        ["item"],
+        **{"$defs": {"Item": {"enum": ["a", "b"], "description": "An item"}}},
+    )
+    [finding] = run("DESC-007", tool(inputSchema=s))  # the enum behind the allOf is the argument's, as for a $ref
+    assert finding.pointer == "/tools/0/inputSchema/$defs/Item/description"
 
 
 def test_desc006_survives_ref_cycles() -> None:
@@ -418,6 +505,36 @@ def test_desc007_whole_words_only() -> None:
     assert fires("DESC-007", tool(inputSchema=s))
 
 
+MERGE = ["merge", "squash", "rebase"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [  # github's merge_pull_request
+        ("merge_method", "Merge method"),
+        ("merge_method", "Merge method to use"),
+        ("mergeMethod", "The merge method."),
+        ("options.merge_method", "Merge method"),
+    ],
+)
+def test_desc007_a_value_only_inside_the_arguments_name_is_not_mentioned(name: str, text: str) -> None:
+    [finding] = run("DESC-007", tool(inputSchema=schema({name: {"enum": MERGE, "description": text}})))
+    assert "mentions none of the values" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("merge_method", "Merge method: merge, squash or rebase"),
+        ("merge_method", "The merge method; defaults to merge."),
+        ("merge_method", "Squash the commits or merge them"),
+        ("strategy", "Merge strategy"),  # the value is no word of this name
+    ],
+)
+def test_desc007_a_value_named_beside_the_arguments_name_is_mentioned(name: str, text: str) -> None:
+    assert not fires("DESC-007", tool(inputSchema=schema({name: {"enum": MERGE, "description": text}})))
+
+
 # ---------------------------------------------------------------- DESC-008
 
 
@@ -431,6 +548,21 @@ def test_desc008_near_misses() -> None:
     assert not fires("DESC-008", tool(description="Run a read-only SQL query and return rows.", inputSchema=s))
     # No tool description: DESC-001's business, not this rule's.
     assert not fires("DESC-008", tool(description=..., inputSchema=s))
+
+
+def test_desc008_measures_cjk_as_desc001_does() -> None:
+    # bazi's buildBaziFromLunarDatetime: 17 characters against 24, but 47 against 41 weighted
+    t = tool(
+        description="根据农历时间、性别来获取八字信息。",
+        inputSchema=schema({"lunar": {"type": "string", "description": "农历时间。例如：`2000-5-15 12:00:00`。"}}),
+    )
+    assert not fires("DESC-008", t)
+    longer = {"lunar": {"type": "string", "description": "农历时间，含时辰与时区。例如：`2000-5-15 12:00:00`。"}}
+    [finding] = run("DESC-008", {**t, "inputSchema": schema(longer)})
+    assert finding.message == (
+        "argument 'lunar' description (60 chars, counting a wide CJK character as 3) is longer than "
+        "the tool description (47 chars, counting a wide CJK character as 3)"
+    )
 
 
 # ---------------------------------------------------------------- DESC-009
@@ -462,6 +594,12 @@ def test_desc009_fires_on_non_trivial_schema_without_examples(s: dict[str, Any])
         tool(inputSchema=schema({**TWO_PROPS, "city": {"type": "string", "example": "Paris"}})),
         tool(inputSchema=schema({**TWO_PROPS, "city": {"type": "string", "description": "City, e.g. Paris"}})),
         tool(description=GOOD_DESC + " For example: city=Paris, days=3.", inputSchema=schema(TWO_PROPS)),
+        # whole-call examples on the schema, and an optional argument's example or default on its branch
+        tool(inputSchema=schema(TWO_PROPS, examples=[{"city": "Paris", "days": 3}])),
+        tool(inputSchema=schema({**TWO_PROPS, "city": {"anyOf": [{"type": "string", "examples": ["Paris"]}, {}]}})),
+        tool(
+            inputSchema=schema({**TWO_PROPS, "days": {"oneOf": [{"type": "integer", "default": 5}, {"type": "null"}]}})
+        ),
     ],
 )
 def test_desc009_near_misses(t: dict[str, Any]) -> None:
@@ -482,6 +620,8 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Paths like '$.panels[0]' select a panel",
         "中文城市名称，例如：北京",
         "要查询的城市，比如北京",
+        "菜谱分类名称，如水产、早餐、荤菜、主食等",  # 如, "such as" (howtocook)
+        '过敏原列表，如["大蒜", "虾"]',
         "Number of days (default: 7)",
         "Defaults to 'Paris' when omitted.",
         "Units. Defaults to metric.",
@@ -491,6 +631,8 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Max results, default 100",
         "Include archived ones. Default false.",
         "Retries; the default value is 3.",
+        "Items per page. The default size is 100",  # a word or two between (Notion)
+        "Max lines to return (default ~80)",  # mcp-grafana's get_doc
         "Port or port range, ex: 1024:2048",
         "Message timestamp in the format '1234567890.123456'",
         "Body: { shift: 'Up' } or { shift: 'Left' }",
@@ -513,6 +655,11 @@ def test_desc009_examples_given_in_words(text: str) -> None:
         "Returns {type: object} maps.",  # a shape, no value
         "The default settings are used.",
         "See the example below",
+        "Config key. No examples are available.",
+        "城市名称，如果为空则查询全部",  # 如果 is "if"
+        "要查询的城市，如何填写请看文档",  # 如何 is "how"
+        "The default behaviour is to search everything.",
+        "Region; the default region is the caller's own.",
     ],
 )
 def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:
@@ -559,6 +706,11 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="This provides a summary of revenue, expenses, and profit or loss."),
         tool(description="Delete a task. A progress table will be displayed showing the remaining tasks."),
         tool(description="Shows the contents of a commit"),
+        tool(description="Shows the commit logs"),  # plurals and the changes a diff shows (mcp-server-git)
+        tool(description="Shows changes in the working directory that are not yet staged"),
+        tool(description="Shows differences between branches or commits"),
+        tool(description="Compare two text files and show differences"),
+        tool(description="This tool provides comments on the playstyle of TFT champions."),
         tool(description="Get details about a place including contact details, reviews, ratings, and hours"),
         tool(description="List discussion categories with their id and name."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
@@ -580,11 +732,47 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Delete a project and its resources including networks, volumes, and images.",  # what is affected
         "Create a user with a name and an email.",  # "with" a list, but not "with its/their"
         "Show a notification to the user.",  # shown, but not a result
+        "Show the settings dialogs in the app.",
+        "Generate a boxplot chart to show data for statistical summaries among categories.",
         "Upload a photo and set it as a profile picture.",
     ],
 )
 def test_desc010_fires_when_those_forms_say_nothing_of_the_result(text: str) -> None:
     assert fires("DESC-010", tool(description=text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Retrieve a page\nError Responses:\n400: Bad request",  # the errors' heading (Notion's API tools)
+        "List issues. For pagination, use the 'endCursor' from the previous response's 'pageInfo'.",
+        "Ask Playwright to start waiting for a HTTP response.",
+        "Start a process. Use read_process_output() to get responses.",  # another tool's
+        "List dashboard snapshots with optional query and result limit filters.",
+        "Get photos. Args: page: Page number for results (25 photos per page).",
+        "Generate the report. When present, you must start your response with a warning.",  # the agent's
+        "Delete the folder. Omitting the path will result in an error.",
+        "Download usage data into the output directory.",
+    ],
+)
+def test_desc010_return_nouns_that_are_not_this_tools_result(text: str) -> None:
+    assert fires("DESC-010", tool(description=text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "List collaborators. Results are paginated; the response includes nextPage.",
+        "Search the web. Maximum 20 results per request.",
+        "List directories. Results distinguish between files and directories.",
+        "Create a project. The DSN is included in the output.",
+        "Query the API endpoint with jq-style response filtering; the response can be very large.",
+        "Fetch a page with the error response body when the request fails.",
+        "Get the server info. Responds with its version.",
+    ],
+)
+def test_desc010_return_nouns_about_this_tools_result(text: str) -> None:
+    assert not fires("DESC-010", tool(description=text))
 
 
 # ---------------------------------------------------------------- DESC-011
@@ -628,6 +816,14 @@ def test_desc012_near_miss_empty_object() -> None:
         "Filter by state (one of: new, acknowledged, resolved)",
         "The action to perform.\nOptions are:\n- 'add' - add an item\n- 'remove' - remove an item\n",
         "Sort order, one of asc or desc. For example 'desc'.",  # the example is a listed value
+        # closed sets with other intros (yahoo-finance, mcp-grafana, biomcp)
+        'The period. Defaults to "1mo". Valid periods: "1d", "5d", "1mo", "1y", "max"',
+        "One of the '=' or '!=' or '=~' or '!~'",
+        "Operation type: 'replace', 'add', 'remove'",
+        "Recall status (ongoing, completed, terminated)",
+        "Type of biomarker ('reference_gene' or 'branch')",
+        "Grafana-managed only. State on execution error: NoData, Alerting, OK (required for 'create', 'update')",
+        "Scope to filter attributes by (span, resource, event, link). Strongly recommended.",
     ],
 )
 def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
@@ -661,6 +857,19 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         "Categories, separated by commas. The allowed values are 'Security', 'ErrorProne' and 'Style'.",
         # JSON whose inner field takes the values (awslabs billing server)
         "Optional JSON string containing a list of billing view types.\nValid values: PRIMARY, BILLING_GROUP, CUSTOM",
+        # samples, not the set
+        "Possible values include 'en', 'de', 'fr' and more.",
+        "Output format (json, csv, etc.)",
+        "MIME type of the image (e.g., image/png, image/jpeg)",
+        "Type of organization (e.g., 'Academic', 'Industry', 'Government')",
+        # a value may carry a prefix an enum would refuse
+        "One of name, size or date; prefix with '-' for descending order.",
+        # sets under a condition
+        "Object kind. For databases, one of: table, view; for buckets, one of: file, folder.",
+        # a label, but no bare list of values after it
+        "Sort order: newest first unless told otherwise.",
+        "Status of the order (pending means unpaid, paid means settled).",
+        "Operation type: replace the value, or add one.",
     ],
 )
 def test_desc013_near_misses(desc: str) -> None:

@@ -217,7 +217,7 @@ def test_argument_description_of_eight_characters_counts() -> None:
         ("key_name", "\u212aEY  NAME!!", False),  # the Kelvin sign lower-cases to k
         ("id_number", "\u0130D--NUMBER", False),  # "İ" lower-cases to i and a combining dot
         ("id_number", "\u0130D--NUMBERS", True),
-        ("k\u00e9y", "KEY!!!!!!", True),  # é is not a letter squash keeps: the name squashes to "ky"
+        ("k\u00e9y", "KEY!!!!!!", True),  # é is a letter of its own: the name squashes to "kéy", not "key"
         ("k\u00e9y", "K\u00c9Y!!!!!!", False),
     ],
 )
@@ -311,7 +311,7 @@ def test_repeated_sentence_lowers_conciseness() -> None:
 
 def test_four_words_said_three_times_lower_conciseness() -> None:
     text = "Find open pull requests by author, find open pull requests by label, or find open pull requests by team."
-    varied = "Find open pull requests by author, list merged ones by label, or show draft changes by their team."
+    varied = "Find open pull requests by author, list merged ones by label, or view draft changes by their team."
     w, _ = assert_only(tool(description=text), tool(description=varied), "conciseness")
     assert values(w)["conciseness"] == pytest.approx(0.7)
     assert notes(w, "conciseness") == ["repeats itself: 'find open pull requests'"]

@@ -121,6 +121,8 @@ class _Walker:
                     sub_pointer = props_pointer + "/" + name
                 if "$ref" in sub:
                     merged, merged_ptr, sub_refs = self.merged(sub, sub_pointer, own_refs)
+                elif "allOf" in sub and (lifted := _lift_ref(sub)) is not None:
+                    merged, merged_ptr, sub_refs = self.merged(lifted, sub_pointer, own_refs)
                 else:
                     merged, merged_ptr, sub_refs = sub, sub_pointer, own_refs
                 text = merged.get("description")
@@ -133,8 +135,8 @@ class _Walker:
                         desc_ptr = merged_ptr + "/description"
                     if not text.strip():
                         text = None
-                if text is None and ("anyOf" in merged or "oneOf" in merged):
-                    text, desc_ptr = _branch_description(merged, merged_ptr)
+                if text is None and ("anyOf" in merged or "oneOf" in merged or "allOf" in merged):
+                    text, desc_ptr = self.branch_description(merged, merged_ptr, own_refs)
                 path = prefix + name
                 key = (sub_pointer, path)
                 if key not in seen:
@@ -151,6 +153,26 @@ class _Walker:
                     for i, branch in enumerate(branches):
                         if type(branch) is dict:
                             self.object(branch, join_pointer(pointer, key, i), prefix, depth + 1, own_refs)
+
+    def branch_description(
+        self, schema: dict[str, Any], pointer: str, refs: frozenset[str] | None
+    ) -> tuple[str | None, str | None]:
+        """The first non-blank description on an anyOf/oneOf/allOf branch, or on the definition a branch's
+        local $ref names, and its pointer: `anyOf: [{"type": "object", "description": ...}, {"type":
+        "string"}]` and Pydantic's optional model, `anyOf: [{"$ref": ...}, {"type": "null"}]`, are described."""
+        for key in _BRANCHES:
+            branches = schema.get(key)
+            if isinstance(branches, list):
+                for i, branch in enumerate(branches):
+                    if not isinstance(branch, dict):
+                        continue
+                    branch_ptr = join_pointer(pointer, key, i)
+                    if "$ref" in branch and "description" not in branch:
+                        branch, branch_ptr, _ = self.merged(branch, branch_ptr, refs or _NONE)
+                    text = branch.get("description")
+                    if isinstance(text, str) and text.strip():
+                        return text, branch_ptr + "/description"
+        return None, None
 
     def value(self, schema: dict[str, Any], pointer: str, name: str, depth: int, refs: frozenset[str] | None) -> None:
         """Arguments nested inside one argument's schema (none past a $ref cycle)."""
@@ -178,17 +200,13 @@ class _Walker:
 _NONE: frozenset[str] = frozenset()
 
 
-def _branch_description(schema: dict[str, Any], pointer: str) -> tuple[str | None, str | None]:
-    """The first non-blank description on an anyOf/oneOf branch, and its pointer: an argument
-    written as `anyOf: [{"type": "object", "description": ...}, {"type": "string"}]` is described."""
-    for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(branches, list):
-            for i, branch in enumerate(branches):
-                text = branch.get("description") if isinstance(branch, dict) else None
-                if isinstance(text, str) and text.strip():
-                    return text, join_pointer(pointer, key, i, "description")
-    return None, None
+def _lift_ref(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """`{"allOf": [{"$ref": ...}], ...}` (one branch, as Pydantic v1 wrote a described $ref) written as the
+    plain `$ref` it means, or None for any other schema."""
+    branches = schema["allOf"]
+    if type(branches) is not list or len(branches) != 1 or type(branches[0]) is not dict or "$ref" not in branches[0]:
+        return None
+    return {**branches[0], **{k: v for k, v in schema.items() if k != "allOf"}}
 
 
 def iter_arguments(tool: Tool) -> tuple[Argument, ...]:

@@ -48,6 +48,7 @@ def match_near(starts: LazyRegex, pattern: LazyRegex, text: str) -> bool:
 
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")  # on lower-cased text: "don't", "agent's"
 _ALNUM_RUN = re.compile(r"[^0-9a-z]+")
+_NOT_LETTER_OR_DIGIT = re.compile(r"[\W_]+")  # letters and digits of any script are kept
 
 # Base forms of verbs that tool descriptions use to say what a tool does.
 # Inflected forms (gets, listed, creating, queries...) are matched by stemming.
@@ -58,25 +59,25 @@ VERBS = frozenset(
     benchmark bind block book browse build bulk buy calculate call cancel capture cast change
     charge check checkout choose classify clean clear click clone close collect combine comment
     commit compare compile complete compose compress compute configure confirm connect convert
-    copy count crawl create crop debug decode decrypt define delete deploy deposit describe divide
+    copy count crawl create crop debug decode decrypt dedupe deduplicate define delete deploy deposit describe divide
     detach detect determine diff disable disconnect discover dismiss display do download drag
     draft draw drop duplicate edit embed emit enable encode encrypt enqueue ensure enter
     enumerate estimate evaluate execute exit expand explain explore export extract fetch fill
     filter find finish fix flag flip flush follow force forecast fork format forward generate
-    geocode get give go grant grep group guess handle hash help hide highlight hover identify
+    geocode geolocate get give go grant grep group guess handle hash help hide highlight hover identify
     import improve index indicate initialize inject insert inspect install invite invoke join kill label launch
     leave let link lint list load locate lock log login logout look lookup maintain make manage map mark match
     measure merge migrate modify monitor mount move multiply mute navigate normalize notify obtain open
     optimize order output overwrite paginate parse paste patch pause pay perform pick pin ping
     place plan play plot populate post power predict prepend press preview print process produce profile
     promote protect provide prune publish pull purge push put query queue rank rate read rebase reboot rebuild receive
-    recommend record redact redirect refresh refund register reject relate release reload remove rename
+    rasterize recommend record redact redirect refresh refund register reject relate release reload remove rename
     render renew reopen reorder replace reply report request resend reserve reset resize resolve restart
     restore resume retrieve return reveal review revert revoke rollback rotate round route run sample
     save scale scan schedule scrape screenshot scroll search select sell send serve set share
     show shut shutdown sign simulate skip sleep snapshot solve sort specify split stage star start stop
     store stream style submit subscribe subtract suggest sum summarise summarize swap swipe switch sync synchronize tag
-    take tap terminate test think toggle trace track transcribe transfer transform transition translate
+    take tap terminate test think toggle tokenize trace track transcribe transfer transform transition translate
     trigger trim truncate type unassign unconfirm undo uninstall unlink unlock unmute unpin unprotect unstar
     unsubscribe unzip update upgrade
     upload upsert use validate verify view visit visualize wait watch withdraw write zip
@@ -104,6 +105,9 @@ _IRREGULAR = {
     "does": "do",
     "gone": "go",
 }
+
+
+_ISE = re.compile(r"is(e|es|ed|ing)$")
 
 
 def words(text: str) -> list[str]:
@@ -136,6 +140,8 @@ def verb_base(word: str) -> str | None:
     for candidate in candidates:
         if candidate in VERBS:
             return candidate
+    if "is" in word and (spelt := _ISE.sub(r"iz\1", word)) != word:
+        return verb_base(spelt)  # British spelling: "normalises" -> normalize
     if word.endswith("up") and len(word) > 4:
         return verb_base(word[:-2])  # "looksup", "setup", "cleanup"
     return None
@@ -156,6 +162,8 @@ def verb_forms() -> frozenset[str]:
     forms: set[str] = set(_IRREGULAR)
     for base in VERBS:
         forms |= _inflections(base)
+        if base.endswith("ize"):
+            forms |= _inflections(base[:-3] + "ise")  # normalise, visualises, tokenising
     return frozenset(forms)
 
 
@@ -233,6 +241,32 @@ def mostly_latin(text: str) -> bool:
     return ascii_letters >= other
 
 
+# Function words that tell English prose from other languages written in Latin letters ("Ruft das
+# aktuelle Wetter für eine Stadt ab.", "Obtiene el clima actual de una ciudad."). None is an English word.
+_ENGLISH_WORDS = frozenset("the of to for and or in on with by from is are this that it its as at an".split())
+_OTHER_WORDS = frozenset(
+    """
+    der das und für ein eine einen einer mit von zu zum zur dem ist auf nicht oder wird werden
+    el los las del de para una uno con por lo se
+    le les du pour avec dans sur au aux ou qui est une des
+    di della delle degli che nel il gli
+    um uma com não dos em
+    """.split()
+)
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def foreign_latin(text: str) -> bool:
+    """Whether Latin-letter prose reads as another language than English: more of its function words
+    are other languages' than English's, two at least."""
+    lowered = text.lower()
+    if _OTHER_WORDS.isdisjoint(lowered.split()):
+        return False  # English text mostly has none, and this test runs in C
+    found = _LETTERS.findall(lowered)
+    other = sum(1 for w in found if w in _OTHER_WORDS)
+    return other >= 2 and other > sum(1 for w in found if w in _ENGLISH_WORDS)
+
+
 @lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """Lower-case alphanumeric words joined by single spaces."""
@@ -240,8 +274,9 @@ def normalize(text: str) -> str:
 
 
 def squash(text: str) -> str:
-    """Lower-case alphanumerics only: 'Lookup city-weather.' -> 'lookupcityweather'."""
-    return _ALNUM_RUN.sub("", text.lower())
+    """Lower-case letters and digits only, of any script: 'Lookup city-weather.' -> 'lookupcityweather',
+    '查询天气。' -> '查询天气'."""
+    return _NOT_LETTER_OR_DIGIT.sub("", text.lower())
 
 
 def mentions(text: str, value: str) -> bool:
@@ -257,9 +292,18 @@ def mentions(text: str, value: str) -> bool:
 # including: ...", "including a, b and c"); what it shows or provides ("Provides a summary of ...");
 # or what a conversion turns its input into ("Convert an address to coordinates").
 # All but the first are tried only in a text holding their key words (substring tests run in C).
+# The nouns output, result and response count only as this tool's: not under "Error Responses:",
+# an earlier call's ("the previous response's cursor"), the agent's ("start your response with"), an HTTP
+# exchange ("wait for an HTTP response"), another tool's ("use read_output() to get responses"), a
+# consequence ("will result in an error") or a word naming a setting ("result limit", "output directory",
+# "page number for results").
 RETURN_WORDS = LazyRegex(
-    r"\b(?:return(?:s|ed|ing)?|outputs?|results?|respon(?:se|ses|ds)|yields?|produces?"
-    r"|gives back|sends back|comes back|echo(?:es|ed)? back)\b",
+    r"\b(?:return(?:s|ed|ing)?|responds|yields?|produces?|gives back|sends back|comes back|echo(?:es|ed)? back"
+    r"|(?=[orOR])(?!(?<=error\s)responses?\s*:)(?<!previous\s)(?<!preceding\s)(?<!prior\s)(?<!earlier\s)(?<!your\s)"
+    r"(?<!http\s)(?<!\)\sto\sget\s)(?<!number\sof\s)(?<!number\sfor\s)(?<!page\sfor\s)"
+    r"(?:outputs?|responses?|results?(?<!will\sresult)(?<!\bmay\sresult)(?<!\bcan\sresult)(?<!could\sresult)"
+    r"(?<!would\sresult)(?<!might\sresult))"
+    r"(?!\s+(?:limits?|count|dir|directory|path|folder|location)\b))\b",
     re.IGNORECASE,
 )
 _FORMATS = ("json", "markdown", "csv", "xml", "yaml", "html", "png", "jpg", "jpeg", "svg", "base64")
@@ -281,10 +325,11 @@ _FIELDS_NAMED = LazyRegex(
     re.IGNORECASE,
 )
 # What is shown or provided is the result: "Provides a summary of revenue", "A progress table will be
-# displayed", "Shows the contents of a commit", "... as an image".
+# displayed", "Shows the contents of a commit", "Shows changes that are staged", "... as an image".
 _SHOWN = LazyRegex(
     r"\b(?:provides?|shows?|displays?)\s+(?:(?:a|an|the|its|their)\s+)?(?:[\w-]+\s+){0,3}?"
-    r"(?:list|summary|overview|details|information|snapshot|state|contents?|table|status|report|diff|log)\b"
+    r"(?:lists?|summary|overviews?|details|information|snapshots?|states?|contents?|tables?|status"
+    r"|reports?|diffs?|logs?|changes|differences|comments|history)\b"
     r"|\bwill\s+be\s+(?:displayed|shown|listed|printed)\b|\bas\s+an?\s+(?:image|screenshot)\b",
     re.IGNORECASE,
 )
@@ -313,4 +358,8 @@ def says_what_returns(text: str) -> bool:
 
 def repeats_name(text: str, name: str) -> bool:
     """Whether a (stripped) description only restates the tool name (DESC-003, TDQS presence)."""
-    return bool(text) and len(text) <= 2 * len(name) + 8 and squash(text) == squash(name)
+    if not text or len(text) > 2 * len(name) + 8:
+        return False
+    squashed = squash(text)
+    # Text with no letter or digit (emoji, punctuation) repeats the name only when it is the name.
+    return squashed == squash(name) if squashed else text.lower() == name.strip().lower()

@@ -16,6 +16,7 @@ from catalint.tdqs import says_returns
 from catalint.text import (
     WIDE_WEIGHT,
     LazyRegex,
+    foreign_latin,
     has_verb,
     match_near,
     mentions,
@@ -165,8 +166,11 @@ def no_action_verb(tool: Tool) -> Iterator[Hit]:
     The rule judges English only: a description whose letters are mostly
     non-Latin is skipped (a wide CJK character counts as three letters, and
     bracketed tags, code, URLs and identifiers such as `EnvId` are not English
-    prose: "[application delivery] 创建部署单" is Chinese), and an empty one is
-    left to DESC-001.
+    prose: "[application delivery] 创建部署单" is Chinese), and so is one in
+    another language written in Latin letters (more of its function words are
+    German, French, Spanish, Italian or Portuguese than English: "Obtiene el
+    clima actual de una ciudad."); an empty one is left to DESC-001. A verb
+    spelt the British way counts ("Normalises a postcode").
 
     **Bad.** `"Weather data for cities worldwide."`
 
@@ -175,7 +179,7 @@ def no_action_verb(tool: Tool) -> Iterator[Hit]:
     **Fix.** Start with the verb that names the operation.
     """
     text = _description(tool)
-    if text and mostly_latin(text) and not has_verb(text):
+    if text and mostly_latin(text) and not has_verb(text) and not foreign_latin(text):
         yield Hit(_desc_pointer(tool), "description names no action (no common verb such as get, list, create)")
 
 
@@ -184,7 +188,13 @@ _POSITIONAL = LazyRegex(
     \b(?:
         (?P<always>
             (?<!suggested\s)(?<!recommended\s)  # "suggested next tool": a step of the conversation
-            (?:previous|preceding|prior|next|last)\s+(?:tool|function|command)s?
+            (?:
+                (?:previous|preceding|prior|next|last)\s+tools?
+                # a function or command is one of the catalog's only when called: not "the last command"
+                # of a shell, "the previous function version" of a Lambda, "the next function" of a stack
+              | (?:call|calling|invoke|invoking|use|using|same\s+as)\s+(?:the\s+)?
+                (?:previous|preceding|prior|next|last)\s+(?:function|command)s?
+            )
             (?!\s+(?:calls?|results?|outputs?|responses?|invocations?|runs?|executions?)\b)  # a time, not a place
           | (?:tool|function)s?\s+(?:above|below)
           | as\s+(?:mentioned|described|noted|stated|explained|shown)\s+(?:before|earlier|previously)
@@ -238,7 +248,11 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
 
     "The previous tool call" (result, output, response) and "the suggested
     (recommended) next tool" are moments in the conversation, not places in the
-    catalog, and are left alone.
+    catalog, and are left alone. A function or command is taken for a tool only
+    where it is called, used or likened to ("call the next function", "same as
+    the previous command"): "re-run the last command" of a shell, "the previous
+    function version" of a Lambda and "the next function" in a call stack are
+    things in the tool's domain.
 
     A reference into the description itself is allowed when there is text for it
     to point at: "listed below" or "run the following command" followed by the
@@ -273,8 +287,10 @@ def _desc_or_schema(arg: Argument) -> str:
 def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An argument listed in its object's `required` array whose
-    schema (after following a local `$ref`) has no non-empty `description`, nor
-    one on an `anyOf`/`oneOf` branch. Nested arguments count: properties of object
+    schema (after following a local `$ref`, or a one-branch `allOf` of one) has no
+    non-empty `description`, nor one on an `anyOf`/`oneOf`/`allOf` branch or on the
+    definition a branch's `$ref` names (Pydantic's optional model, `anyOf:
+    [{"$ref": ...}, {"type": "null"}]`). Nested arguments count: properties of object
     arguments and of array items. A `const` (or one-value `enum`) argument is
     left alone: there is no choice to explain; so is an object whose every
     property has its own description (the `path`, `query` and `body` wrappers
@@ -406,7 +422,9 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     desc, enum, num, str, int, bool, min, max, avg, dev, prod).
     Arguments without a description are not this rule's business (see DESC-006),
     nor is a one-value enum (nothing to choose), and enums of more than 12 values
-    (units, locales) are left alone: nobody lists those in prose.
+    (units, locales) are left alone: nobody lists those in prose. A value that
+    appears only inside the argument's own name is not mentioned: "Merge method"
+    names none of merge_method's merge, squash and rebase.
 
     **Why.** Many clients flatten or drop `enum` when they render tools for the
     model, and a description that explains the values tells the agent which to
@@ -429,13 +447,34 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
         if values is None or len(values) > MAX_ENUM_TO_MENTION or len(values) == 1:
             continue
         # Whole words first (nearly every value is found so); the as-written fallback only after.
-        if not any(mentions(text, _enum_text(v)) for v in values) and not any(_mentioned(text, v) for v in values):
-            distinct = list(dict.fromkeys(_enum_text(v) for v in values))  # branches may repeat one enum
-            shown = ", ".join(distinct[:6]) + (", …" if len(distinct) > 6 else "")
-            yield Hit(
-                _desc_or_schema(arg),
-                f"argument {arg.name!r} is an enum ({shown}) but its description mentions none of the values",
-            )
+        if _names_a_value(text, values) and not _only_as_its_name(text, values, arg.name):
+            continue
+        distinct = list(dict.fromkeys(_enum_text(v) for v in values))  # branches may repeat one enum
+        shown = ", ".join(distinct[:6]) + (", …" if len(distinct) > 6 else "")
+        yield Hit(
+            _desc_or_schema(arg),
+            f"argument {arg.name!r} is an enum ({shown}) but its description mentions none of the values",
+        )
+
+
+def _names_a_value(text: str, values: list[Any]) -> bool:
+    return any(mentions(text, _enum_text(v)) for v in values) or any(_mentioned(text, v) for v in values)
+
+
+def _only_as_its_name(text: str, values: list[Any], name: str) -> bool:
+    """Whether the values named are only words of the argument's own name: "Merge method" names no
+    value of merge_method (merge, squash, rebase), "Merge method: merge or squash" does."""
+    lowered = name.lower()
+    if not any(_enum_text(v).lower() in lowered for v in values):
+        return False  # the common case, found with substring tests
+    own = normalize(_CAMEL_HUMP.sub(" ", _LAST_STEP.split(name)[-1] or name))
+    if not own or not any(f" {normalize(_enum_text(v))} " in f" {own} " for v in values):
+        return False
+    return not _names_a_value(f" {normalize(text)} ".replace(f" {own} ", " "), values)
+
+
+_LAST_STEP = re.compile(r"[.\[\]]+(?=[^.\[\]]*$)")  # "filter.status" -> status, "items[].op" -> op
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _enum_text(value: Any) -> str:
@@ -454,7 +493,8 @@ def _enum_text(value: Any) -> str:
 def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An argument whose description is longer than the tool's
-    own description. A tool with no description is left to DESC-001.
+    own description, both measured as DESC-001 measures (a wide CJK character
+    counts as three). A tool with no description is left to DESC-001.
 
     **Why.** Inverted information density: the detail sits where the agent reads
     it last. When an argument needs more words than the tool, the tool's purpose
@@ -471,16 +511,18 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
     **Fix.** Move purpose into the tool description; turn argument prose into
     `enum`, `pattern`, `maxLength` and similar constraints.
     """
-    own = len(_description(tool))
+    own_text = _description(tool)
+    own = weighted_length(own_text)
     if not own:
         return
     for arg in iter_arguments(tool):
         text = arg.description
-        if text is not None and len(text.strip()) > own:
+        if text is not None and (size := weighted_length(text := text.strip())) > own:
+            weighed = size != len(text) or own != len(own_text)
+            unit = f"chars, counting a wide CJK character as {WIDE_WEIGHT}" if weighed else "chars"
             yield Hit(
                 _desc_or_schema(arg),
-                f"argument {arg.name!r} description ({len(text.strip())} chars) is longer than "
-                f"the tool description ({own} chars)",
+                f"argument {arg.name!r} description ({size} {unit}) is longer than the tool description ({own} {unit})",
             )
 
 
@@ -489,9 +531,9 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
 # Chinese and Japanese "for example", and a default value stated in prose, as a schema `default`
 # would be ("defaults to 10", "default: 'json'", "Defaults to false."), not a default behaviour
 # ("defaults to the last 24 hours", "the default is used").
-_LITERAL = r"""[-+]?\d|["'`]|(?:true|false|null)\b"""  # a value written as such: "(default 8)", "Default false."
+_LITERAL = r"""[-+~]?\d|["'`]|(?:true|false|null)\b"""  # a value written as such: "(default ~8)", "Default false."
 _DEFAULT_VALUE = (
-    r"""(?:[-+]?\d|["'`\[{]|(?:true|false|null|none)\b"""
+    r"""(?:[-+~]?\d|["'`\[{]|(?:true|false|null|none)\b"""
     r"|(?!(?:the|a|an|used|applied|set|given|provided|ignored)\b)[\w.-]+\s*(?:[.,;)]|$))"
 )
 # (key word, pattern, window). Each form is looked for only in a text that holds its key word (a
@@ -502,7 +544,7 @@ _EXAMPLE_FORMS = (
     ("g.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),  # "g.", not "e.", which most sentences end in
     (
         "example",
-        LazyRegex(r"\bexamples?\b", re.IGNORECASE),
+        LazyRegex(r"(?<!\bno\s)\bexamples?\b", re.IGNORECASE),  # not "No examples are available"
         LazyRegex(r"examples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b|\n\s*```)", re.IGNORECASE),  # or a heading, then code
     ),
     ("such as", LazyRegex(r"""\bsuch as\s+[`'"]""", re.IGNORECASE), None),
@@ -511,7 +553,10 @@ _EXAMPLE_FORMS = (
         "default",
         LazyRegex(r"\bdefaults?\b", re.IGNORECASE),
         LazyRegex(
-            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL}))\s*{_DEFAULT_VALUE}", re.IGNORECASE
+            # "The default size is 100": a word or two may name what defaults
+            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL})|(?:\s+[a-z]+){{1,2}}?(?:\s+is|\s*[:=]))"
+            rf"\s*{_DEFAULT_VALUE}",
+            re.IGNORECASE,
         ),
     ),
     ("ex", LazyRegex(r"\bex\s*[:.]\s*\S", re.IGNORECASE), None),  # "Port or port range, ex: 1024:2048"
@@ -521,6 +566,10 @@ _EXAMPLE_FORMS = (
     ("{", LazyRegex(r"""\w:\s*\{\s*["']?\w+["']?\s*:\s*(?:'[^'\n]*'|"[^"\n]*"|-?\d|true\b|false\b)"""), None),
 )
 _EXAMPLE_PHRASES = ("for example", "for instance", "例如", "比如", "例えば")
+# The bare Chinese "such as" before a quoted value or a list: "分类名称，如水产、早餐" (not 如果 "if", 如何 "how").
+_RU = LazyRegex(
+    r"""(?:^|(?<=[，,、：:；;（(\s]))如(?![果何下需此同今若期实意])[:：]?\s*(?:["'“「\[【`]|[^\s，。、,.]{1,10}、)"""
+)
 
 
 def _gives_example(text: str) -> bool:
@@ -528,6 +577,8 @@ def _gives_example(text: str) -> bool:
     for phrase in _EXAMPLE_PHRASES:
         if phrase in lowered:
             return True
+    if "如" in text and _RU.search(text):
+        return True
     for word, pattern, window in _EXAMPLE_FORMS:
         if word in lowered:
             if window is None and pattern.search(text) is not None:
@@ -538,14 +589,19 @@ def _gives_example(text: str) -> bool:
 
 
 def _has_examples(tool: Tool) -> bool:
-    examples = tool.raw.get("examples")
-    if isinstance(examples, list) and examples:
-        return True
+    schema = tool.input_schema
+    for examples in (tool.raw.get("examples"), schema.get("examples") if isinstance(schema, dict) else None):
+        if isinstance(examples, list) and examples:  # whole calls
+            return True
     if _gives_example(_description(tool)):
         return True
     for arg in iter_arguments(tool):
         schema = arg.schema
         if "examples" in schema or "example" in schema or "default" in schema:
+            return True
+        if ("anyOf" in schema or "oneOf" in schema) and any(  # an optional argument: anyOf [{..., "default": 5}, null]
+            "examples" in b or "example" in b or "default" in b for b in _branches(schema)
+        ):
             return True
         items = schema.get("items")  # an array argument's element: "items": {"example": "Dividend"}
         if isinstance(items, dict) and ("examples" in items or "example" in items):
@@ -579,16 +635,18 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A tool whose input schema is non-trivial (more than one
     top-level property, or one property that is required or not a plain string)
-    and that shows no example anywhere. It counts as documented when the tool has
-    a non-empty `examples` array, when any argument (at any depth) declares
-    `examples`, `example` or `default`, or when the tool or an argument
-    description gives one in words: "e.g.", "for example", "Example usage:",
-    "examples of valid kinds are: ...", "such as `a`" or "like 'a'" before a
-    quoted value, 例如/比如/例えば, "ex:", a specimen with digits after "format"
-    ("in the format '1234567890.123456'"), a value written inline ("Body: { shift:
-    'Up' }"), or a default value in prose ("defaults to 10", "default: 'json'",
-    "(default 8)"; not a behaviour such as "defaults to the last hour"). An array
-    argument's `items` with `examples` or `example` counts too.
+    and that shows no example anywhere. It counts as documented when the tool or
+    its `inputSchema` has a non-empty `examples` array, when any argument (at any
+    depth, or an `anyOf`/`oneOf` branch of one) declares `examples`, `example` or
+    `default`, or when the tool or an argument description gives one in words:
+    "e.g.", "for example", "Example usage:", "examples of valid kinds are: ...",
+    "such as `a`" or "like 'a'" before a quoted value, 例如/比如/例えば, 如 before a
+    quoted value or a list ("如水产、早餐"), "ex:", a specimen with digits after
+    "format" ("in the format '1234567890.123456'"), a value written inline
+    ("Body: { shift: 'Up' }"), or a default value in prose ("defaults to 10",
+    "default: 'json'", "(default ~8)", "The default size is 100"; not a
+    behaviour such as "defaults to the last hour"). An array argument's `items`
+    with `examples` or `example` counts too; "No examples are available" does not.
 
     **Why.** Anthropic's advanced tool-use guidance reports that worked examples
     raised accuracy on complex parameter handling from 72% to 90%. Hasan et al.
@@ -619,14 +677,18 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
 def no_return_format(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A description that names an action (it has a verb) but
-    uses no return wording (returns, output, result, response, yields, produces),
-    names no format the result comes in ("as JSON", "as a PNG image"), says
-    nothing it provides or shows ("Provides a summary of ...", "will be
-    displayed"), lists no fields ("details including: ...", or after a read verb
-    "including a, b and c", "with their id and name") and names no conversion
-    target ("Convert an address to coordinates"), while the tool declares no
-    `outputSchema`. English only: mostly non-Latin descriptions are skipped, as
-    DESC-004 reckons them.
+    uses no return wording (returns, output, result, response, yields, produces;
+    the nouns only where they are this tool's result, not in "Error Responses:",
+    "the previous response", "your response", "an HTTP response", "will result
+    in" or a setting such as "result limit" or "output directory"), names no
+    format the result comes in ("as JSON", "as a PNG image"), says nothing it
+    provides or shows ("Provides a summary of ...", "Shows the commit logs",
+    "Shows changes that are staged", "will be displayed"), lists no fields
+    ("details including: ...", or after a read verb "including a, b and c",
+    "with their id and name") and names no conversion target ("Convert an
+    address to coordinates"), while the tool declares no `outputSchema`. English
+    only: mostly non-Latin descriptions, and other languages in Latin letters,
+    are skipped, as DESC-004 reckons them.
 
     **Why.** The agent plans its next step from what the call gives back; a
     description that is silent on the result makes it call the tool just to find
@@ -646,7 +708,7 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     text = _description(tool)
     if not text or "outputSchema" in tool.raw or not mostly_latin(text):
         return
-    if has_verb(text) and not says_returns(tool):
+    if has_verb(text) and not says_returns(tool) and not foreign_latin(text):
         yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
 
 
@@ -722,12 +784,27 @@ _STRONG = (
     r"(?:(?:must|can|should|may)\s+be\s+)?one\s+of(?:\s+the\s+following)?"
     r"|(?:allowed|valid|possible|accepted|supported|available)\s+(?:values?|options?)(?:\s+(?:are|is|include))?"
 )
-_WEAK = r"(?:(?:must|can|should|may)\s+(?:only\s+)?be|either)"
+_WEAK = (
+    r"(?:(?:must|can|should|may)\s+(?:only\s+)?be|either|one\s+of\s+the"
+    r"|(?:allowed|valid|possible|accepted|supported|available)\s+[a-z]+(?=\s*:))"  # "Valid periods: "1d", "5d""
+)
 _QVALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
 _END = r"(?=\s*(?:[.;)\n]|$|\s+(?:to|for|which|that|if|when)\b))"
 _ENUM_PROSE = LazyRegex(
     rf"\b(?:{_STRONG})\b\s*:?\s*\(?(?P<list>{_LIST})\)?{_END}"
     rf"|\b{_WEAK}\s*:?\s*(?P<quoted>{_QVALUE}(?:{_SEP}{_QVALUE})+)(?=\s*(?:[.;)\n]|$))",
+    re.IGNORECASE,
+)
+# A sentence that is a label for a kind of value, then the values: "Operation type: 'replace', 'add',
+# 'remove'", "Recall status (ongoing, completed, terminated)", "State on execution error: NoData, OK".
+_LABEL_WORDS = (
+    "type kind status state mode level scope category operation action direction order method strategy unit"
+    " frequency interval period priority severity"
+).split()
+_LABEL_HINT = LazyRegex("|".join(_LABEL_WORDS), re.IGNORECASE)
+_LABELLED = LazyRegex(
+    rf"(?:the\s+)?(?:[\w-]+\s+){{0,2}}?(?:{'|'.join(_LABEL_WORDS)})(?:\s+(?:of|on|when|for|to)(?:\s+[\w-]+){{1,4}}?)?"
+    rf"\s*(?::|\()\s*(?P<list>{_LIST})\)?(?:\s*\([^)\n]*\))?(?=\s*(?:[.;\n]|$))",
     re.IGNORECASE,
 )
 # "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
@@ -738,14 +815,20 @@ _BULLETS = LazyRegex(
 )
 _BULLET_VALUE = LazyRegex(rf"^[ \t]*[-*•][ \t]*({_VALUE})", re.MULTILINE)
 # A condition before the list: its values hold only then ("for source=nixos with action=search, one of: ...").
-_CONDITION = LazyRegex(r"\b(?:if|when|unless|whenever)\b|\b(?:for|with)\s+[\w.-]+\s*=", re.IGNORECASE)
+_CONDITION = LazyRegex(
+    r"\b(?:if|when|unless|whenever)\b|\b(?:for|with)\s+[\w.-]+\s*=|\bfor\s+[\w.-]+(?:\s+[\w.-]+)?\s*,", re.IGNORECASE
+)  # "for databases, one of: table, view; for buckets, ..."
 # The set is left open: "- Or provide a custom log group name", "or any other language code".
 _OPEN_SET = LazyRegex(
     r"\bor\s+(?:(?:provide|use|pass|give|enter|specify|set)\s+)?(?:a|an|any)\s+(?:\w+\s+)?(?:custom|other|arbitrary)\b"
     # or a combination the string holds ("created,updated"): an enum would refuse it
     r"|\bcomma[- ]separated\b|\bseparated\s+by\s+(?:a\s+)?commas?\b|\bcan\s+be\s+combined\b|\bmultiple\s+values\b"
     # or JSON whose inner field takes the values ("JSON string containing a list of view types")
-    r"|\bJSON(?:[- ]encoded)?\s+(?:string|array|list|object)\b|\bserialized\s+JSON\b",
+    r"|\bJSON(?:[- ]encoded)?\s+(?:string|array|list|object)\b|\bserialized\s+JSON\b"
+    # or a value may carry a prefix ("prefix with '-' for descending"), or the list is a sample ("'en',
+    # 'de', 'fr' and more", "json, csv, etc.")
+    r"|\bprefix(?:ed)?\s+(?:it\s+)?(?:with|by)\b"
+    r"|\band\s+(?:many\s+)?more\b|\betc\b|\band\s+so\s+on\b",
     re.IGNORECASE,
 )
 _SENTENCE_START = LazyRegex(r"[.!?\n]\s")
@@ -757,6 +840,7 @@ _EXAMPLE_AFTER = LazyRegex(
 )
 _SPLIT = LazyRegex(_SEP, re.IGNORECASE)
 _ARTICLES = {"a", "an", "the", "any", "some", "your", "this", "that"}
+_EXAMPLE_MARKS = {"e.g", "eg", "i.e", "ie", "ex"}  # "(e.g., image/png, image/jpeg)": samples, not the set
 
 
 # Every match of _ENUM_PROSE or _BULLETS starts at one of these words; the big
@@ -788,16 +872,25 @@ def _intro_positions(text: str) -> list[int]:
     return [m.start() for m in _INTRO_HINT.finditer(text)]
 
 
-def _spelled_out_values(text: str, starts: list[int]) -> list[str] | None:
+def _label_positions(text: str) -> list[int]:
+    """Where a sentence starts, if a labelled list (after ':' or in brackets) may follow one."""
+    if (":" not in text and "(" not in text) or _LABEL_HINT.search(text) is None:
+        return []
+    return [0, *(m.end() for m in _SENTENCE_START.finditer(text))]
+
+
+def _spelled_out_values(text: str, starts: list[int], labels: list[int]) -> list[str] | None:
     for at in starts:
         bullets = _BULLETS.match(text, at)
         if bullets:
             return [v.strip("'\"`") for v in _BULLET_VALUE.findall(bullets.group("bullets"))]
-    for at in starts:
-        match = _ENUM_PROSE.match(text, at)
+    tries = [(_ENUM_PROSE, at) for at in starts] + [(_LABELLED, at) for at in labels]
+    for pattern, at in tries:
+        match = pattern.match(text, at)
         if match is None:
             continue
-        listed = match.group("list") or match.group("quoted")
+        groups = match.groupdict()
+        listed = groups["list"] or groups.get("quoted")
         before = text[max(0, match.start() - 30) : match.start()]
         if _EXAMPLE_LEAD.search(before):
             continue
@@ -806,7 +899,7 @@ def _spelled_out_values(text: str, starts: list[int]) -> list[str] | None:
             return None  # "if the field is a checkbox, the value must be 'true' or 'false'": the set depends
         items = [i.strip().strip("'\"`").rstrip(".") for i in _SPLIT.split(listed) if i and i.strip()]
         items = [i for i in items if i and i.lower() not in ("or", "and")]
-        if len(items) < 2 or any(i.lower() in _ARTICLES for i in items):
+        if len(items) < 2 or any(i.lower() in _ARTICLES for i in items) or items[0].lower() in _EXAMPLE_MARKS:
             continue
         if not listed.lstrip().startswith(("'", '"', "`")):
             # Bare words: all must look like literal tokens, not prose.
@@ -830,17 +923,23 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A string (or untyped) argument without `enum` or `const`
     whose description spells out a closed set: "one of open, closed or pending",
-    "must be 'asc' or 'desc'", "allowed values: json, csv". Lists introduced as
-    examples ("e.g. Paris or Osaka", "such as ...") are not a closed set and do
-    not fire, nor do values that another argument of the tool declares as its
+    "must be 'asc' or 'desc'", "allowed values: json, csv", "Valid periods: "1d",
+    "5d"", "One of the '=' or '!='", or a sentence that labels a kind of value
+    (type, kind, status, state, mode, level, scope, order, method, unit, ...)
+    and then only lists values: "Operation type: 'replace', 'add', 'remove'",
+    "Recall status (ongoing, completed, terminated)". Lists introduced as
+    examples ("e.g. Paris or Osaka", "such as ...", "(e.g., image/png,
+    image/jpeg)") are not a closed set and do not fire, nor do values that another argument of the tool declares as its
     `enum` (the prose is about that one), nor lists followed by a quoted example
     that is none of the listed values ("one of country, province or city, for
     example "Xi'an"": the list names kinds of value), nor a set left open ("or
-    provide a custom log group name", "or any other code"), a string that holds
+    provide a custom log group name", "or any other code", "and more", "etc.",
+    "prefix with '-' for descending"), a string that holds
     several of them ("comma-separated", "can be combined": an `enum` would refuse
     "created,updated") or JSON holding them ("JSON string containing a list of
     ..."), or one that holds under a condition ("if ...", "for
-    source=nixos, one of: ..."). The inverse of DESC-007.
+    source=nixos, one of: ...", "For databases, one of: ..."). The inverse of
+    DESC-007.
 
     **Why.** Values in prose are a suggestion the agent may misspell; an `enum` is
     a constraint that clients validate and many render as a choice. Hasan et al.
@@ -859,12 +958,13 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
         if text is None or "enum" in arg.schema or "const" in arg.schema:
             continue
         starts = _intro_positions(text)
-        if not starts:
+        labels = _label_positions(text)
+        if not starts and not labels:
             continue
         types = arg.types()
         if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
-        values = _spelled_out_values(text, starts)
+        values = _spelled_out_values(text, starts, labels)
         if values and not _enum_elsewhere(tool, arg, values) and not _OPEN_SET.search(text):
             shown = ", ".join(values[:6]) + (", …" if len(values) > 6 else "")
             yield Hit(
