@@ -177,6 +177,20 @@ def test_pull_request_summary_shows_what_changed(repo: tuple[Path, str], tmp_pat
     assert summary.count("tools.json") >= 2  # the lint report and the diff against the base
 
 
+def test_pull_request_summary_names_a_new_catalog_whatever_its_name(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, base = repo
+    odd = "odd\n::error::x.tools.json"  # git allows a line break in a file name
+    write_catalog(path / odd, [GOOD])
+    _git("add", ".", cwd=path)
+    _git("commit", "-qm", "odd", cwd=path)
+    proc, _, summary = _run_step(path, tmp_path, base_sha=base)
+    assert proc.returncode == 1, proc.stderr
+    assert "### `odd ::error::x.tools.json`" in summary  # one heading: the line break read as a space
+    assert "A new catalog in this pull request." in summary
+    assert not any(line.startswith("::") for line in summary.splitlines())
+    assert "### error::x.tools.json" not in summary and "### odd\n" not in summary
+
+
 def test_only_new_annotates_only_what_the_pull_request_introduced(repo: tuple[Path, str], tmp_path: Path) -> None:
     path, base = repo
     proc, _, _ = _run_step(path, tmp_path, base_sha=base, only_new="true")

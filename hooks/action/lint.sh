@@ -50,13 +50,15 @@ if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
   step="$work/step.md"  # the whole summary, cut to GitHub's 1 MiB a step below (past that it shows none)
   cp "$work/summary.md" "$step"
   if [ -n "$base" ] && [ -f "$work/report.json" ]; then
-    "$python" -c 'import json, sys; [print(f["file"]) for f in json.load(open(sys.argv[1]))["files"]]' \
+    # NUL-separated: a file name may hold a line break (git allows one)
+    "$python" -c 'import json, sys; [sys.stdout.write(f["file"] + "\0") for f in json.load(open(sys.argv[1]))["files"]]' \
       "$work/report.json" > "$work/files.txt"
-    while IFS= read -r file; do
+    while IFS= read -r -d '' file; do
       if git cat-file -e "$base:$file" 2>/dev/null; then
         "$bin" diff "$base:$file" "$file" --output-format markdown >> "$step" || true
       else
-        printf '\n### %s\n\nA new catalog in this pull request.\n' "$file" >> "$step"
+        "$python" -c 'import sys; from catalint.formatters.md import code
+print(f"\n### {code(sys.argv[1], table=False)}\n\nA new catalog in this pull request.")' "$file" >> "$step"
       fi
     done < "$work/files.txt"
   fi
