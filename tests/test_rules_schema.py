@@ -789,6 +789,55 @@ def test_sch009_draft04_boolean_exclusive_minimum_rejects_default_at_bound() -> 
     assert pointers("SCH-009", obj({"n": num}, ["n"], **{"$schema": DRAFT4})) == [f"{IS}/properties/n/default"]
 
 
+def test_sch009_checks_values_under_a_nested_relative_id() -> None:
+    # "a.json" cannot resolve against a URN base: the validator was never built and every value passed
+    inner = {"$id": "a.json", "type": "object", "properties": {"x": {"$ref": "#/$defs/B", "default": "s"}}}
+    inner |= {"required": [], "additionalProperties": False, "$defs": {"B": INT}}
+    schema = obj({"a": {"$ref": "a.json"}}, ["a"], **{"$defs": {"A": inner}})
+    assert pointers("SCH-009", schema) == [f"{IS}/$defs/A/properties/x/default"]
+    inner["properties"]["x"]["default"] = 5
+    assert pointers("SCH-009", schema) == []
+
+
+def test_sch009_a_reference_out_of_the_document_leaves_the_other_values_checked() -> None:
+    # one unresolvable reference anywhere made jsonschema-rs refuse the whole document
+    schema = obj({"n": {"$ref": "#/$defs/N", "default": "s"}, "z": {"$ref": "other.json"}}, **{"$defs": {"N": INT}})
+    assert pointers("SCH-009", schema) == [f"{IS}/properties/n/default"]
+    schema["properties"]["n"]["default"] = 1
+    assert pointers("SCH-009", schema) == []
+    # the reference's own siblings still apply; what it names is unknown, so it accepts anything
+    elsewhere = {"$ref": "https://example.com/n.json", "type": "integer"}
+    assert pointers("SCH-009", obj({"n": {**elsewhere, "default": 1}})) == []
+    assert pointers("SCH-009", obj({"n": {**elsewhere, "default": "s"}})) == [f"{IS}/properties/n/default"]
+
+
+def test_sch009_never_fetches_a_referenced_document() -> None:
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(4)
+        server.setblocking(False)
+        port = server.getsockname()[1]
+        ref = f"http://127.0.0.1:{port}/n.json"
+        schema = obj({"n": {"$ref": ref, "type": "integer", "default": "s"}})
+        assert pointers("SCH-009", schema) == [f"{IS}/properties/n/default"]
+        with pytest.raises(BlockingIOError):
+            server.accept()  # nobody knocked
+
+
+def test_sch009_a_schema_it_cannot_build_is_reported_unless_another_rule_says_why(monkeypatch: Any) -> None:
+    from catalint.rules.schema import values
+
+    monkeypatch.setattr(values, "compiled", lambda *args: "something jsonschema-rs refused")
+    f = only("SCH-009", obj({"n": {"type": "integer", "pattern": "x", "default": 1, "examples": [2]}}))
+    assert f.pointer == f"{IS}/properties/n/default"
+    assert "cannot be checked" in f.message and "something jsonschema-rs refused" in f.message
+    # SCH-006 or SCH-010 reports the schema: no second finding
+    assert pointers("SCH-009", obj({"n": {"type": "integer", "pattern": "x", "minLength": -1, "default": 1}})) == []
+    assert pointers("SCH-009", obj({"n": {"$ref": "#/$defs/Nope", "pattern": "x", "default": 1}})) == []
+
+
 # ---------------------------------------------------------------- SCH-010
 
 

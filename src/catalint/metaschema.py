@@ -125,21 +125,26 @@ def _hint(path: tuple[str | int, ...], error: Any, dialect: str) -> str:
 
 
 def value_validator(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer: str) -> Any:
-    """A validator for values against schema, the node at pointer inside root.
+    """A validator for values against schema, the node at pointer inside root; None when it cannot be built.
 
     References resolve inside root (the whole input schema). Validators of
     schemas without references are shared: catalogs repeat the same argument
-    schema (a page size, a sort order) across many tools. None when the schema
-    cannot be built: other rules report why.
+    schema (a page size, a sort order) across many tools.
     """
+    built = compiled(schema, dialect, root, pointer)
+    return None if isinstance(built, str) else built
+
+
+def compiled(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer: str) -> Any:
+    """value_validator's validator, or why jsonschema-rs cannot build one (a string)."""
     import jsonschema_rs
 
     cls = getattr(jsonschema_rs, _CLASS[dialect])
     try:
         text = _ENCODE(schema)
     except (TypeError, ValueError):
-        return None
-    if '"$ref"' not in text and '"$dynamicRef"' not in text:
+        return "the schema holds a value JSON cannot"
+    if '"$ref"' not in text and '"$dynamicRef"' not in text and '"$recursiveRef"' not in text:
         key = (dialect, text)
         if key not in _VALUES:
             if len(_VALUES) > 4096:
@@ -147,19 +152,26 @@ def value_validator(schema: dict[str, Any], dialect: str, root: dict[str, Any], 
             _VALUES[key] = _build(lambda: cls(schema, offline=True))
         return _VALUES[key]
     ref = {"$ref": _DOC + "#" + quote(pointer, safe="/~!$&'()*+,;=:@")}
-    return _build(lambda: cls(ref, registry=jsonschema_rs.Registry([(_DOC, root)]), offline=True))
+    return _build(lambda: cls(ref, registry=jsonschema_rs.Registry([(_DOC, root)], retriever=_elsewhere), offline=True))
 
 
 def _build(make: Any) -> Any:
     try:
         return make()
-    except Exception:
-        return None
+    except Exception as error:  # an invalid schema, or a reference that names nothing
+        return str(error).split("\n", 1)[0] or type(error).__name__
+
+
+def _elsewhere(uri: str) -> Any:
+    """A document the schema refers to but does not hold: never fetched, read as the empty schema (any value)."""
+    return {}
 
 
 _ENCODE = json.JSONEncoder(sort_keys=True, allow_nan=False).encode
 _VALUES: dict[tuple[str, str], Any] = {}
-_DOC = "urn:catalint:schema"
+# The document's base URI: hierarchical, so that a relative `$id` inside it ("a.json") resolves; the
+# .invalid top-level domain (RFC 2606) names no host, and the retriever above never fetches anyway.
+_DOC = "https://catalint.invalid/schema.json"
 
 
 def problem(validator: Any, value: Any) -> str:
