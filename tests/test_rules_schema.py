@@ -576,6 +576,68 @@ def test_sch006_silent_for_non_object_input_schema() -> None:
     assert not fires("SCH-006", tool(inputSchema=...))
 
 
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("(abc", "Unbalanced parenthesis"),
+        ("a**", "Invalid atom character"),
+        ("a{1000000}{1000000}", "Invalid braced quantifier"),  # nothing to repeat, in every reading
+        ("[\\p{L}-z]", "reversed"),
+        ("(?P<year>\\d{4})", "(?<name>...) in ECMA-262"),
+    ],
+)
+def test_sch006_reports_a_pattern_that_is_no_ecma_regex_at_the_keyword(pattern: str, why: str) -> None:
+    f = only("SCH-006", obj({"a": {"type": "string", "maxLength": 50, "pattern": pattern}}))
+    assert f.pointer == f"{IS}/properties/a/pattern"
+    assert "is not an ECMA-262 regular expression" in f.message and why in f.message
+    f = only("SCH-006", obj({"m": {"type": "object", "patternProperties": {pattern: STR}}}))
+    assert f.pointer == f"{IS}/properties/m/patternProperties/{pattern}"
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^\\p{L}+$",  # python-jsonschema wrongly rejects this one
+        "(?<name>a)\\k<name>",  # jsonschema-rs's format check wrongly rejects this one
+        "\\u{1F600}",
+        "[\\u{10000}-\\u{10FFFF}]",  # only with the u flag
+        "^\\d{3}\\-\\d{4}$",  # only without it
+        "a{100000}",  # too big for Rust's regex crate, fine in ECMA
+        "\\p{Script_Extensions=Latin}",
+        "(?<=\\$)\\d+(?!px)",
+        "(" * 5 + ")" * 5,
+        "x" * 20_000 + "(",  # too long to read: not checked
+    ],
+)
+def test_sch006_near_miss_valid_ecma_patterns(pattern: str) -> None:
+    assert pointers("SCH-006", obj({"a": {"type": "string", "maxLength": 50, "pattern": pattern}})) == []
+    assert pointers("SCH-006", obj({"m": {"type": "object", "patternProperties": {pattern: STR}}})) == []
+
+
+def test_sch013_reports_an_output_pattern_that_is_no_ecma_regex() -> None:
+    out = {"type": "object", "properties": {"id": {"type": "string", "pattern": "(abc"}}}
+    found = run("SCH-013", tool(outputSchema=out))
+    assert [f.pointer for f in found] == [f"{OS}/properties/id/pattern"]
+    out["properties"]["id"]["pattern"] = "^\\p{L}+$"
+    assert run("SCH-013", tool(outputSchema=out)) == []
+
+
+def test_sch006_hostile_patterns_are_read_in_bounded_time() -> None:
+    import time
+
+    from catalint.metaschema import regex_problem
+
+    # thousands of Unicode properties cost regress their whole character sets; each one here is read as \d
+    props = "\\p{L}" * 1900 + "("
+    hostile = [props, "\\P{Lu}" * 1600 + "[", "(" * 9000, "a{1000000}{1000000}", "(?:a{1000}){1000}" * 500]
+    start = time.process_time()
+    for i in range(40):
+        for pattern in hostile:
+            regex_problem(pattern + "x" * i)  # distinct, past the cache
+    assert time.process_time() - start < 2.0
+    assert regex_problem(props) == "Unbalanced parenthesis"
+
+
 # ---------------------------------------------------------------- SCH-007
 
 

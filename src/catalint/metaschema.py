@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
@@ -328,6 +330,44 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b
     return type(a) is type(b) and a == b
+
+
+# Longer patterns are not checked: regress's parse costs some 80 bytes a character.
+MAX_REGEX_CHECKED = 10_000
+# A Unicode property escape (\p{L}, \P{Lu}) outside an escaped backslash; every other escape is kept as written.
+_PROPERTY_OR_ESCAPE = re.compile(r"\\[pP]\{[^{}]*\}|\\.", re.DOTALL)
+
+
+@lru_cache(maxsize=1024)
+def regex_problem(pattern: str) -> str | None:
+    r"""Why pattern is no ECMA-262 regular expression, read with the u flag or without; None when it is one
+    under either reading, or is too long to tell.
+
+    The parser is regress's, an ECMA-262 engine: Python's `re` is another dialect (it rejects `\p{L}`),
+    and jsonschema-rs translates to Rust's regex crate, which refuses valid ECMA such as
+    `(?<y>a)\k<y>` and `a{100000}`. Nothing is run. The u-flag reading takes each `\p{...}` as `\d`:
+    regress builds the property's whole character set, which a pattern of thousands could make costly,
+    and a property name only matters when the pattern is broken anyway.
+    """
+    if len(pattern) > MAX_REGEX_CHECKED:
+        return None
+    import regress
+
+    try:
+        regress.Regex(pattern, "")
+        return None  # valid as written, in the reading without the u flag (ECMA-262 Annex B)
+    except Exception as error:
+        why = str(error) or type(error).__name__
+    try:
+        regress.Regex(_PROPERTY_OR_ESCAPE.sub(_as_digit, pattern), "u")
+        return None
+    except Exception:
+        return why
+
+
+def _as_digit(match: re.Match[str]) -> str:
+    escape = match.group()
+    return "\\d" if len(escape) > 2 else escape
 
 
 def pattern_matches(pattern: str, text: str) -> bool | None:

@@ -10,6 +10,7 @@ from catalint.loader import json_kind
 from catalint.metaschema import (
     dialect_of,
     pattern_matches,
+    regex_problem,
     schema_errors,
 )
 from catalint.model import Severity, Tool
@@ -21,7 +22,7 @@ from catalint.rules.schema.common import (
     root_of,
     where_of,
 )
-from catalint.schema_walk import has_scheme, is_network, property_names, resolve
+from catalint.schema_walk import Node, has_scheme, is_network, property_names, resolve, walk
 from catalint.sourcemap import join_pointer
 
 
@@ -85,6 +86,12 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
     and draft-04 are known). A `$schema` that names none of these is itself
     reported, and nothing else is checked against it. Each finding points at the
     offending keyword: `"type": "strin"`, `"required": "city"`, `"minLength": -1`.
+    A `pattern` or `patternProperties` name must be an ECMA-262 regular
+    expression (Validation, section 6.3.3): one that neither reading accepts,
+    with the `u` flag or without (`"(abc"`, `"a**"`, Python's `(?P<name>...)`),
+    is reported at the keyword. ECMA syntax that Python's `re` lacks (`\\p{L}`, `(?<name>...)`,
+    `\\u{1F600}`) is valid. The syntax is read by regress, an ECMA-262 engine
+    (nothing is run); a pattern of over 10,000 characters is not read.
 
     **Why.** The MCP specification (2025-11-25, Server features, Tools) reads a
     schema without `$schema` as JSON Schema 2020-12 (SEP-1613). Clients validate
@@ -113,6 +120,30 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
     for error in schema_errors(schema, d.name):
         where = "/".join(str(p) for p in error.path) or "the root"
         yield Hit(_path_pointer(base, error.path), f"not valid {label} at {where}: {error.message}")
+    for pointer, message in regex_errors(nodes(tool), base):
+        yield Hit(pointer, f"not valid {label} at {message}")
+
+
+def regex_errors(walked: list[Node], base: str) -> Iterator[tuple[str, str]]:
+    """Each `pattern` and `patternProperties` name that is no ECMA-262 regular expression: its pointer, and
+    where it is (relative to base) with why."""
+    for node in walked:
+        s = node.schema
+        pattern = s.get("pattern")
+        if type(pattern) is str and (why := regex_problem(pattern)):
+            at = node.pointer + "/pattern"
+            yield at, f"{at[len(base) + 1 :]}: {_regex_message(pattern, why)}"
+        patterns = s.get("patternProperties")
+        if type(patterns) is dict:
+            for pattern in patterns:
+                if why := regex_problem(pattern):
+                    at = join_pointer(node.pointer, "patternProperties", pattern)
+                    yield at, f"{at[len(base) + 1 :]}: {_regex_message(pattern, why)}"
+
+
+def _regex_message(pattern: str, why: str) -> str:
+    hint = " (Python's (?P<name>...) is (?<name>...) in ECMA-262)" if "(?P<" in pattern else ""
+    return f"{json.dumps(pattern)} is not an ECMA-262 regular expression: {why}{hint}"
 
 
 @rule(
@@ -318,6 +349,8 @@ def invalid_output_schema(tool: Tool) -> Iterator[Hit]:
                 _path_pointer(base, error.path),
                 f"outputSchema is not valid JSON Schema {d.name} at {where}: {error.message}",
             )
+        for pointer, message in regex_errors(walk(schema, base, "the output schema"), base):
+            yield Hit(pointer, f"outputSchema is not valid JSON Schema {d.name} at {message}")
     if schema.get("type") != "object":
         what = "has no root type" if "type" not in schema else f"has root type {json.dumps(schema['type'])}"
         yield Hit(
