@@ -1014,8 +1014,58 @@ def test_sch011_fires_on_opaque_array_items_object() -> None:
     ],
 )
 def test_sch011_near_miss_shaped(prop: dict[str, Any]) -> None:
-    schema = obj({"v": prop}, **{"$defs": {"F": {"type": "object", "properties": {}}}})
+    schema = obj({"v": prop}, **{"$defs": {"F": {"type": "object", "properties": {"a": STR}}}})
     assert not fires("SCH-011", tool(schema))
+
+
+@pytest.mark.parametrize(
+    ("prop", "where"),
+    [
+        # Pydantic's `dict | None`, and notion's `object | string`
+        ({"anyOf": [{"type": "object", "additionalProperties": True}, {"type": "null"}]}, "/anyOf/0"),
+        ({"oneOf": [{"type": "string"}, {"type": "object"}]}, "/oneOf/1"),
+        ({"type": "array", "maxItems": 3, "items": {"anyOf": [STR, {"type": "object"}]}}, "/items/anyOf/1"),
+        ({"anyOf": [{"anyOf": [{"type": "object"}, INT]}, {"type": "null"}]}, "/anyOf/0/anyOf/0"),
+    ],
+)
+def test_sch011_fires_on_an_opaque_alternative_of_an_argument(prop: dict[str, Any], where: str) -> None:
+    assert pointers("SCH-011", obj({"meta": prop})) == [f"{IS}/properties/meta{where}"]
+
+
+def test_sch011_fires_on_an_opaque_definition_an_argument_refers_to() -> None:
+    defs = {"Filter": {"type": "object"}, "Unused": {"type": "object"}, "Mixin": {"type": "object"}}
+    props = {"filter": {"$ref": "#/$defs/Filter"}, "m": {"type": "object", "properties": {"a": STR}}}
+    props["m"]["allOf"] = [{"$ref": "#/$defs/Mixin"}]  # a mixin adds to the shape beside it
+    assert pointers("SCH-011", obj(props, **{"$defs": defs})) == [f"{IS}/$defs/Filter"]
+    defs["Filter"]["properties"] = {"status": STR}
+    assert pointers("SCH-011", obj(props, **{"$defs": defs})) == []
+
+
+@pytest.mark.parametrize(
+    "parent",
+    [
+        # branches that narrow an object which has a shape of its own
+        {"type": "object", "properties": {"a": STR}, "anyOf": [{"type": "object", "required": ["a"]}]},
+        {"type": "object", "additionalProperties": STR, "oneOf": [{"type": "object", "minProperties": 1}]},
+        {"type": "object", "properties": {"a": STR}, "allOf": [{"type": "object"}]},
+        {"not": {"anyOf": [{"type": "object"}]}},
+    ],
+)
+def test_sch011_near_miss_branches_that_narrow_a_shape(parent: dict[str, Any]) -> None:
+    assert pointers("SCH-011", obj({"p": parent})) == []
+    assert pointers("SCH-011", {"type": "object", "anyOf": [{"type": "object"}], "additionalProperties": False}) == []
+
+
+def test_sch011_and_sch002_read_an_annotation_only_additional_properties_as_true() -> None:
+    loose = {"type": "object", "additionalProperties": {"description": "anything else", "title": "Extra"}}
+    f = only("SCH-011", obj({"m": loose}))
+    assert f.pointer == f"{IS}/properties/m" and "annotations only" in f.message
+    assert pointers("SCH-002", {**obj({"a": STR}), "additionalProperties": {"description": "more"}}) == [
+        f"{IS}/additionalProperties"
+    ]
+    typed = {"type": "object", "additionalProperties": {"description": "a label", "type": "string", "maxLength": 9}}
+    assert pointers("SCH-011", obj({"m": typed})) == []
+    assert pointers("SCH-002", {**obj({"a": STR}), "additionalProperties": typed["additionalProperties"]}) == []
 
 
 def test_sch011_near_miss_any_json_value() -> None:

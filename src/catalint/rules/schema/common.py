@@ -61,7 +61,14 @@ def through_branches(schema: dict[str, Any], every: Callable[[Any], bool], some:
     return isinstance(branches, list) and any(some(b) for b in branches)
 
 
+# Keywords that say something about a value without constraining it.
+ANNOTATIONS = frozenset(
+    ("title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly")
+)
+
+
 def is_map(schema: dict[str, Any]) -> bool:
-    """additionalProperties is a real schema: a deliberate map of typed values."""
+    """additionalProperties is a real schema: a deliberate map of typed values. One of annotations only
+    (`{"description": "..."}`) takes any value, as `true` does."""
     extra = schema.get("additionalProperties")
-    return isinstance(extra, dict) and bool(extra)
+    return isinstance(extra, dict) and not ANNOTATIONS.issuperset(extra)

@@ -132,8 +132,10 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     false}` as the input schema of a tool that takes no arguments; this rule is
     from the published tool-schema-lint checks.
 
-    Not reported: an object whose `additionalProperties` is a non-empty schema (a
-    deliberate map such as headers: string to string); an object closed through
+    Not reported: an object whose `additionalProperties` is a schema that
+    constrains the values (a deliberate map such as headers: string to string;
+    one of annotations only, such as `{"description": "..."}`, takes any value
+    as `true` does, and is reported); an object closed through
     what it applies (a `$ref` to a closed schema, every `anyOf`/`oneOf` branch
     closed, or one `allOf` branch closed); a branch that refines its
     parent (every `allOf` branch, and the `anyOf`/`oneOf`/`if`/`then`/`else`
@@ -187,12 +189,19 @@ _ANY_JSON = frozenset(("string", "number", "boolean", "object", "array", "null")
 def opaque_structure(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An array schema with neither `items` nor `prefixItems`,
-    and an object-typed argument (a property or an array's items) with no
-    `properties` (or an empty one), `patternProperties` or `additionalProperties` schema:
-    `additionalProperties: true` and `{}` say "anything", which leaves the agent
-    guessing just as much. A schema that gets its shape elsewhere (`$ref`,
-    `anyOf`, `oneOf`, `allOf`) passes, and so does a `type` that lists every JSON
-    type (any value, on purpose).
+    and an object-typed argument with no `properties` (or an empty one),
+    `patternProperties` or `additionalProperties` schema:
+    `additionalProperties: true`, `{}` and a schema of annotations only
+    (`{"description": "..."}`) say "anything", which leaves the agent guessing
+    just as much. An argument is a property, an array's items, an
+    `anyOf`/`oneOf` alternative of one (Pydantic's `dict | None` is
+    `anyOf: [{"type": "object", "additionalProperties": true}, {"type": "null"}]`),
+    or a `$defs` entry one of these refers to. A schema that gets its shape
+    elsewhere (`$ref`, `anyOf`, `oneOf`, `allOf`) passes, as does a branch that
+    narrows an object with a shape of its own (every `allOf` branch, and the
+    `anyOf`/`oneOf` branches of an object with `properties`,
+    `patternProperties`, `additionalProperties` or `unevaluatedProperties`), and
+    a `type` that lists every JSON type (any value, on purpose).
 
     **Why.** The model sees "an array" or "an object" and must guess what goes
     inside; its guess fails validation on the server, or worse, passes and is
@@ -207,6 +216,7 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
     **Fix.** Describe the elements with `items`, and the members with
     `properties` (or `additionalProperties: {schema}` for a map).
     """
+    arguments: set[int] | None = None  # the $defs entries that stand for an argument, found on first need
     for node in nodes(tool):
         s = node.schema
         declared = s.get("type")
@@ -221,17 +231,59 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
             yield Hit(node.pointer, f"{where_of(node)} is an array with no items schema", 'add "items": {...}')
         elif (
             "object" in kinds
-            and node.role in ("property", "items")
             and not s.get("properties")  # `properties: {}` lists no member either
             and "patternProperties" not in s
             and not is_map(s)
             and s.get("additionalProperties") is not False
         ):
+            if node.role not in ("property", "items"):
+                if arguments is None:
+                    arguments = _argument_defs(tool)
+                if not _stands_for_argument(node, arguments):
+                    continue
             extra = s.get("additionalProperties", None)
-            said = f" (additionalProperties: {json.dumps(extra)} takes any field)" if extra in (True, {}) else ""
+            said = ""
+            if extra is True or extra == {}:
+                said = f" (additionalProperties: {json.dumps(extra)} takes any field)"
+            elif isinstance(extra, dict):
+                said = " (an additionalProperties of annotations only takes any field)"
             yield Hit(
                 node.pointer,
                 f"{where_of(node)} is an object that lists no properties and gives no additionalProperties schema"
                 + said,
                 'add "properties" (or "additionalProperties": {schema} for a map)',
             )
+
+
+def _stands_for_argument(node: Node, arguments: set[int]) -> bool:
+    """Whether a subschema is what an argument takes: an anyOf/oneOf alternative of one (Pydantic's
+    `dict | None`), or a $defs entry an argument refers to. A branch of an object that has a shape of its
+    own only narrows that shape."""
+    while node.role == "branch" and node.parent is not None:
+        if node.key not in ("anyOf", "oneOf") or _shaped_object(node.parent.schema):
+            return False
+        node = node.parent
+    return node.role in ("property", "items") or (node.role == "defs" and id(node.schema) in arguments)
+
+
+def _shaped_object(schema: dict[str, Any]) -> bool:
+    return (
+        bool(schema.get("properties"))
+        or "patternProperties" in schema
+        or "additionalProperties" in schema
+        or "unevaluatedProperties" in schema
+    )
+
+
+def _argument_defs(tool: Tool) -> set[int]:
+    """The $defs entries that an argument's schema refers to: from a property, an array's items, or an
+    alternative of one (a `$ref` in an allOf only adds to a shape written beside it)."""
+    root = root_of(tool)
+    found: set[int] = set()
+    for node in nodes(tool):
+        ref = node.schema.get("$ref")
+        if isinstance(ref, str) and not node.condition and _stands_for_argument(node, found):
+            target = resolve(root, ref, node.resource, node.base)
+            if isinstance(target, dict):
+                found.add(id(target))
+    return found
