@@ -1436,6 +1436,54 @@ def test_sch009_quick_checks_match_the_validator(value: Any, schema: dict[str, A
 
 
 @pytest.mark.parametrize(
+    ("dialect", "prop", "bad"),
+    [
+        (None, {"type": "string", "maxLength": 3.0, "default": "abcdef"}, True),  # 3.0 is an integer bound
+        (None, {"type": "string", "maxLength": 3.0, "default": "abc"}, False),
+        (DRAFT4, {"type": "integer", "default": 1.0}, True),  # draft-04 has no integral floats
+        (DRAFT4, {"type": "integer", "default": 1}, False),
+        (DRAFT7, {"type": "integer", "default": 1.0}, False),
+        # format is an annotation, with or without a keyword that sends the schema to jsonschema-rs
+        (DRAFT7, {"type": "string", "format": "date", "maxLength": 20, "default": "nope"}, False),
+        (DRAFT7, {"type": "string", "format": "date", "maxLength": 20, "pattern": "^.*$", "default": "nope"}, False),
+    ],
+)
+def test_sch009_the_quick_path_and_the_validator_agree(dialect: str | None, prop: dict[str, Any], bad: bool) -> None:
+    schema = obj({"v": prop}, **({"$schema": dialect} if dialect else {}))
+    assert bool(pointers("SCH-009", schema)) is bad
+
+
+def test_sch009_quick_check_answers_only_as_the_validator_would() -> None:
+    import random
+
+    from catalint.metaschema import compiled, problem, quick_check
+
+    rnd = random.Random(20251127)
+    values = [0, 1, 1.0, 1.5, -3, 2**64, 1e300, "", "abcd", "é" * 4, "😀" * 3, [], [1, 2, 3, 4], {}, True, None]
+    bounds = [0, 3, 3.0, 2.5, -1, 10**20, 1e20, True, "3", None]
+    pick = {
+        "type": ["string", "integer", "number", "null", "strin", 5, ["integer", "null"], [], ["string", "string"]],
+        "enum": [[1, "a"], [1.0], [], "a", [None]],
+        "const": values,
+        "title": ["x", 5],
+        "format": ["date", "email", 5],
+        "deprecated": [True, 1],
+        "examples": [[1], 1],
+        **{key: bounds for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")},
+        **{key: bounds for key in ("minLength", "maxLength", "minItems", "maxItems")},
+    }
+    dialects = ["2020-12", "2019-09", "draft-07", "draft-06", "draft-04"]
+    for _ in range(3000):
+        schema = {key: rnd.choice(pick[key]) for key in rnd.sample(sorted(pick), rnd.randint(1, 4))}
+        dialect, value = rnd.choice(dialects), rnd.choice(values)
+        quick = quick_check(schema, dialect)
+        if quick is not None:
+            validator = compiled(schema, dialect, schema, "")
+            assert not isinstance(validator, str), (dialect, schema, validator)
+            assert bool(quick(value)) is bool(problem(validator, value)), (dialect, schema, value)
+
+
+@pytest.mark.parametrize(
     ("schema", "where"),
     [
         ({"$defs": {"D": {"type": "string"}}}, "/$defs/D"),

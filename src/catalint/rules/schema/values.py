@@ -57,8 +57,10 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
     FastMCP, for one) write Python's `x: str | None = None`: the finding says so
     and suggests the nullable type.
 
-    Values are checked by jsonschema-rs, with `$ref`s read against the `$id`s
-    around them. A reference to a document the schema does not hold is never
+    Values are checked as jsonschema-rs checks them, under the schema's dialect
+    (in draft-04, `1.0` is no integer), with `$ref`s read against the `$id`s
+    around them; `format` is an annotation and asserts nothing, in every
+    dialect, as in 2019-09 and later. A reference to a document the schema does not hold is never
     fetched: it counts as the empty schema, which takes any value (SCH-010
     reports the reference), so the rest of the schema is still checked. A value
     whose schema jsonschema-rs cannot build is not checked: SCH-006 or SCH-010
@@ -92,7 +94,7 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
         if not checks or d.name is None:
             continue
         validator: Any = None
-        quick = quick_check(s)
+        quick = quick_check(s, d.name)
         for pointer_part, what, value in checks:
             why = quick(value) if quick is not None else None
             if why is None:
