@@ -279,10 +279,15 @@ def test_sch003_fires_on_untyped_property(prop: Any) -> None:
         {"allOf": [{"minLength": 1}, {"description": "d"}]},
         {"anyOf": []},
         {"$ref": "#/$defs/Loose"},
+        {"$dynamicRef": "#loose"},
+        {"if": INT, "then": {"minimum": 0}},  # a value that is no integer: anything goes
+        {"if": {"minimum": 0}, "then": INT, "else": {"maxLength": 3}},
+        {"then": INT, "else": STR},  # without if, then and else apply to nothing
     ],
 )
 def test_sch003_fires_when_branches_or_ref_leave_it_untyped(prop: Any) -> None:
-    schema = obj({"value": prop}, **{"$defs": {"Loose": {"description": "no type here"}}})
+    loose = {"description": "no type here", "$dynamicAnchor": "loose"}
+    schema = obj({"value": prop}, **{"$defs": {"Loose": loose}})
     assert pointers("SCH-003", schema) == [f"{IS}/properties/value"]
 
 
@@ -299,10 +304,14 @@ def test_sch003_fires_when_branches_or_ref_leave_it_untyped(prop: Any) -> None:
         {"allOf": [{"type": "string"}, {"description": "only one branch typed"}]},
         {"allOf": [{"$ref": "#/$defs/Name"}, {"maxLength": 3}]},
         False,
+        {"$dynamicRef": "#name"},
+        {"if": INT, "then": {"minimum": 0}, "else": STR},
+        {"if": {"minimum": 0}, "then": INT, "else": STR},
+        {"if": INT, "else": {"$ref": "#/$defs/Name"}},
     ],
 )
 def test_sch003_near_miss_typed_directly_or_through_ref_and_branches(prop: Any) -> None:
-    schema = obj({"value": prop}, **{"$defs": {"Name": STR}})
+    schema = obj({"value": prop}, **{"$defs": {"Name": {**STR, "$dynamicAnchor": "name"}}})
     assert not fires("SCH-003", tool(schema))
 
 
@@ -343,6 +352,14 @@ def test_sch003_self_referencing_ref_says_nothing() -> None:
         {"value": {"$ref": "#/$defs/A"}}, **{"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}
     )
     assert not fires("SCH-003", tool(schema))
+
+
+def test_sch003_a_branch_narrows_a_property_the_object_types_through_any_number_of_branches() -> None:
+    narrow = [{"properties": {"x": {"minimum": 1}}}, {"properties": {"x": {"maximum": -1}}}]
+    schema = obj({"x": INT}, allOf=[{"anyOf": narrow}])
+    assert pointers("SCH-003", schema) == []
+    schema["properties"] = {"y": INT}  # nothing above types x
+    assert pointers("SCH-003", schema) == [f"{IS}/allOf/0/anyOf/0/properties/x", f"{IS}/allOf/0/anyOf/1/properties/x"]
 
 
 @pytest.mark.parametrize("keyword", ["if", "not"])
