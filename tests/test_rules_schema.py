@@ -729,6 +729,15 @@ def test_sch007_near_miss_then_requires_parent_name() -> None:
     assert not fires("SCH-007", tool(schema))
 
 
+def test_sch007_near_miss_a_required_only_mixin_applied_to_objects_that_declare_the_name() -> None:
+    defs = {"NeedsId": {"required": ["id"]}}
+    schema = obj({"id": STR}, allOf=[{"$ref": "#/$defs/NeedsId"}], **{"$defs": defs})
+    assert pointers("SCH-007", schema) == []
+    schema["properties"]["other"] = obj({"a": STR}, allOf=[{"$ref": "#/$defs/NeedsId"}])  # one use lacks id
+    assert pointers("SCH-007", schema) == [f"{IS}/$defs/NeedsId/required/0"]
+    assert pointers("SCH-007", obj({"id": STR}, **{"$defs": defs})) == [f"{IS}/$defs/NeedsId/required/0"]  # unused
+
+
 # ---------------------------------------------------------------- SCH-008
 
 

@@ -159,7 +159,10 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
     same object declares. Names declared by the object's `allOf`/`anyOf`/`oneOf`
     branches (and, for a branch, by the object around it) count as declared, as do
     names matched by `patternProperties`; so the common
-    `"anyOf": [{"required": ["id"]}, {"required": ["url"]}]` passes.
+    `"anyOf": [{"required": ["id"]}, {"required": ["url"]}]` passes. So does a
+    definition that every `$ref` to it applies to an object declaring the name
+    (a mixin: `"allOf": [{"$ref": "#/$defs/NeedsId"}]` with `NeedsId` holding
+    only `"required": ["id"]`).
 
     **Why.** Usually a typo or a renamed argument. The model is told it must send
     an argument it was never described, and when `additionalProperties` is false
@@ -172,6 +175,7 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
     **Fix.** Correct the name, or declare the property.
     """
     root = root_of(tool)
+    referrers: dict[int, list[Node]] | None = None
     for node in nodes(tool):
         required = node.schema.get("required")
         if type(required) is not list:
@@ -183,13 +187,38 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
             if type(name) is not str or name in own:  # a property of its own: declared, the common case
                 continue
             if declared is None:
-                declared = property_names(node.schema, root, node.resource, node.base) | node.inherited
-            if name not in declared and not _pattern_declares(node.schema, name):
-                yield Hit(
-                    join_pointer(node.pointer, "required", i),
-                    f"{where_of(node)} requires {name!r}, which its properties do not declare",
-                    _closest_hint(name, declared),
-                )
+                declared = _declared_at(node, root)
+            if name in declared or _pattern_declares(node.schema, name):
+                continue
+            if referrers is None:
+                referrers = _referrers(tool)
+            users = referrers.get(id(node.schema))
+            if users and all(name in _declared_at(user, root) for user in users):
+                continue  # a mixin (`allOf: [{"$ref": ...}]`): every object that applies it declares the name
+            yield Hit(
+                join_pointer(node.pointer, "required", i),
+                f"{where_of(node)} requires {name!r}, which its properties do not declare",
+                _closest_hint(name, declared),
+            )
+
+
+def _referrers(tool: Tool) -> dict[int, list[Node]]:
+    """The subschemas that refer to each subschema with `$ref`, by the id of the one referred to."""
+    root = root_of(tool)
+    found: dict[int, list[Node]] = {}
+    for node in nodes(tool):
+        ref = node.schema.get("$ref")
+        if isinstance(ref, str):
+            target = resolve(root, ref, node.resource, node.base)
+            if isinstance(target, dict) and target is not node.schema:
+                found.setdefault(id(target), []).append(node)
+    return found
+
+
+def _declared_at(node: Node, root: dict[str, Any]) -> set[str] | frozenset[str]:
+    """The property names an object sees where node applies to it: node's own and its branches', and for a
+    branch those of the object around it."""
+    return property_names(node.schema, root, node.resource, node.base) | node.inherited
 
 
 def _pattern_declares(schema: dict[str, Any], name: str) -> bool:
