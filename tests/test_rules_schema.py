@@ -993,6 +993,29 @@ def test_sch010_near_miss_ref_to_embedded_resource_by_relative_uri(ref: str, emb
     assert not fires("SCH-010", tool(schema))
 
 
+@pytest.mark.parametrize(
+    ("ref", "resolves"),
+    [
+        ("#foo", False),  # the anchor belongs to the embedded resource, not to the root (Core 8.2.2)
+        ("https://example.com/a.json#foo", True),
+        ("#bar", True),
+        ("https://example.com/a.json#bar", False),
+    ],
+)
+def test_sch010_an_anchor_resolves_only_in_its_own_resource(ref: str, resolves: bool) -> None:
+    import jsonschema_rs
+
+    inner = {"$id": "https://example.com/a.json", "$defs": {"F": {"$anchor": "foo", **STR}}}
+    schema = obj({"x": {"$ref": ref}}, ["x"], **{"$defs": {"A": inner, "B": {"$anchor": "bar", **STR}}})
+    assert pointers("SCH-010", schema) == ([] if resolves else [f"{IS}/properties/x/$ref"])
+    try:  # jsonschema-rs, the validator SCH-009 uses, agrees
+        jsonschema_rs.Draft202012Validator(schema, offline=True)
+    except Exception:
+        assert not resolves
+    else:
+        assert resolves
+
+
 # ---------------------------------------------------------------- SCH-011
 
 

@@ -288,8 +288,10 @@ def draft3_required(tool: Tool) -> Iterator[Hit]:
 def unresolvable_ref(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A `$ref` that names nothing inside the tool's own input
-    schema (a missing `$defs` entry, a mistyped pointer, a file name), and a `$ref`
-    to an `http(s)://` address that no `$id` in the document claims.
+    schema (a missing `$defs` entry, a mistyped pointer, a file name, an anchor
+    that only an embedded resource with its own `$id` holds: `#foo` from outside
+    it does not reach it), and a `$ref` to an `http(s)://` address that no `$id`
+    in the document claims.
 
     **Why.** A tool's schema travels alone inside a `tools/list` response: there
     is no other document to resolve against. Clients must not fetch schemas from
