@@ -115,16 +115,17 @@ def test_sch001_near_miss_no_properties() -> None:
 
 def test_sch001_reports_each_nested_object_at_its_own_pointer() -> None:
     open_obj = {"type": "object", "properties": {"x": STR}, "additionalProperties": False}
+    union = {"anyOf": [open_obj, {"type": "null"}]}
     schema = obj(
-        {"filter": open_obj, "rows": {"type": "array", "maxItems": 5, "items": open_obj}},
-        **{"$defs": {"Item": open_obj}, "anyOf": [open_obj]},
+        {"filter": open_obj, "rows": {"type": "array", "maxItems": 5, "items": open_obj}, "u": union},
+        **{"$defs": {"Item": open_obj}},
     )
     assert sorted(pointers("SCH-001", schema)) == sorted(
         [
             f"{IS}/properties/filter/required",
             f"{IS}/properties/rows/items/required",
             f"{IS}/$defs/Item/required",
-            f"{IS}/anyOf/0/required",
+            f"{IS}/properties/u/anyOf/0/required",
         ]
     )
 
@@ -139,6 +140,35 @@ def test_sch001_near_miss_inside_not_condition() -> None:
 
 
 # ---------------------------------------------------------------- SCH-002
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"anyOf": [{"required": ["id"]}, {"required": ["url"]}]},  # one of these is required
+        {"oneOf": [{"required": ["id"]}, {"required": ["url"]}]},
+        {"allOf": [{"required": ["id"]}]},
+        {"$ref": "#/$defs/NeedsId", "$defs": {"NeedsId": {"required": ["id"]}}},
+    ],
+)
+def test_sch001_near_miss_required_said_through_branches_or_ref(extra: dict[str, Any]) -> None:
+    schema = {"type": "object", "properties": {"id": STR, "url": STR}, "additionalProperties": False, **extra}
+    assert pointers("SCH-001", schema) == []
+
+
+def test_sch001_near_miss_branches_that_refine_the_parent() -> None:
+    kinds = [{"properties": {"kind": {"const": "a"}, "a": STR}}, {"properties": {"kind": {"const": "b"}}}]
+    schema = obj({"kind": {"enum": ["a", "b"]}, "a": STR}, ["kind"], oneOf=kinds)
+    schema["then"] = {"properties": {"a": {"minLength": 3}}}
+    schema["if"] = {"properties": {"kind": {"const": "a"}}}
+    assert pointers("SCH-001", schema) == []
+
+
+def test_sch001_still_fires_without_any_required_or_on_a_standalone_branch() -> None:
+    loose = {"type": "object", "properties": {"id": STR}, "anyOf": [{"minProperties": 1}]}
+    assert pointers("SCH-001", loose) == [f"{IS}/required"]
+    union = {"anyOf": [{"type": "object", "properties": {"a": STR}}, {"type": "null"}]}
+    assert pointers("SCH-001", obj({"p": union})) == [f"{IS}/properties/p/anyOf/0/required"]
 
 
 def test_sch002_fires_on_open_root_with_properties() -> None:

@@ -30,7 +30,13 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An object schema (the input schema itself, an object
     argument, an array's item object, a `$defs` entry or a branch) that declares
-    `properties` but has no `required` keyword at all.
+    `properties` but has no `required` keyword at all: not its own, nor in an
+    `allOf`/`anyOf`/`oneOf` branch it applies (`"anyOf": [{"required": ["id"]},
+    {"required": ["url"]}]` says what is required) or the schema its `$ref`
+    names. A branch that refines its parent object (every `allOf` branch, and
+    the other branches of an object that declares properties itself or closes
+    with `unevaluatedProperties: false`, as SCH-002 reads them) is not reported:
+    the parent's `required` speaks for it.
 
     **Why.** Without `required`, every argument is optional as far as the client
     and the model know, so the server cannot rely on any of them being sent, and
@@ -48,16 +54,33 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     **Fix.** List the arguments the tool cannot work without in `required`; write
     `"required": []` when every argument really is optional.
     """
+    root = root_of(tool)
     for node in nodes(tool):
         props = node.schema.get("properties")
         if isinstance(props, dict) and props and "required" not in node.schema and not node.condition:
             if all(isinstance(p, dict) and "default" in p for p in props.values()):
                 continue  # every argument has a default: optional, and said to be
+            if _refines_parent(node) or _requires_through_subschemas(node, root):
+                continue
             yield Hit(
                 node.pointer + "/required",
                 f"{where_of(node)} declares properties but no required list",
                 'add "required": [...] naming the arguments the tool needs (or [] if none)',
             )
+
+
+def _requires_through_subschemas(node: Node, root: dict[str, Any]) -> bool:
+    """A `required` in what the object applies: an allOf/anyOf/oneOf branch (`"anyOf": [{"required": ["id"]},
+    {"required": ["url"]}]`) or the schema its `$ref` names."""
+    s = node.schema
+    for key in ("allOf", "anyOf", "oneOf"):
+        branches = s.get(key)
+        if isinstance(branches, list) and any(isinstance(b, dict) and "required" in b for b in branches):
+            return True
+    if "$ref" in s:
+        target = resolve(root, s["$ref"], node.resource, node.base)
+        return isinstance(target, dict) and "required" in target
+    return False
 
 
 def _closed(schema: dict[str, Any], dialect: str | None) -> bool:
