@@ -403,6 +403,47 @@ def test_sch003_near_miss_property_test_inside_condition(keyword: str) -> None:
 # ---------------------------------------------------------------- SCH-004
 
 
+SHORT = {"$defs": {"Short": {"maxLength": 10}, "Few": {"maxItems": 3}, "Loop": {"anyOf": [{"$ref": "#/$defs/Loop"}]}}}
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"maxLength": 64, "anyOf": [{"type": "string"}, {"type": "null"}]},  # the parent's bound
+        {"allOf": [{"type": "string"}, {"maxLength": 10}]},  # an allOf sibling
+        {"type": "string", "$ref": "#/$defs/Short"},
+        {"type": "string", "allOf": [{"$ref": "#/$defs/Short"}]},
+        {"allOf": [{"type": "string"}, {"$ref": "#/$defs/Short"}]},
+        {"maxLength": 9, "oneOf": [{"anyOf": [{"type": "string"}, {"type": "null"}]}, INT]},
+        {"type": "array", "items": INT, "$ref": "#/$defs/Few"},
+        {"maxItems": 2, "anyOf": [{"type": "array", "items": INT}, {"type": "null"}]},
+        {"type": "array", "items": False},  # only []
+    ],
+)
+def test_sch004_near_miss_bounded_from_around_the_schema(prop: dict[str, Any]) -> None:
+    assert pointers("SCH-004", obj({"s": prop}, **SHORT)) == []
+
+
+def test_sch004_near_miss_a_branch_property_refines_a_bounded_one() -> None:
+    schema = obj({"x": {"type": "string", "maxLength": 10}}, oneOf=[{"properties": {"x": {"type": "string"}}}])
+    assert pointers("SCH-004", schema) == []
+    schema["properties"]["x"] = {"type": "string"}
+    assert pointers("SCH-004", schema) == [f"{IS}/properties/x", f"{IS}/oneOf/0/properties/x"]
+
+
+@pytest.mark.parametrize(
+    ("prop", "where"),
+    [
+        ({"anyOf": [{"type": "string"}, {"maxLength": 10}]}, "/anyOf/0"),  # an anyOf sibling is an alternative
+        ({"minLength": 1, "anyOf": [{"type": "string"}, {"type": "null"}]}, "/anyOf/0"),
+        ({"type": "string", "$ref": "#/$defs/Loop"}, ""),  # a $ref cycle bounds nothing
+        ({"not": {"maxLength": 3}, "anyOf": [{"type": "string"}]}, "/anyOf/0"),
+    ],
+)
+def test_sch004_still_fires_when_nothing_around_bounds_it(prop: dict[str, Any], where: str) -> None:
+    assert pointers("SCH-004", obj({"s": prop}, **SHORT)) == [f"{IS}/properties/s{where}"]
+
+
 def test_sch004_fires_on_string_without_max_length() -> None:
     f = only("SCH-004", obj({"city": {"type": "string"}}))
     assert f.pointer == f"{IS}/properties/city"
