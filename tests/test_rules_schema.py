@@ -279,6 +279,15 @@ def test_sch002_near_miss_branches_that_refine_the_parent() -> None:
     assert pointers("SCH-002", union) == []
 
 
+def test_sch002_near_miss_a_definition_used_only_as_an_allof_base() -> None:
+    paging = {"type": "object", "properties": {"page": INT}, "required": []}
+    schema = {"type": "object", "properties": {"q": STR}, "required": ["q"], "unevaluatedProperties": False}
+    schema |= {"allOf": [{"$ref": "#/$defs/Paging"}], "$defs": {"Paging": paging}}
+    assert pointers("SCH-002", schema) == []  # closing Paging would reject q
+    schema["properties"]["p"] = {"$ref": "#/$defs/Paging"}  # used on its own too: it should close
+    assert pointers("SCH-002", schema) == [f"{IS}/$defs/Paging"]
+
+
 def test_sch002_near_miss_inside_not_condition() -> None:
     assert not fires("SCH-002", tool(obj({"city": STR}, **{"not": {"properties": {"city": {"const": "x"}}}})))
 

@@ -12,6 +12,7 @@ from catalint.rules.schema.common import (
     dialect,
     is_map,
     nodes,
+    referrers,
     root_of,
     through_branches,
     where_of,
@@ -164,7 +165,9 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     parent (every `allOf` branch, and the `anyOf`/`oneOf`/`if`/`then`/`else`
     branches of an object that declares properties itself or closes with
     `unevaluatedProperties: false`), since closing it would reject the parent's own
-    properties: close the parent instead; and schemas inside a `not`, `if`,
+    properties: close the parent instead (the same goes for a `$defs` entry that
+    every `$ref` to it applies as such a branch: `"allOf": [{"$ref":
+    "#/$defs/Paging"}]` beside `unevaluatedProperties: false`); and schemas inside a `not`, `if`,
     `contains` or `propertyNames`, which test values rather than describe them.
     `unevaluatedProperties: false` closes an object from 2019-09 on; draft-07 and
     older ignore it.
@@ -186,7 +189,7 @@ def open_object(tool: Tool) -> Iterator[Hit]:
         else:  # the cheap test first: most nodes have no properties; `properties: {}` lists none either
             props = s.get("properties")
             candidate = isinstance(props, dict) and bool(props) and node.is_object()
-        if candidate and not node.condition and not _refines_parent(node):
+        if candidate and not node.condition and not _refines_parent(node) and not _a_base(node, tool):
             if not _closed(s, d) and not is_map(s) and not _closed_by_subschemas(s, root, node, d):
                 where = node.pointer + "/additionalProperties" if "additionalProperties" in s else node.pointer
                 yield Hit(
@@ -194,6 +197,15 @@ def open_object(tool: Tool) -> Iterator[Hit]:
                     f"{where_of(node)} accepts unexpected fields (additionalProperties is not false)",
                     'add "additionalProperties": false',
                 )
+
+
+def _a_base(node: Node, tool: Tool) -> bool:
+    """A definition that every `$ref` to it applies as a refining branch (`"allOf": [{"$ref":
+    "#/$defs/Paging"}]`): closing it would reject the properties written beside it."""
+    if node.role != "defs":
+        return False
+    users = referrers(tool).get(id(node.schema))
+    return bool(users) and all(_refines_parent(user) for user in users)
 
 
 _SHAPED = frozenset(("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))

@@ -19,6 +19,7 @@ from catalint.rules.schema.common import (
     dialect,
     input_schema_of,
     nodes,
+    referrers,
     root_of,
     where_of,
 )
@@ -175,7 +176,6 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
     **Fix.** Correct the name, or declare the property.
     """
     root = root_of(tool)
-    referrers: dict[int, list[Node]] | None = None
     for node in nodes(tool):
         required = node.schema.get("required")
         if type(required) is not list:
@@ -190,9 +190,7 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
                 declared = _declared_at(node, root)
             if name in declared or _pattern_declares(node.schema, name):
                 continue
-            if referrers is None:
-                referrers = _referrers(tool)
-            users = referrers.get(id(node.schema))
+            users = referrers(tool).get(id(node.schema))
             if users and all(name in _declared_at(user, root) for user in users):
                 continue  # a mixin (`allOf: [{"$ref": ...}]`): every object that applies it declares the name
             yield Hit(
@@ -200,19 +198,6 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
                 f"{where_of(node)} requires {name!r}, which its properties do not declare",
                 _closest_hint(name, declared),
             )
-
-
-def _referrers(tool: Tool) -> dict[int, list[Node]]:
-    """The subschemas that refer to each subschema with `$ref`, by the id of the one referred to."""
-    root = root_of(tool)
-    found: dict[int, list[Node]] = {}
-    for node in nodes(tool):
-        ref = node.schema.get("$ref")
-        if isinstance(ref, str):
-            target = resolve(root, ref, node.resource, node.base)
-            if isinstance(target, dict) and target is not node.schema:
-                found.setdefault(id(target), []).append(node)
-    return found
 
 
 def _declared_at(node: Node, root: dict[str, Any]) -> set[str] | frozenset[str]:
