@@ -1413,6 +1413,14 @@ def test_sch015_near_misses(props: dict) -> None:
     assert not fires("SCH-015", tool(schema))
 
 
+def test_sch015_reads_pydantics_module_qualified_definition_name() -> None:
+    defs = {"mcp__server__fastmcp__server__Context": OBJ_DEF, "myapp__kube__Context": OBJ_DEF}
+    leaked = {"ctx": {"$ref": "#/$defs/mcp__server__fastmcp__server__Context"}, "user": STR}
+    assert pointers("SCH-015", obj(leaked, ["user"], **{"$defs": defs})) == [f"{IS}/properties/ctx"]
+    own = {"ctx": {"$ref": "#/$defs/myapp__kube__Context"}, "user": STR}  # the server's own model, not the SDK's
+    assert pointers("SCH-015", obj(own, ["user"], **{"$defs": defs})) == []
+
+
 # ---------------------------------------------------------------- $ref cycles
 
 
