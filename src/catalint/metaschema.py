@@ -203,8 +203,9 @@ _QUICK = frozenset(
     "title description default examples format deprecated readOnly writeOnly $comment".split()
 )
 _JSON_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
-_TEXT_KEYS = ("title", "description", "$comment", "format")
+_TEXT_KEYS = frozenset(("title", "description", "$comment", "format"))
 _FLAG_KEYS = ("deprecated", "readOnly", "writeOnly")
+_OTHER_KEYS = frozenset((*_FLAG_KEYS, "examples"))
 
 
 def quick_problem(schema: dict[str, Any], value: Any, dialect: str = DEFAULT_DIALECT) -> str | None:
@@ -239,14 +240,15 @@ def quick_check(schema: dict[str, Any], dialect: str = DEFAULT_DIALECT) -> Calla
             and len(set(declared)) == len(declared)
         ):
             return None
-    for key in _TEXT_KEYS:
-        if key in schema and not isinstance(schema[key], str):
+    for key in _TEXT_KEYS.intersection(schema):
+        if type(schema[key]) is not str:
             return None
-    for key in _FLAG_KEYS:
-        if key in schema and not isinstance(schema[key], bool):
+    if not _OTHER_KEYS.isdisjoint(schema):
+        for key in _FLAG_KEYS:
+            if key in schema and type(schema[key]) is not bool:
+                return None
+        if "examples" in schema and type(schema["examples"]) is not list:
             return None
-    if "examples" in schema and not isinstance(schema["examples"], list):
-        return None
     has_enum, enum = "enum" in schema, schema.get("enum")
     if has_enum and not isinstance(enum, list):
         return None

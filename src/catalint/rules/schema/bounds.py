@@ -55,6 +55,13 @@ def _bounded_around(node: Node, bounds: Callable[[dict[str, Any]], bool], root: 
         )
 
     s = node.schema
+    parent = node.parent
+    if (
+        (parent is None or (parent.role != "branch" and node.role != "branch"))
+        and "$ref" not in s
+        and _BRANCHES.isdisjoint(s)
+    ):
+        return False  # nothing around it applies to the same value: the common case
     if ("$ref" in s and bound(resolve(root, s["$ref"], node.resource, node.base))) or through_branches(
         s, lambda b: bound(b) or _not_kind(b, bounds), bound
     ):
@@ -62,19 +69,22 @@ def _bounded_around(node: Node, bounds: Callable[[dict[str, Any]], bool], root: 
     name = node.name if node.role == "property" else None
     at = node.parent if name is not None else node
     while at is not None and at.role == "branch" and at.parent is not None:
-        parent = at.parent.schema
+        around = at.parent.schema
         if name is not None:
-            props = parent.get("properties")
+            props = around.get("properties")
             if isinstance(props, dict) and bound(props.get(name)):
                 return True
         else:
-            if bounds(parent):
+            if bounds(around):
                 return True
-            siblings = parent.get("allOf") if at.key == "allOf" else None
+            siblings = around.get("allOf") if at.key == "allOf" else None
             if isinstance(siblings, list) and any(b is not at.schema and bound(b) for b in siblings):
                 return True
         at = at.parent
     return False
+
+
+_BRANCHES = frozenset(("allOf", "anyOf", "oneOf"))
 
 
 def _not_kind(branch: Any, bounds: Callable[[dict[str, Any]], bool]) -> bool:

@@ -189,8 +189,13 @@ def open_object(tool: Tool) -> Iterator[Hit]:
         else:  # the cheap test first: most nodes have no properties; `properties: {}` lists none either
             props = s.get("properties")
             candidate = isinstance(props, dict) and bool(props) and node.is_object()
-        if candidate and not node.condition and not _refines_parent(node) and not _a_base(node, tool):
-            if not _closed(s, d) and not is_map(s) and not _closed_by_subschemas(s, root, node, d):
+        if candidate and not node.condition and not _refines_parent(node):
+            if (
+                not _closed(s, d)
+                and not is_map(s)
+                and not _closed_by_subschemas(s, root, node, d)
+                and not _a_base(node, tool)
+            ):
                 where = node.pointer + "/additionalProperties" if "additionalProperties" in s else node.pointer
                 yield Hit(
                     where,
@@ -202,10 +207,23 @@ def open_object(tool: Tool) -> Iterator[Hit]:
 def _a_base(node: Node, tool: Tool) -> bool:
     """A definition that every `$ref` to it applies as a refining branch (`"allOf": [{"$ref":
     "#/$defs/Paging"}]`): closing it would reject the properties written beside it."""
-    if node.role != "defs":
-        return False
+    if node.role != "defs" or id(node.schema) not in _branch_targets(tool):
+        return False  # no branch applies it: the common case, told without resolving every $ref
     users = referrers(tool).get(id(node.schema))
     return bool(users) and all(_refines_parent(user) for user in users)
+
+
+def _branch_targets(tool: Tool) -> set[int]:
+    """The ids of the subschemas that a branch's `$ref` names."""
+    cached = tool.cache.get("sch002_branch_targets")
+    if cached is None:
+        root = root_of(tool)
+        cached = tool.cache["sch002_branch_targets"] = {
+            id(resolve(root, n.schema["$ref"], n.resource, n.base))
+            for n in nodes(tool)
+            if n.role == "branch" and "$ref" in n.schema
+        }
+    return cached
 
 
 _SHAPED = frozenset(("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))
@@ -272,10 +290,14 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
             and s.get("additionalProperties") is not False
         ):
             if node.role not in ("property", "items"):
-                if arguments is None:
-                    arguments = _argument_defs(tool)
-                if not _stands_for_argument(node, arguments):
+                top = _alternative_of(node)
+                if top is None or (top.role != "property" and top.role != "items" and top.role != "defs"):
                     continue
+                if top.role == "defs":
+                    if arguments is None:
+                        arguments = _argument_defs(tool)
+                    if id(top.schema) not in arguments:
+                        continue
             extra = s.get("additionalProperties", None)
             said = ""
             if extra is True or extra == {}:
@@ -290,15 +312,16 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
             )
 
 
-def _stands_for_argument(node: Node, arguments: set[int]) -> bool:
-    """Whether a subschema is what an argument takes: an anyOf/oneOf alternative of one (Pydantic's
-    `dict | None`), or a $defs entry an argument refers to. A branch of an object that has a shape of its
-    own only narrows that shape."""
+def _alternative_of(node: Node) -> Node | None:
+    """What an anyOf/oneOf branch (at any depth) is an alternative of, or node itself when it is no branch;
+    None for a branch that only narrows an object with a shape of its own, or for any other branch.
+    Pydantic's `dict | None` is an argument's alternative; a $defs entry stands for an argument when one
+    refers to it."""
     while node.role == "branch" and node.parent is not None:
         if node.key not in ("anyOf", "oneOf") or _shaped_object(node.parent.schema):
-            return False
+            return None
         node = node.parent
-    return node.role in ("property", "items") or (node.role == "defs" and id(node.schema) in arguments)
+    return node
 
 
 def _shaped_object(schema: dict[str, Any]) -> bool:
@@ -317,8 +340,10 @@ def _argument_defs(tool: Tool) -> set[int]:
     found: set[int] = set()
     for node in nodes(tool):
         ref = node.schema.get("$ref")
-        if isinstance(ref, str) and not node.condition and _stands_for_argument(node, found):
-            target = resolve(root, ref, node.resource, node.base)
-            if isinstance(target, dict):
-                found.add(id(target))
+        if isinstance(ref, str) and not node.condition:
+            top = _alternative_of(node)
+            if top is not None and (top.role == "property" or top.role == "items"):
+                target = resolve(root, ref, node.resource, node.base)
+                if isinstance(target, dict):
+                    found.add(id(target))
     return found

@@ -142,6 +142,17 @@ def regex_errors(walked: list[Node], base: str) -> Iterator[tuple[str, str]]:
                     yield at, f"{at[len(base) + 1 :]}: {_regex_message(pattern, why)}"
 
 
+_ENCODE = json.JSONEncoder(default=str).encode
+
+
+def _may_hold_patterns(schema: dict[str, Any]) -> bool:
+    """Whether a schema has a `pattern` or `patternProperties` key anywhere (True when it cannot tell)."""
+    try:
+        return '"pattern' in _ENCODE(schema)
+    except (TypeError, ValueError, RecursionError):
+        return True
+
+
 def _regex_message(pattern: str, why: str) -> str:
     hint = " (Python's (?P<name>...) is (?<name>...) in ECMA-262)" if "(?P<" in pattern else ""
     return f"{json.dumps(pattern)} is not an ECMA-262 regular expression: {why}{hint}"
@@ -365,8 +376,9 @@ def invalid_output_schema(tool: Tool) -> Iterator[Hit]:
                 _path_pointer(base, error.path),
                 f"outputSchema is not valid JSON Schema {d.name} at {where}: {error.message}",
             )
-        for pointer, message in regex_errors(walk(schema, base, "the output schema"), base):
-            yield Hit(pointer, f"outputSchema is not valid JSON Schema {d.name} at {message}")
+        if _may_hold_patterns(schema):
+            for pointer, message in regex_errors(walk(schema, base, "the output schema"), base):
+                yield Hit(pointer, f"outputSchema is not valid JSON Schema {d.name} at {message}")
     if schema.get("type") != "object":
         what = "has no root type" if "type" not in schema else f"has root type {json.dumps(schema['type'])}"
         yield Hit(
