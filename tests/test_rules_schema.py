@@ -115,16 +115,17 @@ def test_sch001_near_miss_no_properties() -> None:
 
 def test_sch001_reports_each_nested_object_at_its_own_pointer() -> None:
     open_obj = {"type": "object", "properties": {"x": STR}, "additionalProperties": False}
+    union = {"anyOf": [open_obj, {"type": "null"}]}
     schema = obj(
-        {"filter": open_obj, "rows": {"type": "array", "maxItems": 5, "items": open_obj}},
-        **{"$defs": {"Item": open_obj}, "anyOf": [open_obj]},
+        {"filter": open_obj, "rows": {"type": "array", "maxItems": 5, "items": open_obj}, "u": union},
+        **{"$defs": {"Item": open_obj}},
     )
     assert sorted(pointers("SCH-001", schema)) == sorted(
         [
             f"{IS}/properties/filter/required",
             f"{IS}/properties/rows/items/required",
             f"{IS}/$defs/Item/required",
-            f"{IS}/anyOf/0/required",
+            f"{IS}/properties/u/anyOf/0/required",
         ]
     )
 
@@ -139,6 +140,35 @@ def test_sch001_near_miss_inside_not_condition() -> None:
 
 
 # ---------------------------------------------------------------- SCH-002
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"anyOf": [{"required": ["id"]}, {"required": ["url"]}]},  # one of these is required
+        {"oneOf": [{"required": ["id"]}, {"required": ["url"]}]},
+        {"allOf": [{"required": ["id"]}]},
+        {"$ref": "#/$defs/NeedsId", "$defs": {"NeedsId": {"required": ["id"]}}},
+    ],
+)
+def test_sch001_near_miss_required_said_through_branches_or_ref(extra: dict[str, Any]) -> None:
+    schema = {"type": "object", "properties": {"id": STR, "url": STR}, "additionalProperties": False, **extra}
+    assert pointers("SCH-001", schema) == []
+
+
+def test_sch001_near_miss_branches_that_refine_the_parent() -> None:
+    kinds = [{"properties": {"kind": {"const": "a"}, "a": STR}}, {"properties": {"kind": {"const": "b"}}}]
+    schema = obj({"kind": {"enum": ["a", "b"]}, "a": STR}, ["kind"], oneOf=kinds)
+    schema["then"] = {"properties": {"a": {"minLength": 3}}}
+    schema["if"] = {"properties": {"kind": {"const": "a"}}}
+    assert pointers("SCH-001", schema) == []
+
+
+def test_sch001_still_fires_without_any_required_or_on_a_standalone_branch() -> None:
+    loose = {"type": "object", "properties": {"id": STR}, "anyOf": [{"minProperties": 1}]}
+    assert pointers("SCH-001", loose) == [f"{IS}/required"]
+    union = {"anyOf": [{"type": "object", "properties": {"a": STR}}, {"type": "null"}]}
+    assert pointers("SCH-001", obj({"p": union})) == [f"{IS}/properties/p/anyOf/0/required"]
 
 
 def test_sch002_fires_on_open_root_with_properties() -> None:
@@ -249,6 +279,15 @@ def test_sch002_near_miss_branches_that_refine_the_parent() -> None:
     assert pointers("SCH-002", union) == []
 
 
+def test_sch002_near_miss_a_definition_used_only_as_an_allof_base() -> None:
+    paging = {"type": "object", "properties": {"page": INT}, "required": []}
+    schema = {"type": "object", "properties": {"q": STR}, "required": ["q"], "unevaluatedProperties": False}
+    schema |= {"allOf": [{"$ref": "#/$defs/Paging"}], "$defs": {"Paging": paging}}
+    assert pointers("SCH-002", schema) == []  # closing Paging would reject q
+    schema["properties"]["p"] = {"$ref": "#/$defs/Paging"}  # used on its own too: it should close
+    assert pointers("SCH-002", schema) == [f"{IS}/$defs/Paging"]
+
+
 def test_sch002_near_miss_inside_not_condition() -> None:
     assert not fires("SCH-002", tool(obj({"city": STR}, **{"not": {"properties": {"city": {"const": "x"}}}})))
 
@@ -279,10 +318,15 @@ def test_sch003_fires_on_untyped_property(prop: Any) -> None:
         {"allOf": [{"minLength": 1}, {"description": "d"}]},
         {"anyOf": []},
         {"$ref": "#/$defs/Loose"},
+        {"$dynamicRef": "#loose"},
+        {"if": INT, "then": {"minimum": 0}},  # a value that is no integer: anything goes
+        {"if": {"minimum": 0}, "then": INT, "else": {"maxLength": 3}},
+        {"then": INT, "else": STR},  # without if, then and else apply to nothing
     ],
 )
 def test_sch003_fires_when_branches_or_ref_leave_it_untyped(prop: Any) -> None:
-    schema = obj({"value": prop}, **{"$defs": {"Loose": {"description": "no type here"}}})
+    loose = {"description": "no type here", "$dynamicAnchor": "loose"}
+    schema = obj({"value": prop}, **{"$defs": {"Loose": loose}})
     assert pointers("SCH-003", schema) == [f"{IS}/properties/value"]
 
 
@@ -299,10 +343,14 @@ def test_sch003_fires_when_branches_or_ref_leave_it_untyped(prop: Any) -> None:
         {"allOf": [{"type": "string"}, {"description": "only one branch typed"}]},
         {"allOf": [{"$ref": "#/$defs/Name"}, {"maxLength": 3}]},
         False,
+        {"$dynamicRef": "#name"},
+        {"if": INT, "then": {"minimum": 0}, "else": STR},
+        {"if": {"minimum": 0}, "then": INT, "else": STR},
+        {"if": INT, "else": {"$ref": "#/$defs/Name"}},
     ],
 )
 def test_sch003_near_miss_typed_directly_or_through_ref_and_branches(prop: Any) -> None:
-    schema = obj({"value": prop}, **{"$defs": {"Name": STR}})
+    schema = obj({"value": prop}, **{"$defs": {"Name": {**STR, "$dynamicAnchor": "name"}}})
     assert not fires("SCH-003", tool(schema))
 
 
@@ -345,6 +393,14 @@ def test_sch003_self_referencing_ref_says_nothing() -> None:
     assert not fires("SCH-003", tool(schema))
 
 
+def test_sch003_a_branch_narrows_a_property_the_object_types_through_any_number_of_branches() -> None:
+    narrow = [{"properties": {"x": {"minimum": 1}}}, {"properties": {"x": {"maximum": -1}}}]
+    schema = obj({"x": INT}, allOf=[{"anyOf": narrow}])
+    assert pointers("SCH-003", schema) == []
+    schema["properties"] = {"y": INT}  # nothing above types x
+    assert pointers("SCH-003", schema) == [f"{IS}/allOf/0/anyOf/0/properties/x", f"{IS}/allOf/0/anyOf/1/properties/x"]
+
+
 @pytest.mark.parametrize("keyword", ["if", "not"])
 def test_sch003_near_miss_property_test_inside_condition(keyword: str) -> None:
     schema = obj({"count": INT, "mode": {"enum": ["a", "b"]}}, **{keyword: {"properties": {"count": {"minimum": 10}}}})
@@ -354,6 +410,47 @@ def test_sch003_near_miss_property_test_inside_condition(keyword: str) -> None:
 
 
 # ---------------------------------------------------------------- SCH-004
+
+
+SHORT = {"$defs": {"Short": {"maxLength": 10}, "Few": {"maxItems": 3}, "Loop": {"anyOf": [{"$ref": "#/$defs/Loop"}]}}}
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"maxLength": 64, "anyOf": [{"type": "string"}, {"type": "null"}]},  # the parent's bound
+        {"allOf": [{"type": "string"}, {"maxLength": 10}]},  # an allOf sibling
+        {"type": "string", "$ref": "#/$defs/Short"},
+        {"type": "string", "allOf": [{"$ref": "#/$defs/Short"}]},
+        {"allOf": [{"type": "string"}, {"$ref": "#/$defs/Short"}]},
+        {"maxLength": 9, "oneOf": [{"anyOf": [{"type": "string"}, {"type": "null"}]}, INT]},
+        {"type": "array", "items": INT, "$ref": "#/$defs/Few"},
+        {"maxItems": 2, "anyOf": [{"type": "array", "items": INT}, {"type": "null"}]},
+        {"type": "array", "items": False},  # only []
+    ],
+)
+def test_sch004_near_miss_bounded_from_around_the_schema(prop: dict[str, Any]) -> None:
+    assert pointers("SCH-004", obj({"s": prop}, **SHORT)) == []
+
+
+def test_sch004_near_miss_a_branch_property_refines_a_bounded_one() -> None:
+    schema = obj({"x": {"type": "string", "maxLength": 10}}, oneOf=[{"properties": {"x": {"type": "string"}}}])
+    assert pointers("SCH-004", schema) == []
+    schema["properties"]["x"] = {"type": "string"}
+    assert pointers("SCH-004", schema) == [f"{IS}/properties/x", f"{IS}/oneOf/0/properties/x"]
+
+
+@pytest.mark.parametrize(
+    ("prop", "where"),
+    [
+        ({"anyOf": [{"type": "string"}, {"maxLength": 10}]}, "/anyOf/0"),  # an anyOf sibling is an alternative
+        ({"minLength": 1, "anyOf": [{"type": "string"}, {"type": "null"}]}, "/anyOf/0"),
+        ({"type": "string", "$ref": "#/$defs/Loop"}, ""),  # a $ref cycle bounds nothing
+        ({"not": {"maxLength": 3}, "anyOf": [{"type": "string"}]}, "/anyOf/0"),
+    ],
+)
+def test_sch004_still_fires_when_nothing_around_bounds_it(prop: dict[str, Any], where: str) -> None:
+    assert pointers("SCH-004", obj({"s": prop}, **SHORT)) == [f"{IS}/properties/s{where}"]
 
 
 def test_sch004_fires_on_string_without_max_length() -> None:
@@ -576,6 +673,68 @@ def test_sch006_silent_for_non_object_input_schema() -> None:
     assert not fires("SCH-006", tool(inputSchema=...))
 
 
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("(abc", "Unbalanced parenthesis"),
+        ("a**", "Invalid atom character"),
+        ("a{1000000}{1000000}", "Invalid braced quantifier"),  # nothing to repeat, in every reading
+        ("[\\p{L}-z]", "reversed"),
+        ("(?P<year>\\d{4})", "(?<name>...) in ECMA-262"),
+    ],
+)
+def test_sch006_reports_a_pattern_that_is_no_ecma_regex_at_the_keyword(pattern: str, why: str) -> None:
+    f = only("SCH-006", obj({"a": {"type": "string", "maxLength": 50, "pattern": pattern}}))
+    assert f.pointer == f"{IS}/properties/a/pattern"
+    assert "is not an ECMA-262 regular expression" in f.message and why in f.message
+    f = only("SCH-006", obj({"m": {"type": "object", "patternProperties": {pattern: STR}}}))
+    assert f.pointer == f"{IS}/properties/m/patternProperties/{pattern}"
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^\\p{L}+$",  # python-jsonschema wrongly rejects this one
+        "(?<name>a)\\k<name>",  # jsonschema-rs's format check wrongly rejects this one
+        "\\u{1F600}",
+        "[\\u{10000}-\\u{10FFFF}]",  # only with the u flag
+        "^\\d{3}\\-\\d{4}$",  # only without it
+        "a{100000}",  # too big for Rust's regex crate, fine in ECMA
+        "\\p{Script_Extensions=Latin}",
+        "(?<=\\$)\\d+(?!px)",
+        "(" * 5 + ")" * 5,
+        "x" * 20_000 + "(",  # too long to read: not checked
+    ],
+)
+def test_sch006_near_miss_valid_ecma_patterns(pattern: str) -> None:
+    assert pointers("SCH-006", obj({"a": {"type": "string", "maxLength": 50, "pattern": pattern}})) == []
+    assert pointers("SCH-006", obj({"m": {"type": "object", "patternProperties": {pattern: STR}}})) == []
+
+
+def test_sch013_reports_an_output_pattern_that_is_no_ecma_regex() -> None:
+    out = {"type": "object", "properties": {"id": {"type": "string", "pattern": "(abc"}}}
+    found = run("SCH-013", tool(outputSchema=out))
+    assert [f.pointer for f in found] == [f"{OS}/properties/id/pattern"]
+    out["properties"]["id"]["pattern"] = "^\\p{L}+$"
+    assert run("SCH-013", tool(outputSchema=out)) == []
+
+
+def test_sch006_hostile_patterns_are_read_in_bounded_time() -> None:
+    import time
+
+    from catalint.metaschema import regex_problem
+
+    # thousands of Unicode properties cost regress their whole character sets; each one here is read as \d
+    props = "\\p{L}" * 1900 + "("
+    hostile = [props, "\\P{Lu}" * 1600 + "[", "(" * 9000, "a{1000000}{1000000}", "(?:a{1000}){1000}" * 500]
+    start = time.process_time()
+    for i in range(40):
+        for pattern in hostile:
+            regex_problem(pattern + "x" * i)  # distinct, past the cache
+    assert time.process_time() - start < 2.0
+    assert regex_problem(props) == "Unbalanced parenthesis"
+
+
 # ---------------------------------------------------------------- SCH-007
 
 
@@ -648,6 +807,15 @@ def test_sch007_fires_when_the_enclosing_resource_does_not_declare_the_name() ->
 def test_sch007_near_miss_then_requires_parent_name() -> None:
     schema = obj({"mode": STR, "when": STR}, **{"if": {"required": ["mode"]}, "then": {"required": ["when"]}})
     assert not fires("SCH-007", tool(schema))
+
+
+def test_sch007_near_miss_a_required_only_mixin_applied_to_objects_that_declare_the_name() -> None:
+    defs = {"NeedsId": {"required": ["id"]}}
+    schema = obj({"id": STR}, allOf=[{"$ref": "#/$defs/NeedsId"}], **{"$defs": defs})
+    assert pointers("SCH-007", schema) == []
+    schema["properties"]["other"] = obj({"a": STR}, allOf=[{"$ref": "#/$defs/NeedsId"}])  # one use lacks id
+    assert pointers("SCH-007", schema) == [f"{IS}/$defs/NeedsId/required/0"]
+    assert pointers("SCH-007", obj({"id": STR}, **{"$defs": defs})) == [f"{IS}/$defs/NeedsId/required/0"]  # unused
 
 
 # ---------------------------------------------------------------- SCH-008
@@ -789,6 +957,55 @@ def test_sch009_draft04_boolean_exclusive_minimum_rejects_default_at_bound() -> 
     assert pointers("SCH-009", obj({"n": num}, ["n"], **{"$schema": DRAFT4})) == [f"{IS}/properties/n/default"]
 
 
+def test_sch009_checks_values_under_a_nested_relative_id() -> None:
+    # "a.json" cannot resolve against a URN base: the validator was never built and every value passed
+    inner = {"$id": "a.json", "type": "object", "properties": {"x": {"$ref": "#/$defs/B", "default": "s"}}}
+    inner |= {"required": [], "additionalProperties": False, "$defs": {"B": INT}}
+    schema = obj({"a": {"$ref": "a.json"}}, ["a"], **{"$defs": {"A": inner}})
+    assert pointers("SCH-009", schema) == [f"{IS}/$defs/A/properties/x/default"]
+    inner["properties"]["x"]["default"] = 5
+    assert pointers("SCH-009", schema) == []
+
+
+def test_sch009_a_reference_out_of_the_document_leaves_the_other_values_checked() -> None:
+    # one unresolvable reference anywhere made jsonschema-rs refuse the whole document
+    schema = obj({"n": {"$ref": "#/$defs/N", "default": "s"}, "z": {"$ref": "other.json"}}, **{"$defs": {"N": INT}})
+    assert pointers("SCH-009", schema) == [f"{IS}/properties/n/default"]
+    schema["properties"]["n"]["default"] = 1
+    assert pointers("SCH-009", schema) == []
+    # the reference's own siblings still apply; what it names is unknown, so it accepts anything
+    elsewhere = {"$ref": "https://example.com/n.json", "type": "integer"}
+    assert pointers("SCH-009", obj({"n": {**elsewhere, "default": 1}})) == []
+    assert pointers("SCH-009", obj({"n": {**elsewhere, "default": "s"}})) == [f"{IS}/properties/n/default"]
+
+
+def test_sch009_never_fetches_a_referenced_document() -> None:
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(4)
+        server.setblocking(False)
+        port = server.getsockname()[1]
+        ref = f"http://127.0.0.1:{port}/n.json"
+        schema = obj({"n": {"$ref": ref, "type": "integer", "default": "s"}})
+        assert pointers("SCH-009", schema) == [f"{IS}/properties/n/default"]
+        with pytest.raises(BlockingIOError):
+            server.accept()  # nobody knocked
+
+
+def test_sch009_a_schema_it_cannot_build_is_reported_unless_another_rule_says_why(monkeypatch: Any) -> None:
+    from catalint.rules.schema import values
+
+    monkeypatch.setattr(values, "compiled", lambda *args: "something jsonschema-rs refused")
+    f = only("SCH-009", obj({"n": {"type": "integer", "pattern": "x", "default": 1, "examples": [2]}}))
+    assert f.pointer == f"{IS}/properties/n/default"
+    assert "cannot be checked" in f.message and "something jsonschema-rs refused" in f.message
+    # SCH-006 or SCH-010 reports the schema: no second finding
+    assert pointers("SCH-009", obj({"n": {"type": "integer", "pattern": "x", "minLength": -1, "default": 1}})) == []
+    assert pointers("SCH-009", obj({"n": {"$ref": "#/$defs/Nope", "pattern": "x", "default": 1}})) == []
+
+
 # ---------------------------------------------------------------- SCH-010
 
 
@@ -856,6 +1073,29 @@ def test_sch010_near_miss_ref_to_embedded_resource_by_relative_uri(ref: str, emb
     assert not fires("SCH-010", tool(schema))
 
 
+@pytest.mark.parametrize(
+    ("ref", "resolves"),
+    [
+        ("#foo", False),  # the anchor belongs to the embedded resource, not to the root (Core 8.2.2)
+        ("https://example.com/a.json#foo", True),
+        ("#bar", True),
+        ("https://example.com/a.json#bar", False),
+    ],
+)
+def test_sch010_an_anchor_resolves_only_in_its_own_resource(ref: str, resolves: bool) -> None:
+    import jsonschema_rs
+
+    inner = {"$id": "https://example.com/a.json", "$defs": {"F": {"$anchor": "foo", **STR}}}
+    schema = obj({"x": {"$ref": ref}}, ["x"], **{"$defs": {"A": inner, "B": {"$anchor": "bar", **STR}}})
+    assert pointers("SCH-010", schema) == ([] if resolves else [f"{IS}/properties/x/$ref"])
+    try:  # jsonschema-rs, the validator SCH-009 uses, agrees
+        jsonschema_rs.Draft202012Validator(schema, offline=True)
+    except Exception:
+        assert not resolves
+    else:
+        assert resolves
+
+
 # ---------------------------------------------------------------- SCH-011
 
 
@@ -903,8 +1143,58 @@ def test_sch011_fires_on_opaque_array_items_object() -> None:
     ],
 )
 def test_sch011_near_miss_shaped(prop: dict[str, Any]) -> None:
-    schema = obj({"v": prop}, **{"$defs": {"F": {"type": "object", "properties": {}}}})
+    schema = obj({"v": prop}, **{"$defs": {"F": {"type": "object", "properties": {"a": STR}}}})
     assert not fires("SCH-011", tool(schema))
+
+
+@pytest.mark.parametrize(
+    ("prop", "where"),
+    [
+        # Pydantic's `dict | None`, and notion's `object | string`
+        ({"anyOf": [{"type": "object", "additionalProperties": True}, {"type": "null"}]}, "/anyOf/0"),
+        ({"oneOf": [{"type": "string"}, {"type": "object"}]}, "/oneOf/1"),
+        ({"type": "array", "maxItems": 3, "items": {"anyOf": [STR, {"type": "object"}]}}, "/items/anyOf/1"),
+        ({"anyOf": [{"anyOf": [{"type": "object"}, INT]}, {"type": "null"}]}, "/anyOf/0/anyOf/0"),
+    ],
+)
+def test_sch011_fires_on_an_opaque_alternative_of_an_argument(prop: dict[str, Any], where: str) -> None:
+    assert pointers("SCH-011", obj({"meta": prop})) == [f"{IS}/properties/meta{where}"]
+
+
+def test_sch011_fires_on_an_opaque_definition_an_argument_refers_to() -> None:
+    defs = {"Filter": {"type": "object"}, "Unused": {"type": "object"}, "Mixin": {"type": "object"}}
+    props = {"filter": {"$ref": "#/$defs/Filter"}, "m": {"type": "object", "properties": {"a": STR}}}
+    props["m"]["allOf"] = [{"$ref": "#/$defs/Mixin"}]  # a mixin adds to the shape beside it
+    assert pointers("SCH-011", obj(props, **{"$defs": defs})) == [f"{IS}/$defs/Filter"]
+    defs["Filter"]["properties"] = {"status": STR}
+    assert pointers("SCH-011", obj(props, **{"$defs": defs})) == []
+
+
+@pytest.mark.parametrize(
+    "parent",
+    [
+        # branches that narrow an object which has a shape of its own
+        {"type": "object", "properties": {"a": STR}, "anyOf": [{"type": "object", "required": ["a"]}]},
+        {"type": "object", "additionalProperties": STR, "oneOf": [{"type": "object", "minProperties": 1}]},
+        {"type": "object", "properties": {"a": STR}, "allOf": [{"type": "object"}]},
+        {"not": {"anyOf": [{"type": "object"}]}},
+    ],
+)
+def test_sch011_near_miss_branches_that_narrow_a_shape(parent: dict[str, Any]) -> None:
+    assert pointers("SCH-011", obj({"p": parent})) == []
+    assert pointers("SCH-011", {"type": "object", "anyOf": [{"type": "object"}], "additionalProperties": False}) == []
+
+
+def test_sch011_and_sch002_read_an_annotation_only_additional_properties_as_true() -> None:
+    loose = {"type": "object", "additionalProperties": {"description": "anything else", "title": "Extra"}}
+    f = only("SCH-011", obj({"m": loose}))
+    assert f.pointer == f"{IS}/properties/m" and "annotations only" in f.message
+    assert pointers("SCH-002", {**obj({"a": STR}), "additionalProperties": {"description": "more"}}) == [
+        f"{IS}/additionalProperties"
+    ]
+    typed = {"type": "object", "additionalProperties": {"description": "a label", "type": "string", "maxLength": 9}}
+    assert pointers("SCH-011", obj({"m": typed})) == []
+    assert pointers("SCH-002", {**obj({"a": STR}), "additionalProperties": typed["additionalProperties"]}) == []
 
 
 def test_sch011_near_miss_any_json_value() -> None:
@@ -1123,6 +1413,14 @@ def test_sch015_near_misses(props: dict) -> None:
     assert not fires("SCH-015", tool(schema))
 
 
+def test_sch015_reads_pydantics_module_qualified_definition_name() -> None:
+    defs = {"mcp__server__fastmcp__server__Context": OBJ_DEF, "myapp__kube__Context": OBJ_DEF}
+    leaked = {"ctx": {"$ref": "#/$defs/mcp__server__fastmcp__server__Context"}, "user": STR}
+    assert pointers("SCH-015", obj(leaked, ["user"], **{"$defs": defs})) == [f"{IS}/properties/ctx"]
+    own = {"ctx": {"$ref": "#/$defs/myapp__kube__Context"}, "user": STR}  # the server's own model, not the SDK's
+    assert pointers("SCH-015", obj(own, ["user"], **{"$defs": defs})) == []
+
+
 # ---------------------------------------------------------------- $ref cycles
 
 
@@ -1272,6 +1570,54 @@ def test_sch009_near_miss_example_is_not_examples() -> None:
 )
 def test_sch009_quick_checks_match_the_validator(value: Any, schema: dict[str, Any], bad: bool) -> None:
     assert bool(pointers("SCH-009", obj({"p": {**schema, "default": value}}))) is bad
+
+
+@pytest.mark.parametrize(
+    ("dialect", "prop", "bad"),
+    [
+        (None, {"type": "string", "maxLength": 3.0, "default": "abcdef"}, True),  # 3.0 is an integer bound
+        (None, {"type": "string", "maxLength": 3.0, "default": "abc"}, False),
+        (DRAFT4, {"type": "integer", "default": 1.0}, True),  # draft-04 has no integral floats
+        (DRAFT4, {"type": "integer", "default": 1}, False),
+        (DRAFT7, {"type": "integer", "default": 1.0}, False),
+        # format is an annotation, with or without a keyword that sends the schema to jsonschema-rs
+        (DRAFT7, {"type": "string", "format": "date", "maxLength": 20, "default": "nope"}, False),
+        (DRAFT7, {"type": "string", "format": "date", "maxLength": 20, "pattern": "^.*$", "default": "nope"}, False),
+    ],
+)
+def test_sch009_the_quick_path_and_the_validator_agree(dialect: str | None, prop: dict[str, Any], bad: bool) -> None:
+    schema = obj({"v": prop}, **({"$schema": dialect} if dialect else {}))
+    assert bool(pointers("SCH-009", schema)) is bad
+
+
+def test_sch009_quick_check_answers_only_as_the_validator_would() -> None:
+    import random
+
+    from catalint.metaschema import compiled, problem, quick_check
+
+    rnd = random.Random(20251127)
+    values = [0, 1, 1.0, 1.5, -3, 2**64, 1e300, "", "abcd", "é" * 4, "😀" * 3, [], [1, 2, 3, 4], {}, True, None]
+    bounds = [0, 3, 3.0, 2.5, -1, 10**20, 1e20, True, "3", None]
+    pick = {
+        "type": ["string", "integer", "number", "null", "strin", 5, ["integer", "null"], [], ["string", "string"]],
+        "enum": [[1, "a"], [1.0], [], "a", [None]],
+        "const": values,
+        "title": ["x", 5],
+        "format": ["date", "email", 5],
+        "deprecated": [True, 1],
+        "examples": [[1], 1],
+        **{key: bounds for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")},
+        **{key: bounds for key in ("minLength", "maxLength", "minItems", "maxItems")},
+    }
+    dialects = ["2020-12", "2019-09", "draft-07", "draft-06", "draft-04"]
+    for _ in range(3000):
+        schema = {key: rnd.choice(pick[key]) for key in rnd.sample(sorted(pick), rnd.randint(1, 4))}
+        dialect, value = rnd.choice(dialects), rnd.choice(values)
+        quick = quick_check(schema, dialect)
+        if quick is not None:
+            validator = compiled(schema, dialect, schema, "")
+            assert not isinstance(validator, str), (dialect, schema, validator)
+            assert bool(quick(value)) is bool(problem(validator, value)), (dialect, schema, value)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
@@ -125,41 +127,62 @@ def _hint(path: tuple[str | int, ...], error: Any, dialect: str) -> str:
 
 
 def value_validator(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer: str) -> Any:
-    """A validator for values against schema, the node at pointer inside root.
+    """A validator for values against schema, the node at pointer inside root; None when it cannot be built.
 
     References resolve inside root (the whole input schema). Validators of
     schemas without references are shared: catalogs repeat the same argument
-    schema (a page size, a sort order) across many tools. None when the schema
-    cannot be built: other rules report why.
+    schema (a page size, a sort order) across many tools. `format` is an
+    annotation, as 2019-09 on and python-jsonschema read it, in every dialect:
+    jsonschema-rs would assert it for draft-07 and older.
     """
+    built = compiled(schema, dialect, root, pointer)
+    return None if isinstance(built, str) else built
+
+
+def compiled(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer: str) -> Any:
+    """value_validator's validator, or why jsonschema-rs cannot build one (a string)."""
     import jsonschema_rs
 
     cls = getattr(jsonschema_rs, _CLASS[dialect])
     try:
         text = _ENCODE(schema)
     except (TypeError, ValueError):
-        return None
-    if '"$ref"' not in text and '"$dynamicRef"' not in text:
+        return "the schema holds a value JSON cannot"
+    if '"$ref"' not in text and '"$dynamicRef"' not in text and '"$recursiveRef"' not in text:
         key = (dialect, text)
         if key not in _VALUES:
             if len(_VALUES) > 4096:
                 _VALUES.clear()
-            _VALUES[key] = _build(lambda: cls(schema, offline=True))
+            _VALUES[key] = _build(lambda: cls(schema, validate_formats=False, offline=True))
         return _VALUES[key]
     ref = {"$ref": _DOC + "#" + quote(pointer, safe="/~!$&'()*+,;=:@")}
-    return _build(lambda: cls(ref, registry=jsonschema_rs.Registry([(_DOC, root)]), offline=True))
+    return _build(
+        lambda: cls(
+            ref,
+            registry=jsonschema_rs.Registry([(_DOC, root)], retriever=_elsewhere),
+            validate_formats=False,
+            offline=True,
+        )
+    )
 
 
 def _build(make: Any) -> Any:
     try:
         return make()
-    except Exception:
-        return None
+    except Exception as error:  # an invalid schema, or a reference that names nothing
+        return str(error).split("\n", 1)[0] or type(error).__name__
+
+
+def _elsewhere(uri: str) -> Any:
+    """A document the schema refers to but does not hold: never fetched, read as the empty schema (any value)."""
+    return {}
 
 
 _ENCODE = json.JSONEncoder(sort_keys=True, allow_nan=False).encode
 _VALUES: dict[tuple[str, str], Any] = {}
-_DOC = "urn:catalint:schema"
+# The document's base URI: hierarchical, so that a relative `$id` inside it ("a.json") resolves; the
+# .invalid top-level domain (RFC 2606) names no host, and the retriever above never fetches anyway.
+_DOC = "https://catalint.invalid/schema.json"
 
 
 def problem(validator: Any, value: Any) -> str:
@@ -179,47 +202,89 @@ _QUICK = frozenset(
     "type enum const minimum maximum exclusiveMinimum exclusiveMaximum minLength maxLength maxItems minItems "
     "title description default examples format deprecated readOnly writeOnly $comment".split()
 )
+_JSON_TYPES = frozenset(("array", "boolean", "integer", "null", "number", "object", "string"))
+_TEXT_KEYS = frozenset(("title", "description", "$comment", "format"))
+_FLAG_KEYS = ("deprecated", "readOnly", "writeOnly")
+_OTHER_KEYS = frozenset((*_FLAG_KEYS, "examples"))
 
 
-def quick_problem(schema: dict[str, Any], value: Any) -> str | None:
+def quick_problem(schema: dict[str, Any], value: Any, dialect: str = DEFAULT_DIALECT) -> str | None:
     """Why value breaks a simple schema ("" when it does not), checked in Python; None when the schema is not simple."""
-    check = quick_check(schema)
+    check = quick_check(schema, dialect)
     return None if check is None else check(value)
 
 
-def quick_check(schema: dict[str, Any]) -> Callable[[Any], str] | None:
+def quick_check(schema: dict[str, Any], dialect: str = DEFAULT_DIALECT) -> Callable[[Any], str] | None:
     """A check that says why a value breaks a simple schema ("" when it does not), in Python; None when
     the schema is not simple. The schema is read once, however many values are checked.
 
     Catalogs check thousands of defaults and enum values, nearly all against
     schemas of type, enum and bounds only; this skips building a validator for them.
+    It answers as value_validator's validator would, and leaves to it (None) any schema
+    jsonschema-rs would refuse to build: a keyword of the wrong kind, the draft-04 bounds.
     """
     if not _QUICK.issuperset(schema):
         return None
-    if ("exclusiveMinimum" in schema and isinstance(schema["exclusiveMinimum"], bool)) or (
-        "exclusiveMaximum" in schema and isinstance(schema["exclusiveMaximum"], bool)
-    ):
-        return None  # the draft-04 form: leave it to the real validator
+    draft04 = dialect == "draft-04"
+    if draft04 and ("exclusiveMinimum" in schema or "exclusiveMaximum" in schema or "const" in schema):
+        return None  # booleans that modify minimum and maximum, and a const draft-04 does not know
     declared = schema.get("type")
+    if declared is not None:
+        if isinstance(declared, str):
+            if declared not in _JSON_TYPES:
+                return None
+        elif not (
+            isinstance(declared, list)
+            and declared
+            and all(isinstance(k, str) and k in _JSON_TYPES for k in declared)
+            and len(set(declared)) == len(declared)
+        ):
+            return None
+    for key in _TEXT_KEYS.intersection(schema):
+        if type(schema[key]) is not str:
+            return None
+    if not _OTHER_KEYS.isdisjoint(schema):
+        for key in _FLAG_KEYS:
+            if key in schema and type(schema[key]) is not bool:
+                return None
+        if "examples" in schema and type(schema["examples"]) is not list:
+            return None
     has_enum, enum = "enum" in schema, schema.get("enum")
-    enum_list = isinstance(enum, list)
+    if has_enum and not isinstance(enum, list):
+        return None
     has_const, const = "const" in schema, schema.get("const")
-    bounds = [
-        (key, ok, bound)
-        for key, ok in (_BOUNDS if not _BOUND_KEYS.isdisjoint(schema) else ())
-        if isinstance(bound := schema.get(key), (int, float)) and not isinstance(bound, bool)
-    ]
-    sized_by = not _LENGTH_KEYS.isdisjoint(schema)
+    bounds = []
+    if not _BOUND_KEYS.isdisjoint(schema):
+        for key, ok in _BOUNDS:
+            if key in schema:
+                bound = schema[key]
+                if not _is_number(bound):
+                    return None
+                bounds.append((key, ok, bound))
+    sizes: dict[str, int] = {}
+    if not _LENGTH_KEYS.isdisjoint(schema):
+        for key in _LENGTH_KEYS:
+            if key in schema:
+                size = schema[key]
+                # a non-negative integer; from draft-06 on, 3.0 is one
+                if type(size) is float and not draft04 and size.is_integer():
+                    size = int(size)
+                if type(size) is not int or size < 0:
+                    return None
+                sizes[key] = size
+    integer = _is_draft04_integer if draft04 else _is_integer
+    low_str, high_str = sizes.get("minLength"), sizes.get("maxLength")
+    low_list, high_list = sizes.get("minItems"), sizes.get("maxItems")
 
     def why(value: Any) -> str:
         if declared is not None:
             if isinstance(declared, str):
-                typed = is_type(value, declared)
+                typed = integer(value) if declared == "integer" else is_type(value, declared)
             else:
-                typed = isinstance(declared, list) and any(isinstance(k, str) and is_type(value, k) for k in declared)
+                typed = any(integer(value) if k == "integer" else is_type(value, k) for k in declared)
             if not typed:
                 return f"is not of type {json.dumps(declared)}"
-        if has_enum and not (enum_list and in_enum(value, enum)):
+        if has_enum and not in_enum(value, enum):
             return "is not one of the enum values"
         if has_const and not json_equal(value, const):
             return "is not the const value"
@@ -228,17 +293,30 @@ def quick_check(schema: dict[str, Any]) -> Callable[[Any], str] | None:
             for key, ok, bound in bounds:
                 if not ok(value, bound):
                     return f"breaks {key} {bound}"
-        elif (kind is str or kind is list) and sized_by:
-            sized = len(value)
-            low, high = ("minLength", "maxLength") if kind is str else ("minItems", "maxItems")
-            # a bound of true is no number (SCH-006 reports the schema), though Python counts it as 1
-            if type(schema.get(low)) is int and sized < schema[low]:
-                return f"breaks {low} {schema[low]}"
-            if type(schema.get(high)) is int and sized > schema[high]:
-                return f"breaks {high} {schema[high]}"
+        elif kind is str or kind is list:
+            low, high = (low_str, high_str) if kind is str else (low_list, high_list)
+            if low is not None or high is not None:
+                # string length in code points, as JSON Schema counts it (Python's len does)
+                sized = len(value)
+                if low is not None and sized < low:
+                    return f"breaks {'minLength' if kind is str else 'minItems'} {low}"
+                if high is not None and sized > high:
+                    return f"breaks {'maxLength' if kind is str else 'maxItems'} {high}"
         return ""
 
     return why
+
+
+def _is_number(value: Any) -> bool:
+    return (type(value) is int or type(value) is float) and value == value
+
+
+def _is_integer(value: Any) -> bool:
+    return type(value) is int or (type(value) is float and value.is_integer())
+
+
+def _is_draft04_integer(value: Any) -> bool:
+    return type(value) is int  # draft-04 has no integral floats: 1.0 is a number, not an integer
 
 
 _BOUNDS = (
@@ -316,6 +394,44 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b
     return type(a) is type(b) and a == b
+
+
+# Longer patterns are not checked: regress's parse costs some 80 bytes a character.
+MAX_REGEX_CHECKED = 10_000
+# A Unicode property escape (\p{L}, \P{Lu}) outside an escaped backslash; every other escape is kept as written.
+_PROPERTY_OR_ESCAPE = re.compile(r"\\[pP]\{[^{}]*\}|\\.", re.DOTALL)
+
+
+@lru_cache(maxsize=1024)
+def regex_problem(pattern: str) -> str | None:
+    r"""Why pattern is no ECMA-262 regular expression, read with the u flag or without; None when it is one
+    under either reading, or is too long to tell.
+
+    The parser is regress's, an ECMA-262 engine: Python's `re` is another dialect (it rejects `\p{L}`),
+    and jsonschema-rs translates to Rust's regex crate, which refuses valid ECMA such as
+    `(?<y>a)\k<y>` and `a{100000}`. Nothing is run. The u-flag reading takes each `\p{...}` as `\d`:
+    regress builds the property's whole character set, which a pattern of thousands could make costly,
+    and a property name only matters when the pattern is broken anyway.
+    """
+    if len(pattern) > MAX_REGEX_CHECKED:
+        return None
+    import regress
+
+    try:
+        regress.Regex(pattern, "")
+        return None  # valid as written, in the reading without the u flag (ECMA-262 Annex B)
+    except Exception as error:
+        why = str(error) or type(error).__name__
+    try:
+        regress.Regex(_PROPERTY_OR_ESCAPE.sub(_as_digit, pattern), "u")
+        return None
+    except Exception:
+        return why
+
+
+def _as_digit(match: re.Match[str]) -> str:
+    escape = match.group()
+    return "\\d" if len(escape) > 2 else escape
 
 
 def pattern_matches(pattern: str, text: str) -> bool | None:

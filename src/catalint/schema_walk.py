@@ -300,36 +300,41 @@ def _fragment(doc: dict[str, Any], fragment: str) -> Any:
         return doc
     if fragment.startswith("/"):
         return resolve_pointer(doc, fragment)
-    return _index(doc)[0].get(fragment)
+    return _index(doc)[0].get((_own_base(doc), fragment))
 
 
-_INDEXES: dict[int, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
+def _own_base(doc: dict[str, Any]) -> str:
+    doc_id = doc.get("$id")
+    return _without_fragment(doc_id) if isinstance(doc_id, str) else ""
 
 
-def _index(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Anchors and absolute `$id`s of every object below doc, found once per document."""
+_INDEXES: dict[int, tuple[dict[str, Any], dict[tuple[str, str], Any], dict[str, Any]]] = {}
+
+
+def _index(doc: dict[str, Any]) -> tuple[dict[tuple[str, str], Any], dict[str, Any]]:
+    """Anchors (by the base URI of the resource that holds them, and name) and absolute `$id`s of every
+    object below doc, found once per document. An anchor belongs to its resource: `#foo` from outside an
+    embedded `$id` does not reach one inside it (JSON Schema 2020-12, Core, section 8.2.2)."""
     known = _INDEXES.get(id(doc))
     if known is not None and known[0] is doc:
         return known[1], known[2]
-    anchors: dict[str, Any] = {}
+    anchors: dict[tuple[str, str], Any] = {}
     ids: dict[str, Any] = {}
-    doc_id = doc.get("$id")
-    stack: list[tuple[Any, str]] = [(doc, _without_fragment(doc_id) if isinstance(doc_id, str) else "")]
+    stack: list[tuple[Any, str]] = [(doc, _own_base(doc))]
     count = 0
     while stack and count < MAX_NODES:
         value, base = stack.pop()
         count += 1
         if isinstance(value, dict):
+            found = value.get("$id")
+            if isinstance(found, str) and not found.startswith("#"):
+                base = _without_fragment(urljoin(base, found) if base else found)
+                ids.setdefault(base, value)
             for key in ("$anchor", "$dynamicAnchor"):
                 if isinstance(value.get(key), str):
-                    anchors.setdefault(value[key], value)
-            found = value.get("$id")
-            if isinstance(found, str):
-                if found.startswith("#"):  # draft-07 and older name anchors this way
-                    anchors.setdefault(found[1:], value)
-                else:
-                    base = _without_fragment(urljoin(base, found) if base else found)
-                    ids.setdefault(base, value)
+                    anchors.setdefault((base, value[key]), value)
+            if isinstance(found, str) and found.startswith("#"):  # draft-07 and older name anchors this way
+                anchors.setdefault((base, found[1:]), value)
             stack.extend((v, base) for v in value.values() if isinstance(v, (dict, list)))
         else:
             stack.extend((v, base) for v in value if isinstance(v, (dict, list)))

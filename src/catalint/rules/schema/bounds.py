@@ -3,33 +3,96 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.rules.schema.common import (
     nodes,
+    root_of,
     through_branches,
     where_of,
 )
-from catalint.schema_walk import Node, types_of
+from catalint.schema_walk import Node, resolve, types_of
 
 # String formats whose values have a bounded length, so SCH-004 does not ask for maxLength.
 BOUNDED_FORMATS = frozenset({"date", "time", "date-time", "uuid", "ipv4", "ipv6", "duration"})
 
 
-def _unbounded(node: Node) -> str | None:
+def _unbounded(node: Node, root: dict[str, Any]) -> str | None:
     s = node.schema
     declared = s.get("type")
     if declared is None or node.condition or "enum" in s or "const" in s:
         return None
     kinds = (declared,) if isinstance(declared, str) else types_of(s)
-    if "string" in kinds and not _bounded_string(s) and not _branches_bound(s):
+    if "string" in kinds and not _bounded_string(s) and not _bounded_around(node, _bounded_string, root):
         return "string"
-    if "array" in kinds and "maxItems" not in s and not _closed_tuple(s):
+    if "array" in kinds and not _bounded_array(s) and not _bounded_around(node, _bounded_array, root):
         return "array"
     return None
+
+
+def _bounded_array(s: dict[str, Any]) -> bool:
+    return "maxItems" in s or _closed_tuple(s)
+
+
+def _bounded_around(node: Node, bounds: Callable[[dict[str, Any]], bool], root: dict[str, Any]) -> bool:
+    """A bound that applies to the same value from elsewhere: what the node's $ref names, its branches
+    (every anyOf/oneOf branch, or one allOf branch), an allOf sibling, an object it is a branch of
+    (`{"maxLength": 64, "anyOf": [{"type": "string"}, {"type": "null"}]}`), or, for a property of a
+    branch, the same property of an enclosing object, which it refines."""
+
+    def bound(schema: Any, depth: int = 0) -> bool:
+        if not isinstance(schema, dict) or depth > 8:  # deeper, or a $ref cycle: no bound found
+            return False
+        if bounds(schema):
+            return True
+        if "$ref" in schema and bound(resolve(root, schema["$ref"], node.resource, node.base), depth + 1):
+            return True
+        return through_branches(
+            schema, lambda b: bound(b, depth + 1) or _not_kind(b, bounds), lambda b: bound(b, depth + 1)
+        )
+
+    s = node.schema
+    parent = node.parent
+    if (
+        (parent is None or (parent.role != "branch" and node.role != "branch"))
+        and "$ref" not in s
+        and _BRANCHES.isdisjoint(s)
+    ):
+        return False  # nothing around it applies to the same value: the common case
+    if ("$ref" in s and bound(resolve(root, s["$ref"], node.resource, node.base))) or through_branches(
+        s, lambda b: bound(b) or _not_kind(b, bounds), bound
+    ):
+        return True
+    name = node.name if node.role == "property" else None
+    at = node.parent if name is not None else node
+    while at is not None and at.role == "branch" and at.parent is not None:
+        around = at.parent.schema
+        if name is not None:
+            props = around.get("properties")
+            if isinstance(props, dict) and bound(props.get(name)):
+                return True
+        else:
+            if bounds(around):
+                return True
+            siblings = around.get("allOf") if at.key == "allOf" else None
+            if isinstance(siblings, list) and any(b is not at.schema and bound(b) for b in siblings):
+                return True
+        at = at.parent
+    return False
+
+
+_BRANCHES = frozenset(("allOf", "anyOf", "oneOf"))
+
+
+def _not_kind(branch: Any, bounds: Callable[[dict[str, Any]], bool]) -> bool:
+    """A branch that admits no value of the kind bounds is about (an anyOf's null beside the string)."""
+    if not isinstance(branch, dict):
+        return False
+    kinds = types_of(branch)
+    return bool(kinds) and ("string" if bounds is _bounded_string else "array") not in kinds
 
 
 def _bounded_string(s: dict[str, Any]) -> bool:
@@ -39,21 +102,6 @@ def _bounded_string(s: dict[str, Any]) -> bool:
         return True
     pattern = s.get("pattern")
     return isinstance(pattern, str) and bounded_pattern(pattern)
-
-
-def _branches_bound(s: dict[str, Any]) -> bool:
-    """Every anyOf/oneOf branch bounds the string (`anyOf: [{"format": "ipv4"}, {"format": "ipv6"}]`),
-    or some allOf branch does."""
-    return through_branches(
-        s,
-        lambda b: isinstance(b, dict) and (_bounded_string(b) or _not_string(b)),
-        lambda b: isinstance(b, dict) and _bounded_string(b),
-    )
-
-
-def _not_string(branch: dict[str, Any]) -> bool:
-    kinds = types_of(branch)
-    return bool(kinds) and "string" not in kinds
 
 
 _OPEN_REPEAT = re.compile(r"\{\d*,\}")
@@ -93,8 +141,8 @@ def bounded_pattern(pattern: str) -> bool:
 
 
 def _closed_tuple(s: dict[str, Any]) -> bool:
-    """A tuple that admits no items past its listed ones is bounded already."""
-    if isinstance(s.get("prefixItems"), list) and s.get("items") is False:
+    """A tuple that admits no items past its listed ones is bounded already (`items: false` alone admits only [])."""
+    if s.get("items") is False:
         return True
     return isinstance(s.get("items"), list) and s.get("additionalItems") is False
 
@@ -114,8 +162,13 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     fixed-size `format` (`date`, `date-time`, `time`, `uuid`, `ipv4`, `ipv6`,
     `duration`) or a `pattern` that caps the length (anchored `^...$`, no
     top-level `|`, no `*`, `+` or `{n,}`: `^[A-Z]{2}-\\d{4}$`) are bounded
-    already and pass, also when every `anyOf`/`oneOf` branch bounds them; so does
-    a tuple closed with `items: false` (or draft-07 `additionalItems: false`).
+    already and pass; so does an array with `items: false` (a closed tuple, or
+    only `[]`; draft-07 `additionalItems: false` too). The bound counts wherever
+    it applies to the same value: on the schema itself, in what its `$ref`
+    names, in every `anyOf`/`oneOf` branch or one `allOf` branch, in an `allOf`
+    sibling, on a schema the string is a branch of (`{"maxLength": 64, "anyOf":
+    [{"type": "string"}, {"type": "null"}]}`), and, for a property of a branch,
+    on the same property of an enclosing object, which it only refines.
 
     **Why.** An unbounded input lets a model (or a prompt injection steering it)
     send megabytes into one argument; the server pays for it and the context
@@ -130,11 +183,12 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     **Fix.** Add the largest size the tool really handles: `maxLength` on
     strings, `maxItems` on arrays.
     """
+    root = root_of(tool)
     for node in nodes(tool):
         declared = node.schema.get("type")
         if declared is None or (type(declared) is str and declared != "string" and declared != "array"):
             continue  # no type, or one with no size to bound (the common case): _unbounded says None
-        kind = _unbounded(node)
+        kind = _unbounded(node, root)
         if kind == "string":
             yield Hit(node.pointer, f"{where_of(node)} is a string with no maxLength", 'add "maxLength"')
         elif kind == "array":

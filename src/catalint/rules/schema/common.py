@@ -12,7 +12,7 @@ from catalint.metaschema import (
     dialect_of,
 )
 from catalint.model import Tool
-from catalint.schema_walk import Node, walk
+from catalint.schema_walk import Node, resolve, walk
 from catalint.sourcemap import join_pointer
 
 PROPERTY_NAME = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
@@ -29,6 +29,21 @@ def nodes(tool: Tool) -> list[Node]:
     if cached is None:
         found = input_schema_of(tool)
         cached = tool.cache["schema_nodes"] = walk(*found) if found else []
+    return cached
+
+
+def referrers(tool: Tool) -> dict[int, list[Node]]:
+    """The subschemas that refer to each subschema with `$ref`, by the id of the one referred to."""
+    cached = tool.cache.get("schema_referrers")
+    if cached is None:
+        root = root_of(tool)
+        cached = tool.cache["schema_referrers"] = {}
+        for node in nodes(tool):
+            ref = node.schema.get("$ref")
+            if isinstance(ref, str):
+                target = resolve(root, ref, node.resource, node.base)
+                if isinstance(target, dict) and target is not node.schema:
+                    cached.setdefault(id(target), []).append(node)
     return cached
 
 
@@ -61,7 +76,14 @@ def through_branches(schema: dict[str, Any], every: Callable[[Any], bool], some:
     return isinstance(branches, list) and any(some(b) for b in branches)
 
 
+# Keywords that say something about a value without constraining it.
+ANNOTATIONS = frozenset(
+    ("title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly")
+)
+
+
 def is_map(schema: dict[str, Any]) -> bool:
-    """additionalProperties is a real schema: a deliberate map of typed values."""
+    """additionalProperties is a real schema: a deliberate map of typed values. One of annotations only
+    (`{"description": "..."}`) takes any value, as `true` does."""
     extra = schema.get("additionalProperties")
-    return isinstance(extra, dict) and bool(extra)
+    return isinstance(extra, dict) and not ANNOTATIONS.issuperset(extra)

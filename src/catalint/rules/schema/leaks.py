@@ -28,9 +28,15 @@ def _framework_type(schema: dict[str, object]) -> str | None:
     ref = schema.get("$ref")
     if isinstance(ref, str):
         name = ref.rsplit("/", 1)[-1]
+        if name.startswith(_QUALIFIED):  # Pydantic's name for colliding models: mcp__server__fastmcp__server__Context
+            name = name.rsplit("__", 1)[-1]
         return name if _key(name) in FRAMEWORK_TYPES else None
     title = schema.get("title")
     return title if isinstance(title, str) and _key(title) in _TITLE_ONLY else None
+
+
+# The modules of the MCP SDKs, as Pydantic prefixes a definition name with its module path.
+_QUALIFIED = ("mcp__", "fastmcp__")
 
 
 def _key(name: str) -> str:
@@ -50,7 +56,9 @@ def leaked_internal_argument(tool: Tool) -> Iterator[Hit]:
     can supply: `self` or `cls` (a Python method's receiver), or a property whose
     `$ref` or `title` names a type the MCP SDKs pass to a handler themselves:
     `Context`, `RequestContext`, `CallToolResult`, `ServerSession`,
-    `ClientSession`, `FastMCP`. A `title` counts only for the last four, since
+    `ClientSession`, `FastMCP` (also under the module-qualified name Pydantic
+    gives a colliding model, `mcp__server__fastmcp__server__Context`). A `title`
+    counts only for the last four, since
     Pydantic titles a parameter after its name (`context` becomes "Context").
     Properties merely named `context`, `ctx` or `request`, which servers use for
     real arguments (a kubeconfig context, a request body), are left alone.

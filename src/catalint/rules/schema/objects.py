@@ -12,6 +12,7 @@ from catalint.rules.schema.common import (
     dialect,
     is_map,
     nodes,
+    referrers,
     root_of,
     through_branches,
     where_of,
@@ -30,7 +31,13 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An object schema (the input schema itself, an object
     argument, an array's item object, a `$defs` entry or a branch) that declares
-    `properties` but has no `required` keyword at all.
+    `properties` but has no `required` keyword at all: not its own, nor in an
+    `allOf`/`anyOf`/`oneOf` branch it applies (`"anyOf": [{"required": ["id"]},
+    {"required": ["url"]}]` says what is required) or the schema its `$ref`
+    names. A branch that refines its parent object (every `allOf` branch, and
+    the other branches of an object that declares properties itself or closes
+    with `unevaluatedProperties: false`, as SCH-002 reads them) is not reported:
+    the parent's `required` speaks for it.
 
     **Why.** Without `required`, every argument is optional as far as the client
     and the model know, so the server cannot rely on any of them being sent, and
@@ -48,16 +55,33 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     **Fix.** List the arguments the tool cannot work without in `required`; write
     `"required": []` when every argument really is optional.
     """
+    root = root_of(tool)
     for node in nodes(tool):
         props = node.schema.get("properties")
         if isinstance(props, dict) and props and "required" not in node.schema and not node.condition:
             if all(isinstance(p, dict) and "default" in p for p in props.values()):
                 continue  # every argument has a default: optional, and said to be
+            if _refines_parent(node) or _requires_through_subschemas(node, root):
+                continue
             yield Hit(
                 node.pointer + "/required",
                 f"{where_of(node)} declares properties but no required list",
                 'add "required": [...] naming the arguments the tool needs (or [] if none)',
             )
+
+
+def _requires_through_subschemas(node: Node, root: dict[str, Any]) -> bool:
+    """A `required` in what the object applies: an allOf/anyOf/oneOf branch (`"anyOf": [{"required": ["id"]},
+    {"required": ["url"]}]`) or the schema its `$ref` names."""
+    s = node.schema
+    for key in ("allOf", "anyOf", "oneOf"):
+        branches = s.get(key)
+        if isinstance(branches, list) and any(isinstance(b, dict) and "required" in b for b in branches):
+            return True
+    if "$ref" in s:
+        target = resolve(root, s["$ref"], node.resource, node.base)
+        return isinstance(target, dict) and "required" in target
+    return False
 
 
 def _closed(schema: dict[str, Any], dialect: str | None) -> bool:
@@ -132,14 +156,18 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     false}` as the input schema of a tool that takes no arguments; this rule is
     from the published tool-schema-lint checks.
 
-    Not reported: an object whose `additionalProperties` is a non-empty schema (a
-    deliberate map such as headers: string to string); an object closed through
+    Not reported: an object whose `additionalProperties` is a schema that
+    constrains the values (a deliberate map such as headers: string to string;
+    one of annotations only, such as `{"description": "..."}`, takes any value
+    as `true` does, and is reported); an object closed through
     what it applies (a `$ref` to a closed schema, every `anyOf`/`oneOf` branch
     closed, or one `allOf` branch closed); a branch that refines its
     parent (every `allOf` branch, and the `anyOf`/`oneOf`/`if`/`then`/`else`
     branches of an object that declares properties itself or closes with
     `unevaluatedProperties: false`), since closing it would reject the parent's own
-    properties: close the parent instead; and schemas inside a `not`, `if`,
+    properties: close the parent instead (the same goes for a `$defs` entry that
+    every `$ref` to it applies as such a branch: `"allOf": [{"$ref":
+    "#/$defs/Paging"}]` beside `unevaluatedProperties: false`); and schemas inside a `not`, `if`,
     `contains` or `propertyNames`, which test values rather than describe them.
     `unevaluatedProperties: false` closes an object from 2019-09 on; draft-07 and
     older ignore it.
@@ -162,13 +190,40 @@ def open_object(tool: Tool) -> Iterator[Hit]:
             props = s.get("properties")
             candidate = isinstance(props, dict) and bool(props) and node.is_object()
         if candidate and not node.condition and not _refines_parent(node):
-            if not _closed(s, d) and not is_map(s) and not _closed_by_subschemas(s, root, node, d):
+            if (
+                not _closed(s, d)
+                and not is_map(s)
+                and not _closed_by_subschemas(s, root, node, d)
+                and not _a_base(node, tool)
+            ):
                 where = node.pointer + "/additionalProperties" if "additionalProperties" in s else node.pointer
                 yield Hit(
                     where,
                     f"{where_of(node)} accepts unexpected fields (additionalProperties is not false)",
                     'add "additionalProperties": false',
                 )
+
+
+def _a_base(node: Node, tool: Tool) -> bool:
+    """A definition that every `$ref` to it applies as a refining branch (`"allOf": [{"$ref":
+    "#/$defs/Paging"}]`): closing it would reject the properties written beside it."""
+    if node.role != "defs" or id(node.schema) not in _branch_targets(tool):
+        return False  # no branch applies it: the common case, told without resolving every $ref
+    users = referrers(tool).get(id(node.schema))
+    return bool(users) and all(_refines_parent(user) for user in users)
+
+
+def _branch_targets(tool: Tool) -> set[int]:
+    """The ids of the subschemas that a branch's `$ref` names."""
+    cached = tool.cache.get("sch002_branch_targets")
+    if cached is None:
+        root = root_of(tool)
+        cached = tool.cache["sch002_branch_targets"] = {
+            id(resolve(root, n.schema["$ref"], n.resource, n.base))
+            for n in nodes(tool)
+            if n.role == "branch" and "$ref" in n.schema
+        }
+    return cached
 
 
 _SHAPED = frozenset(("$ref", "anyOf", "oneOf", "allOf", "enum", "const"))
@@ -187,12 +242,19 @@ _ANY_JSON = frozenset(("string", "number", "boolean", "object", "array", "null")
 def opaque_structure(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An array schema with neither `items` nor `prefixItems`,
-    and an object-typed argument (a property or an array's items) with no
-    `properties` (or an empty one), `patternProperties` or `additionalProperties` schema:
-    `additionalProperties: true` and `{}` say "anything", which leaves the agent
-    guessing just as much. A schema that gets its shape elsewhere (`$ref`,
-    `anyOf`, `oneOf`, `allOf`) passes, and so does a `type` that lists every JSON
-    type (any value, on purpose).
+    and an object-typed argument with no `properties` (or an empty one),
+    `patternProperties` or `additionalProperties` schema:
+    `additionalProperties: true`, `{}` and a schema of annotations only
+    (`{"description": "..."}`) say "anything", which leaves the agent guessing
+    just as much. An argument is a property, an array's items, an
+    `anyOf`/`oneOf` alternative of one (Pydantic's `dict | None` is
+    `anyOf: [{"type": "object", "additionalProperties": true}, {"type": "null"}]`),
+    or a `$defs` entry one of these refers to. A schema that gets its shape
+    elsewhere (`$ref`, `anyOf`, `oneOf`, `allOf`) passes, as does a branch that
+    narrows an object with a shape of its own (every `allOf` branch, and the
+    `anyOf`/`oneOf` branches of an object with `properties`,
+    `patternProperties`, `additionalProperties` or `unevaluatedProperties`), and
+    a `type` that lists every JSON type (any value, on purpose).
 
     **Why.** The model sees "an array" or "an object" and must guess what goes
     inside; its guess fails validation on the server, or worse, passes and is
@@ -207,6 +269,7 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
     **Fix.** Describe the elements with `items`, and the members with
     `properties` (or `additionalProperties: {schema}` for a map).
     """
+    arguments: set[int] | None = None  # the $defs entries that stand for an argument, found on first need
     for node in nodes(tool):
         s = node.schema
         declared = s.get("type")
@@ -221,17 +284,66 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
             yield Hit(node.pointer, f"{where_of(node)} is an array with no items schema", 'add "items": {...}')
         elif (
             "object" in kinds
-            and node.role in ("property", "items")
             and not s.get("properties")  # `properties: {}` lists no member either
             and "patternProperties" not in s
             and not is_map(s)
             and s.get("additionalProperties") is not False
         ):
+            if node.role not in ("property", "items"):
+                top = _alternative_of(node)
+                if top is None or (top.role != "property" and top.role != "items" and top.role != "defs"):
+                    continue
+                if top.role == "defs":
+                    if arguments is None:
+                        arguments = _argument_defs(tool)
+                    if id(top.schema) not in arguments:
+                        continue
             extra = s.get("additionalProperties", None)
-            said = f" (additionalProperties: {json.dumps(extra)} takes any field)" if extra in (True, {}) else ""
+            said = ""
+            if extra is True or extra == {}:
+                said = f" (additionalProperties: {json.dumps(extra)} takes any field)"
+            elif isinstance(extra, dict):
+                said = " (an additionalProperties of annotations only takes any field)"
             yield Hit(
                 node.pointer,
                 f"{where_of(node)} is an object that lists no properties and gives no additionalProperties schema"
                 + said,
                 'add "properties" (or "additionalProperties": {schema} for a map)',
             )
+
+
+def _alternative_of(node: Node) -> Node | None:
+    """What an anyOf/oneOf branch (at any depth) is an alternative of, or node itself when it is no branch;
+    None for a branch that only narrows an object with a shape of its own, or for any other branch.
+    Pydantic's `dict | None` is an argument's alternative; a $defs entry stands for an argument when one
+    refers to it."""
+    while node.role == "branch" and node.parent is not None:
+        if node.key not in ("anyOf", "oneOf") or _shaped_object(node.parent.schema):
+            return None
+        node = node.parent
+    return node
+
+
+def _shaped_object(schema: dict[str, Any]) -> bool:
+    return (
+        bool(schema.get("properties"))
+        or "patternProperties" in schema
+        or "additionalProperties" in schema
+        or "unevaluatedProperties" in schema
+    )
+
+
+def _argument_defs(tool: Tool) -> set[int]:
+    """The $defs entries that an argument's schema refers to: from a property, an array's items, or an
+    alternative of one (a `$ref` in an allOf only adds to a shape written beside it)."""
+    root = root_of(tool)
+    found: set[int] = set()
+    for node in nodes(tool):
+        ref = node.schema.get("$ref")
+        if isinstance(ref, str) and not node.condition:
+            top = _alternative_of(node)
+            if top is not None and (top.role == "property" or top.role == "items"):
+                target = resolve(root, ref, node.resource, node.base)
+                if isinstance(target, dict):
+                    found.add(id(target))
+    return found

@@ -22,7 +22,8 @@ _TYPING = frozenset(("type", "enum", "const"))
 def _supplies_type(
     schema: Any, root: dict[str, Any], resource: dict[str, Any], base: str = "", seen: set[int] | None = None
 ) -> bool:
-    """Whether a schema constrains the JSON type of its value, itself or through $ref/anyOf/oneOf/allOf."""
+    """Whether a schema constrains the JSON type of its value, itself or through $ref/$dynamicRef,
+    anyOf/oneOf/allOf or if/then/else."""
     if not isinstance(schema, dict):
         return schema is False
     if not _TYPING.isdisjoint(schema) or schema.get("not") in ({}, True):
@@ -31,24 +32,35 @@ def _supplies_type(
     if id(schema) in seen or len(seen) > 256:
         return True  # a cycle, or too much to tell: say nothing
     seen.add(id(schema))
-    if "$ref" in schema:
-        target = resolve(root, schema["$ref"], resource, base)
-        if target is None or _supplies_type(target, root, resource, base, seen):
-            return True  # an unresolved $ref is SCH-010's finding
+    for key in _REFS:
+        if key in schema:
+            ref = "#" if key == "$recursiveRef" else schema[key]
+            target = resolve(root, ref, resource, base)
+            if target is None or _supplies_type(target, root, resource, base, seen):
+                return True  # an unresolved reference is SCH-010's finding
 
     def typed(branch: Any) -> bool:
         return _supplies_type(branch, root, resource, base, seen)
 
+    if "if" in schema and "else" in schema and typed(schema["else"]):
+        # a value that passes `if` meets `then` too; one that fails meets `else`
+        if typed(schema["if"]) or ("then" in schema and typed(schema["then"])):
+            return True
     return through_branches(schema, typed, typed)
 
 
+_REFS = ("$ref", "$dynamicRef", "$recursiveRef")
+
+
 def _typed_by_parent(node: Node, name: str, root: dict[str, Any]) -> bool:
-    """A branch property that only refines one its enclosing object already types."""
-    parent = node.parent
-    if node.role != "branch" or parent is None:
-        return False
-    own = parent.schema.get("properties")
-    return isinstance(own, dict) and _supplies_type(own.get(name), root, parent.resource, parent.base)
+    """A branch property that only refines one an enclosing object already types (through any number of
+    branches: `allOf: [{anyOf: [{properties: ...}]}]`)."""
+    while node.role == "branch" and node.parent is not None:
+        node = node.parent
+        own = node.schema.get("properties")
+        if isinstance(own, dict) and _supplies_type(own.get(name), root, node.resource, node.base):
+            return True
+    return False
 
 
 @rule(
@@ -61,11 +73,13 @@ def _typed_by_parent(node: Node, name: str, root: dict[str, Any]) -> bool:
 def untyped_property(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A property (at any depth) whose schema has no `type`,
-    `enum` or `const`, and no `$ref`, `anyOf`, `oneOf` or `allOf` that supplies
-    one: every branch of an `anyOf`/`oneOf` must be typed, one `allOf` branch is
-    enough. `"prop": {}` and `"prop": true` are the usual forms. Not reported: a
+    `enum` or `const`, and no `$ref`, `$dynamicRef`, `anyOf`, `oneOf`, `allOf` or
+    `if`/`then`/`else` that supplies one: every branch of an `anyOf`/`oneOf` must
+    be typed, one `allOf` branch is enough, and `else` must be typed with `if` or
+    `then`. `"prop": {}` and `"prop": true` are the usual forms. Not reported: a
     property inside a `not`/`if` test, a branch property that only narrows one
-    its parent object already types, and one whose description says it takes any
+    an enclosing object already types (through any number of branches, as in
+    `allOf: [{anyOf: [...]}]`), and one whose description says it takes any
     value ("Any JSON value is accepted"), which is then a choice, not an omission.
 
     **Why.** The model has to guess whether to send a string, a number or an

@@ -10,6 +10,7 @@ from catalint.loader import json_kind
 from catalint.metaschema import (
     dialect_of,
     pattern_matches,
+    regex_problem,
     schema_errors,
 )
 from catalint.model import Severity, Tool
@@ -18,10 +19,11 @@ from catalint.rules.schema.common import (
     dialect,
     input_schema_of,
     nodes,
+    referrers,
     root_of,
     where_of,
 )
-from catalint.schema_walk import has_scheme, is_network, property_names, resolve
+from catalint.schema_walk import Node, has_scheme, is_network, property_names, resolve, walk
 from catalint.sourcemap import join_pointer
 
 
@@ -85,6 +87,12 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
     and draft-04 are known). A `$schema` that names none of these is itself
     reported, and nothing else is checked against it. Each finding points at the
     offending keyword: `"type": "strin"`, `"required": "city"`, `"minLength": -1`.
+    A `pattern` or `patternProperties` name must be an ECMA-262 regular
+    expression (Validation, section 6.3.3): one that neither reading accepts,
+    with the `u` flag or without (`"(abc"`, `"a**"`, Python's `(?P<name>...)`),
+    is reported at the keyword. ECMA syntax that Python's `re` lacks (`\\p{L}`, `(?<name>...)`,
+    `\\u{1F600}`) is valid. The syntax is read by regress, an ECMA-262 engine
+    (nothing is run); a pattern of over 10,000 characters is not read.
 
     **Why.** The MCP specification (2025-11-25, Server features, Tools) reads a
     schema without `$schema` as JSON Schema 2020-12 (SEP-1613). Clients validate
@@ -113,6 +121,41 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
     for error in schema_errors(schema, d.name):
         where = "/".join(str(p) for p in error.path) or "the root"
         yield Hit(_path_pointer(base, error.path), f"not valid {label} at {where}: {error.message}")
+    for pointer, message in regex_errors(nodes(tool), base):
+        yield Hit(pointer, f"not valid {label} at {message}")
+
+
+def regex_errors(walked: list[Node], base: str) -> Iterator[tuple[str, str]]:
+    """Each `pattern` and `patternProperties` name that is no ECMA-262 regular expression: its pointer, and
+    where it is (relative to base) with why."""
+    for node in walked:
+        s = node.schema
+        pattern = s.get("pattern")
+        if type(pattern) is str and (why := regex_problem(pattern)):
+            at = node.pointer + "/pattern"
+            yield at, f"{at[len(base) + 1 :]}: {_regex_message(pattern, why)}"
+        patterns = s.get("patternProperties")
+        if type(patterns) is dict:
+            for pattern in patterns:
+                if why := regex_problem(pattern):
+                    at = join_pointer(node.pointer, "patternProperties", pattern)
+                    yield at, f"{at[len(base) + 1 :]}: {_regex_message(pattern, why)}"
+
+
+_ENCODE = json.JSONEncoder(default=str).encode
+
+
+def _may_hold_patterns(schema: dict[str, Any]) -> bool:
+    """Whether a schema has a `pattern` or `patternProperties` key anywhere (True when it cannot tell)."""
+    try:
+        return '"pattern' in _ENCODE(schema)
+    except (TypeError, ValueError, RecursionError):
+        return True
+
+
+def _regex_message(pattern: str, why: str) -> str:
+    hint = " (Python's (?P<name>...) is (?<name>...) in ECMA-262)" if "(?P<" in pattern else ""
+    return f"{json.dumps(pattern)} is not an ECMA-262 regular expression: {why}{hint}"
 
 
 @rule(
@@ -128,7 +171,10 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
     same object declares. Names declared by the object's `allOf`/`anyOf`/`oneOf`
     branches (and, for a branch, by the object around it) count as declared, as do
     names matched by `patternProperties`; so the common
-    `"anyOf": [{"required": ["id"]}, {"required": ["url"]}]` passes.
+    `"anyOf": [{"required": ["id"]}, {"required": ["url"]}]` passes. So does a
+    definition that every `$ref` to it applies to an object declaring the name
+    (a mixin: `"allOf": [{"$ref": "#/$defs/NeedsId"}]` with `NeedsId` holding
+    only `"required": ["id"]`).
 
     **Why.** Usually a typo or a renamed argument. The model is told it must send
     an argument it was never described, and when `additionalProperties` is false
@@ -152,13 +198,23 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
             if type(name) is not str or name in own:  # a property of its own: declared, the common case
                 continue
             if declared is None:
-                declared = property_names(node.schema, root, node.resource, node.base) | node.inherited
-            if name not in declared and not _pattern_declares(node.schema, name):
-                yield Hit(
-                    join_pointer(node.pointer, "required", i),
-                    f"{where_of(node)} requires {name!r}, which its properties do not declare",
-                    _closest_hint(name, declared),
-                )
+                declared = _declared_at(node, root)
+            if name in declared or _pattern_declares(node.schema, name):
+                continue
+            users = referrers(tool).get(id(node.schema))
+            if users and all(name in _declared_at(user, root) for user in users):
+                continue  # a mixin (`allOf: [{"$ref": ...}]`): every object that applies it declares the name
+            yield Hit(
+                join_pointer(node.pointer, "required", i),
+                f"{where_of(node)} requires {name!r}, which its properties do not declare",
+                _closest_hint(name, declared),
+            )
+
+
+def _declared_at(node: Node, root: dict[str, Any]) -> set[str] | frozenset[str]:
+    """The property names an object sees where node applies to it: node's own and its branches', and for a
+    branch those of the object around it."""
+    return property_names(node.schema, root, node.resource, node.base) | node.inherited
 
 
 def _pattern_declares(schema: dict[str, Any], name: str) -> bool:
@@ -228,8 +284,10 @@ def draft3_required(tool: Tool) -> Iterator[Hit]:
 def unresolvable_ref(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A `$ref` that names nothing inside the tool's own input
-    schema (a missing `$defs` entry, a mistyped pointer, a file name), and a `$ref`
-    to an `http(s)://` address that no `$id` in the document claims.
+    schema (a missing `$defs` entry, a mistyped pointer, a file name, an anchor
+    that only an embedded resource with its own `$id` holds: `#foo` from outside
+    it does not reach it), and a `$ref` to an `http(s)://` address that no `$id`
+    in the document claims.
 
     **Why.** A tool's schema travels alone inside a `tools/list` response: there
     is no other document to resolve against. Clients must not fetch schemas from
@@ -318,6 +376,9 @@ def invalid_output_schema(tool: Tool) -> Iterator[Hit]:
                 _path_pointer(base, error.path),
                 f"outputSchema is not valid JSON Schema {d.name} at {where}: {error.message}",
             )
+        if _may_hold_patterns(schema):
+            for pointer, message in regex_errors(walk(schema, base, "the output schema"), base):
+                yield Hit(pointer, f"outputSchema is not valid JSON Schema {d.name} at {message}")
     if schema.get("type") != "object":
         what = "has no root type" if "type" not in schema else f"has root type {json.dumps(schema['type'])}"
         yield Hit(

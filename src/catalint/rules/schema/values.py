@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from catalint.metaschema import (
+    compiled,
     json_key,
     problem,
     quick_check,
-    value_validator,
+    schema_errors,
 )
 from catalint.model import Tool
 from catalint.registry import Hit, rule
@@ -20,6 +21,7 @@ from catalint.rules.schema.common import (
     root_of,
     where_of,
 )
+from catalint.schema_walk import resolve
 from catalint.sourcemap import join_pointer
 
 
@@ -55,6 +57,15 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
     FastMCP, for one) write Python's `x: str | None = None`: the finding says so
     and suggests the nullable type.
 
+    Values are checked as jsonschema-rs checks them, under the schema's dialect
+    (in draft-04, `1.0` is no integer), with `$ref`s read against the `$id`s
+    around them; `format` is an annotation and asserts nothing, in every
+    dialect, as in 2019-09 and later. A reference to a document the schema does not hold is never
+    fetched: it counts as the empty schema, which takes any value (SCH-010
+    reports the reference), so the rest of the schema is still checked. A value
+    whose schema jsonschema-rs cannot build is not checked: SCH-006 or SCH-010
+    says why, or, when neither does, this rule says so at the value.
+
     **Fix.** Correct the value, or the schema that rejects it.
     """
     d = dialect(tool)
@@ -83,13 +94,21 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
         if not checks or d.name is None:
             continue
         validator: Any = None
-        quick = quick_check(s)
+        quick = quick_check(s, d.name)
         for pointer_part, what, value in checks:
             why = quick(value) if quick is not None else None
             if why is None:
                 if validator is None:
-                    validator = value_validator(s, d.name, root, node.pointer[len(base) :]) or False
-                why = problem(validator, value) if validator is not False else ""
+                    validator = compiled(s, d.name, root, node.pointer[len(base) :])
+                    if isinstance(validator, str):
+                        if not _explained(tool, d.name):  # no other finding says why: say it here, once
+                            yield Hit(
+                                node.pointer + pointer_part,
+                                f"{where_of(node)}: {what} {_short(value)} cannot be checked, as jsonschema-rs "
+                                f"cannot build its schema: {validator}",
+                            )
+                        break
+                why = problem(validator, value)
             if why and what == "default" and value is None and isinstance(s.get("type"), str):
                 # Python's `x: str | None = None` through a generator that drops the None from the type
                 yield Hit(
@@ -99,6 +118,20 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
                 )
             elif why:
                 yield Hit(node.pointer + pointer_part, f"{where_of(node)}: {what} {_short(value)} {why}")
+
+
+def _explained(tool: Tool, dialect: str) -> bool:
+    """Whether another finding says why a schema of this tool cannot be built: SCH-006 (the schema is not
+    valid) or SCH-010 (a reference names nothing here)."""
+    known = tool.cache.get("sch009_explained")
+    if known is None:
+        root = root_of(tool)
+        known = tool.cache["sch009_explained"] = next(iter(schema_errors(root, dialect)), None) is not None or any(
+            isinstance(ref := node.schema.get(key), str) and resolve(root, ref, node.resource, node.base) is None
+            for node in nodes(tool)
+            for key in ("$ref", "$dynamicRef")
+        )
+    return known
 
 
 def _distinct(enum: list[Any]) -> bool:
