@@ -1,0 +1,77 @@
+"""Hostile input, second round: wrong-typed values, deep configs, odd paths and files, full output
+streams, and live servers that send too much (the audit of bad and hostile input).
+
+The contract is that of test_hostile: never a traceback or an "internal error", never a hang;
+bad input is one stderr line naming the file (and line:col where known) and exit 2, and the
+other files of the same run are still linted. Each test has a near miss that must keep working.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from test_hostile import no_crash, one_error
+
+BENCH_CATALOG = [{"name": "a", "description": "Reads a thing and returns it", "inputSchema": {"type": "object"}}]
+
+
+def bench_spec(mutation: dict[str, object]) -> str:
+    return json.dumps(
+        {"catalog": BENCH_CATALOG, "intents": [{"query": "read a thing", "gold": ["a"]}], "mutations": [mutation]}
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Values of the wrong type where a string is looked up (a list or an object is unhashable).
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", [["blank"], {"x": 1}, [], 5])
+def test_a_bench_mutation_kind_of_the_wrong_type(cli, tmp_path: Path, kind: object) -> None:
+    write(tmp_path / "spec.json", bench_spec({"tool": "a", "kind": kind}))
+    line = one_error(cli("bench", "run", "spec.json"), "spec.json:1:")
+    assert "invalid bench spec at mutations/0/kind" in line and "(at /mutations/0/kind)" in line
+
+
+def test_a_bench_mutation_kind_near_miss_runs(cli, tmp_path: Path) -> None:
+    write(tmp_path / "spec.json", bench_spec({"tool": "a", "kind": "blank"}))
+    result = cli("bench", "run", "spec.json")
+    no_crash(result)
+    assert result.exit_code == 0 and "a blank" in result.stdout
+
+
+# --------------------------------------------------------------------------------------
+# bench `chars: 5.0`: JSON Schema counts an integral float as an integer, and so does catalint.
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("spec.json", bench_spec({"tool": "a", "kind": "truncate", "chars": 5.0})),
+        (
+            "spec.yaml",
+            "catalog: [{name: a, description: Reads a thing and returns it, inputSchema: {type: object}}]\n"
+            "intents: [{query: read a thing, gold: [a]}]\nmutations: [{tool: a, kind: truncate, chars: 5.0}]\n",
+        ),
+    ],
+)
+def test_a_bench_truncate_of_an_integral_float_runs_as_the_integer(cli, tmp_path: Path, name: str, text: str) -> None:
+    write(tmp_path / name, text)
+    result = cli("bench", "run", "--output-format", "json", name)
+    no_crash(result)
+    assert result.exit_code == 0, result.stderr
+    write(tmp_path / "int.json", bench_spec({"tool": "a", "kind": "truncate", "chars": 5}))
+    same = cli("bench", "run", "--output-format", "json", "int.json")
+    assert json.loads(result.stdout)["mutations"] == json.loads(same.stdout)["mutations"]
+
+
+@pytest.mark.parametrize("chars", [5.5, -1, True, "5"])
+def test_a_bench_truncate_of_a_fraction_is_an_error(cli, tmp_path: Path, chars: object) -> None:
+    write(tmp_path / "spec.json", bench_spec({"tool": "a", "kind": "truncate", "chars": chars}))
+    line = one_error(cli("bench", "run", "spec.json"), "spec.json:1:")
+    assert "invalid bench spec at mutations/0/chars" in line
