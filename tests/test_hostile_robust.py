@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import write
-from test_hostile import no_crash, one_error
+from test_hostile import CLEAN_TOOL, catalog, no_crash, one_error
 
 BENCH_CATALOG = [{"name": "a", "description": "Reads a thing and returns it", "inputSchema": {"type": "object"}}]
 
@@ -42,6 +42,22 @@ def test_a_bench_mutation_kind_near_miss_runs(cli, tmp_path: Path) -> None:
     result = cli("bench", "run", "spec.json")
     no_crash(result)
     assert result.exit_code == 0 and "a blank" in result.stdout
+
+
+@pytest.mark.parametrize("value", ["[1]", '"s"', "[[1]]", "1979-05-27"])
+def test_a_config_array_of_tables_entry_of_the_wrong_type_is_placed(cli, tmp_path: Path, value: str) -> None:
+    """`per-tool-ignores = [1]`: the message names the entry by its index, which the position finder
+    read as a key (re.escape of an int)."""
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "catalint.toml", f"per-tool-ignores = [{value}]\n")
+    line = one_error(cli("lint", "tools.json"), "error: catalint.toml:1:1: per-tool-ignores[0] must be a table")
+    assert "with tools, rules" in line
+
+
+def test_a_config_array_of_tables_near_miss_is_placed(cli, tmp_path: Path) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "catalint.toml", 'per-tool-ignores = [{tools = ["a"], rules = ["DESC-999"]}]\n')
+    one_error(cli("lint", "tools.json"), "error: catalint.toml:1:1: per-tool-ignores[0]: rules: unknown rule")
 
 
 # --------------------------------------------------------------------------------------
