@@ -91,3 +91,48 @@ def test_a_bench_truncate_of_a_fraction_is_an_error(cli, tmp_path: Path, chars: 
     write(tmp_path / "spec.json", bench_spec({"tool": "a", "kind": "truncate", "chars": chars}))
     line = one_error(cli("bench", "run", "spec.json"), "spec.json:1:")
     assert "invalid bench spec at mutations/0/chars" in line
+
+
+# --------------------------------------------------------------------------------------
+# A config nested too deeply for the TOML parser (which recurses, with no limit of its own).
+# --------------------------------------------------------------------------------------
+
+
+def _deep_gate_schema(levels: int) -> str:
+    return "[gate]\nmin_score = {schema = " + "{allOf = [" * levels + "{minimum = 0}" + "]}" * levels + "}\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "select = " + "[" * 1000 + '"DESC"' + "]" * 1000 + "\n",
+        "gate = " + "{a = " * 5000 + "1" + "}" * 5000 + "\n",
+        _deep_gate_schema(400),
+    ],
+    ids=["array-1000", "inline-table-5000", "gate-schema-400"],
+)
+@pytest.mark.parametrize("name", ["catalint.toml", "pyproject.toml", "--config"])
+def test_a_config_nested_too_deeply_names_the_file(cli, tmp_path: Path, text: str, name: str) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    if name == "pyproject.toml":
+        text = text.replace("[gate]", "[tool.catalint.gate]") if "[gate]" in text else "[tool.catalint]\n" + text
+    write(tmp_path / ("deep.toml" if name == "--config" else name), text)
+    args = ["--config", "deep.toml"] if name == "--config" else []
+    shown = "deep.toml" if name == "--config" else name
+    one_error(cli("lint", *args, "tools.json"), f"error: {shown}: invalid TOML: nested too deeply")
+
+
+def test_a_config_nested_too_deeply_in_check(cli, tmp_path: Path) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "suite.yml", "tool_quality:\n  - {name: q, catalog: tools.json}\n")
+    write(tmp_path / "catalint.toml", _deep_gate_schema(400))
+    one_error(cli("check", "suite.yml"), "suite.yml: error: catalint.toml: invalid TOML: nested too deeply")
+
+
+def test_a_deep_gate_schema_the_parser_reads_is_used(cli, tmp_path: Path) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "catalint.toml", _deep_gate_schema(100))
+    result = cli("lint", "tools.json")
+    no_crash(result)
+    assert result.exit_code == 0, result.output
+    assert "gate [PASS] min_score" in result.stdout

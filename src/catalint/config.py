@@ -376,6 +376,8 @@ def read_table(path: Path) -> dict[str, Any] | None:
         raise ConfigError(f"{shown}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{shown}: invalid TOML: not UTF-8") from None
+    except RecursionError:  # tomllib parses arrays and inline tables by recursion, with no limit of its own
+        raise ConfigError(f"{shown}: invalid TOML: nested too deeply") from None
     if path.name == "pyproject.toml":
         tool = doc.get("tool", {})
         table = tool.get("catalint") if isinstance(tool, dict) else None
