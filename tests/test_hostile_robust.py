@@ -136,3 +136,46 @@ def test_a_deep_gate_schema_the_parser_reads_is_used(cli, tmp_path: Path) -> Non
     no_crash(result)
     assert result.exit_code == 0, result.output
     assert "gate [PASS] min_score" in result.stdout
+
+
+# --------------------------------------------------------------------------------------
+# A gate schema no validator can be built for is a config error, not a failed check.
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("schema", "reason"),
+    [
+        ('{"$ref" = "#/nope"}', "Pointer '/nope' does not exist"),
+        ('{allOf = [{"$ref" = "#/$defs/b"}], "$defs" = {a = {}}}', "Pointer '/$defs/b' does not exist"),
+        ('{"$ref" = "http://127.0.0.1:9/s.json"}', "Retrieval is disabled"),
+        ("{minimum = 1979-05-27}", "a value JSON cannot"),
+    ],
+    ids=["pointer", "nested", "remote", "date"],
+)
+def test_an_unusable_gate_schema_is_a_config_error(cli, tmp_path: Path, schema: str, reason: str) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "catalint.toml", f"[gate]\nmin_score = {{schema = {schema}}}\n")
+    line = one_error(cli("lint", "tools.json"), "error: catalint.toml:2:1: gate.min_score: the schema cannot be used: ")
+    assert reason in line
+
+
+def test_an_unusable_schema_in_a_suite_expect_is_a_suite_error(cli, tmp_path: Path) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    suite = "tool_quality:\n  - name: q\n    catalog: tools.json\n    expect:\n"
+    write(
+        tmp_path / "suite.yml",
+        suite + "      - {target: min_score, matcher: {schema: {$ref: 'http://127.0.0.1:9/s'}}}\n",
+    )
+    one_error(cli("check", "suite.yml"), "suite.yml:5:9: error: the schema cannot be used: Resource")
+
+
+def test_a_gate_schema_with_a_local_ref_is_used(cli, tmp_path: Path) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    write(
+        tmp_path / "catalint.toml",
+        '[gate]\nmin_score = {schema = {"$ref" = "#/$defs/a", "$defs" = {a = {maximum = 0.1}}}}\n',
+    )
+    result = cli("lint", "tools.json")
+    no_crash(result)
+    assert result.exit_code == 1 and "gate [FAIL] min_score" in result.stdout and "fails" in result.stdout
