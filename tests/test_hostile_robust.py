@@ -179,3 +179,70 @@ def test_a_gate_schema_with_a_local_ref_is_used(cli, tmp_path: Path) -> None:
     result = cli("lint", "tools.json")
     no_crash(result)
     assert result.exit_code == 1 and "gate [FAIL] min_score" in result.stdout and "fails" in result.stdout
+
+
+# --------------------------------------------------------------------------------------
+# Config selectors: an empty one would match every rule; a severity key with spaces none.
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "prefix"),
+    [
+        ('ignore = [""]', "error: catalint.toml:1:1: ignore: entry 1 is empty (no rule code given"),
+        ('ignore = ["DESC-002", " "]', "error: catalint.toml:1:1: ignore: entry 2 is empty"),
+        ('select = " "', "error: catalint.toml:1:1: select: entry 1 is empty"),
+        ('extend-select = [""]', "error: catalint.toml:1:1: extend-select: entry 1 is empty"),
+        ('[severity]\n"" = "info"', "error: catalint.toml:1:1: severity: an empty key (no rule code given"),
+        ('[per-file-ignores]\n"*.json" = [""]', "error: catalint.toml:2:1: per-file-ignores.*.json: entry 1 is empty"),
+        (
+            '[[per-tool-ignores]]\ntools = ["*"]\nrules = [""]',
+            "error: catalint.toml:1:1: per-tool-ignores[0]: rules: entry 1 is empty",
+        ),
+        (
+            '[severity]\n" DESC-001 " = "info"',
+            "error: catalint.toml:1:1: severity: unknown rule or prefix ' DESC-001 '",
+        ),
+        ('[severity]\n"DESC-001 " = "info"', "error: catalint.toml:1:1: severity: unknown rule or prefix 'DESC-001 '"),
+        ('select = [",,"]', "error: catalint.toml:1:1: select: unknown rule or prefix ',,'"),
+    ],
+)
+def test_empty_and_spaced_selectors_in_a_config_are_errors(cli, tmp_path: Path, text: str, prefix: str) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "catalint.toml", text + "\n")
+    one_error(cli("lint", "--no-gate", "tools.json"), prefix)
+
+
+def test_a_comma_list_in_one_string_suggests_no_empty_codes(cli, tmp_path: Path) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "catalint.toml", 'select = ["DESC,,SCH"]\n')
+    line = one_error(cli("lint", "tools.json"), "error: catalint.toml:1:1: select: 'DESC,,SCH' is one string")
+    assert line.endswith('write a list of codes: ["DESC", "SCH"]')
+
+
+SEVERE = {"name": "x", "inputSchema": {"type": "object"}}  # no description: DESC-001, critical
+
+
+@pytest.mark.parametrize(
+    "setting",
+    ['[severity]\nDESC-001 = "info"', '[severity]\n"desc-001" = "info"', '[severity]\nDESC = "info"'],
+)
+def test_a_severity_key_near_miss_applies(cli, tmp_path: Path, setting: str) -> None:
+    write(tmp_path / "tools.json", catalog(SEVERE))
+    write(tmp_path / "catalint.toml", 'select = ["DESC-001"]\n' + setting + "\n")
+    result = cli("lint", "--no-gate", "tools.json")
+    no_crash(result)
+    assert result.exit_code == 0 and "DESC-001 [info]" in result.stdout
+
+
+@pytest.mark.parametrize("flag", [" DESC-001 =info", "DESC-001 = info"])
+def test_a_severity_flag_with_spaces_around_the_code_applies(cli, tmp_path: Path, flag: str) -> None:
+    write(tmp_path / "tools.json", catalog(SEVERE))
+    result = cli("lint", "--no-gate", "--select", "DESC-001", "--severity", flag, "tools.json")
+    no_crash(result)
+    assert result.exit_code == 0 and "DESC-001 [info]" in result.stdout
+
+
+def test_an_empty_severity_flag_code_is_an_error(cli, tmp_path: Path) -> None:
+    write(tmp_path / "tools.json", catalog(SEVERE))
+    one_error(cli("lint", "--severity", " =info", "tools.json"), "error: command line: --severity: an empty key")

@@ -322,7 +322,8 @@ def lint(
     if force_exclude is not None:
         overrides["force-exclude"] = force_exclude
     if severities:
-        overrides["severity"] = dict(_pairs(severities, "=", "--severity"))
+        # 'DESC-001 = info' as typed: the code without the spaces (a config key with them is an error)
+        overrides["severity"] = {code.strip(): level for code, level in _pairs(severities, "=", "--severity")}
     if per_file_ignores:
         overrides["per-file-ignores"] = {
             g: _split((c,)) for g, c in _pairs(per_file_ignores, ":", "--per-file-ignores")

@@ -232,13 +232,19 @@ def _strings(value: Any, where: str) -> list[str]:
 
 def _codes(value: Any, where: str) -> list[str]:
     codes = [c.strip().upper() for c in _strings(value, where)]
-    for code in codes:
+    for i, code in enumerate(codes):
+        if not code:  # a prefix of every code: ignore = [""] would turn every rule off
+            raise ConfigError(f"{where}: entry {i + 1} is empty ({_EMPTY})")
         if not check_selector(code):
-            if "," in code and all(check_selector(c.strip()) for c in code.split(",")):
-                listed = ", ".join(f'"{c.strip()}"' for c in code.split(","))
+            parts = [c.strip() for c in code.split(",") if c.strip()]
+            if "," in code and parts and all(check_selector(c) for c in parts):
+                listed = ", ".join(f'"{c}"' for c in parts)
                 raise ConfigError(f"{where}: {code!r} is one string; write a list of codes: [{listed}]")
             raise ConfigError(f"{where}: unknown rule or prefix {code!r} (see 'catalint rules')")
     return codes
+
+
+_EMPTY = "no rule code given; write a code or prefix such as DESC or SCH-002, or ALL for every rule"
 
 
 COMMAND_LINE = "command line"
@@ -280,6 +286,12 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         if not isinstance(sev, dict):
             raise ConfigError(f'{where}: severity must be a table of RULE = "critical|warning|info"')
         for code, value in sev.items():
+            if not code.strip():  # "" = "info" would match every rule
+                raise ConfigError(f"{_named(where, 'severity')}: an empty key ({_EMPTY})")
+            if code != code.strip():  # " DESC-001 " is no code, and stored as written it would match none
+                raise ConfigError(
+                    f"{_named(where, 'severity')}: unknown rule or prefix {code!r} (see 'catalint rules')"
+                )
             _codes([code], _named(where, "severity"))
             settings.severity[code.upper()] = _severity(value, f"{where}: severity.{code}")
     if "per-file-ignores" in table:
