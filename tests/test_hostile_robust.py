@@ -8,13 +8,18 @@ other files of the same run are still linted. Each test has a near miss that mus
 
 from __future__ import annotations
 
+import builtins
 import json
+import os
+import socket
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conftest import write
-from test_hostile import CLEAN_TOOL, catalog, no_crash, one_error
+from test_hostile import CLEAN_TOOL, catalint, catalog, no_crash, one_error
 
 BENCH_CATALOG = [{"name": "a", "description": "Reads a thing and returns it", "inputSchema": {"type": "object"}}]
 
@@ -246,3 +251,206 @@ def test_a_severity_flag_with_spaces_around_the_code_applies(cli, tmp_path: Path
 def test_an_empty_severity_flag_code_is_an_error(cli, tmp_path: Path) -> None:
     write(tmp_path / "tools.json", catalog(SEVERE))
     one_error(cli("lint", "--severity", " =info", "tools.json"), "error: command line: --severity: an empty key")
+
+
+# --------------------------------------------------------------------------------------
+# Paths: a name over the OS limit, a file or folder that cannot be read, a FIFO in a folder.
+# --------------------------------------------------------------------------------------
+
+LONG = "b" * 300  # over NAME_MAX (255) on every common file system
+
+
+def _errors_and_files(result: Any) -> tuple[list[str], list[str]]:
+    report = json.loads(result.stdout)
+    return [e["file"] for e in report["errors"]], [f["file"] for f in report["files"]]
+
+
+@pytest.mark.parametrize("order", ["first", "last"])
+def test_a_name_too_long_is_an_unreadable_file(cli, tmp_path: Path, order: str) -> None:
+    write(tmp_path / "ok.tools.json", catalog(CLEAN_TOOL))
+    paths = [f"{LONG}.json", "ok.tools.json"] if order == "first" else ["ok.tools.json", f"{LONG}.json"]
+    result = cli("lint", "--output-format", "json", *paths)
+    one_error(result, f"{LONG}.json: error: File name too long")
+    assert _errors_and_files(result) == ([f"{LONG}.json"], ["ok.tools.json"])
+
+
+@pytest.mark.parametrize(
+    ("args", "prefix"),
+    [
+        (["trace", "score", f"{LONG}.json"], f"{LONG}.json: error: File name too long"),
+        (["lint", "--config", f"{LONG}.toml", "ok.tools.json"], f"error: --config: {LONG}.toml: File name too long"),
+        (["bench", "run", "spec.yaml"], f"spec.yaml:1:15: error: catalog_path '{LONG}.json': File name too long"),
+        (["check", "suite.yml", "--traces", "runs"], f"runs: error: no recorded runs for scenario '{LONG}'"),
+    ],
+    ids=["trace-score", "config", "bench-catalog-path", "check-scenario-name"],
+)
+def test_a_name_too_long_elsewhere(cli, tmp_path: Path, args: list[str], prefix: str) -> None:
+    write(tmp_path / "ok.tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "spec.yaml", f"catalog_path: {LONG}.json\nintents: [{{query: q, gold: [a]}}]\n")
+    write(
+        tmp_path / "suite.yml",
+        f"servers:\n  s: {{catalog: ok.tools.json}}\nagents:\n  - name: {LONG}\n"
+        "    servers: [s]\n    tool_selection: {expected_tool: get_forecast, min_selection_rate: 0.5}\n",
+    )
+    (tmp_path / "runs").mkdir()
+    one_error(cli(*args), prefix)
+
+
+@pytest.mark.parametrize("how", ["parent-is-a-file", "permission"])
+def test_an_unreadable_file_named_on_the_command_line_is_one_error(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """Root reads a mode-000 file, so the permission case is also mocked: click's readable check
+    (os.access) and the open both refuse it, as they do for a user without the right."""
+    write(tmp_path / "ok.tools.json", catalog(CLEAN_TOOL))
+    if how == "parent-is-a-file":
+        write(tmp_path / "plain", "a file")
+        locked, reason = "plain/tools.json", "Not a directory"
+    else:
+        locked, reason = "locked.tools.json", "Permission denied"
+        write(tmp_path / locked, catalog(CLEAN_TOOL))
+        real_access, real_open = os.access, builtins.open
+
+        def access(path: Any, mode: int, *args: Any, **kwargs: Any) -> bool:
+            return False if str(path).endswith(locked) else real_access(path, mode, *args, **kwargs)
+
+        def refuse(path: Any, *args: Any, **kwargs: Any) -> Any:
+            if str(path).endswith(locked):
+                raise PermissionError(13, "Permission denied", str(path))
+            return real_open(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, "access", access)
+        monkeypatch.setattr(builtins, "open", refuse)
+    result = cli("lint", "--output-format", "json", locked, "ok.tools.json")
+    one_error(result, f"{locked}: error: {reason}")
+    assert _errors_and_files(result) == ([locked], ["ok.tools.json"])
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root and Windows ignore mode 000")
+def test_an_unreadable_file_and_folder_for_real(tmp_path: Path) -> None:
+    write(tmp_path / "ok.tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "locked.tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "sub" / "tools.json", catalog(CLEAN_TOOL))
+    (tmp_path / "locked.tools.json").chmod(0)
+    (tmp_path / "sub").chmod(0)
+    try:
+        done = catalint("lint", "--output-format", "json", "locked.tools.json", ".", cwd=tmp_path, timeout=60)
+    finally:
+        (tmp_path / "sub").chmod(0o755)
+        (tmp_path / "locked.tools.json").chmod(0o644)
+    no_crash(done)
+    assert done.code == 2
+    assert done.stderr.splitlines() == [
+        "locked.tools.json: error: Permission denied",
+        "sub: error: cannot list this folder: Permission denied",
+    ]
+
+
+def _unlistable(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """os.walk cannot list folders called name, as for a user without the right (root lists anything)."""
+    real = os.scandir
+
+    def scandir(path: Any = ".") -> Any:
+        if os.path.basename(os.fspath(path)) == name:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_an_unreadable_folder_below_a_directory_argument_is_an_error(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "d" / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "d" / "sub" / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "d" / "z" / "tools.json", catalog(CLEAN_TOOL))
+    _unlistable(monkeypatch, "sub")
+    result = cli("lint", "--output-format", "json", "d")
+    one_error(result, "d/sub: error: cannot list this folder: Permission denied")
+    assert _errors_and_files(result) == (["d/sub"], ["d/tools.json", "d/z/tools.json"])
+
+
+def test_an_unreadable_directory_argument_is_an_error_not_an_empty_folder(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "sub" / "tools.json", catalog(CLEAN_TOOL))
+    write(tmp_path / "ok.tools.json", catalog(CLEAN_TOOL))
+    _unlistable(monkeypatch, "sub")
+    result = cli("lint", "--output-format", "json", "sub", "ok.tools.json")
+    one_error(result, "sub: error: cannot list this folder: Permission denied")
+    assert json.loads(result.stdout)["notices"] == []  # not "no catalog files found"
+
+
+def test_a_readable_folder_near_miss(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path / "d" / "sub" / "tools.json", catalog(CLEAN_TOOL))
+    _unlistable(monkeypatch, "other")
+    result = cli("lint", "d")
+    no_crash(result)
+    assert result.exit_code == 0 and result.stderr == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_a_fifo_in_a_directory_is_skipped_with_a_notice(tmp_path: Path) -> None:
+    """It used to block in open() forever; the console script runs under a time limit."""
+    write(tmp_path / "d" / "tools.json", catalog(CLEAN_TOOL))
+    os.mkfifo(tmp_path / "d" / "p.tools.json")
+    os.symlink("p.tools.json", tmp_path / "d" / "link.tools.json")  # a link to it: the same
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(tmp_path / "d" / "s.tools.json"))
+        done = catalint("lint", "--output-format", "json", "d", cwd=tmp_path, timeout=30)
+    finally:
+        sock.close()
+    no_crash(done)
+    assert done.code == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [f["file"] for f in report["files"]] == ["d/tools.json"]
+    assert report["notices"] == [
+        "d/link.tools.json: notice: skipped: a named pipe (FIFO), not a regular file",
+        "d/p.tools.json: notice: skipped: a named pipe (FIFO), not a regular file",
+        "d/s.tools.json: notice: skipped: a socket, not a regular file",
+    ]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_a_fifo_named_on_the_command_line_is_still_read_as_a_stream(tmp_path: Path) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    os.mkfifo(tmp_path / "p.tools.json")
+    import subprocess
+    import threading
+
+    def feed() -> None:
+        with open(tmp_path / "p.tools.json", "w", encoding="utf-8") as fh:
+            fh.write(catalog(CLEAN_TOOL))
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        done = catalint("lint", "--output-format", "json", "p.tools.json", cwd=tmp_path, timeout=30)
+    finally:
+        if writer.is_alive():  # unblock the writer if catalint never opened the pipe
+            subprocess.run(["cat", str(tmp_path / "p.tools.json")], capture_output=True, timeout=5, check=False)
+    assert done.code == 0, done.stderr
+    assert [f["file"] for f in json.loads(done.stdout)["files"]] == ["p.tools.json"]
+
+
+@pytest.mark.parametrize(
+    ("make", "problem"),
+    [("dir", "is a directory"), ("fifo", "not a regular file"), ("missing", "no such file")],
+)
+def test_config_and_catalog_path_that_are_not_files(cli, tmp_path: Path, make: str, problem: str) -> None:
+    if make == "dir":
+        (tmp_path / "x").mkdir()
+    elif make == "fifo":
+        os.mkfifo(tmp_path / "x")
+    write(tmp_path / "ok.tools.json", catalog(CLEAN_TOOL))
+    one_error(cli("lint", "--config", "x", "ok.tools.json"), f"error: --config: x: {problem}")
+    write(tmp_path / "spec.yaml", "catalog_path: x\nintents: [{query: q, gold: [a]}]\n")
+    one_error(cli("bench", "run", "spec.yaml"), f"spec.yaml:1:15: error: catalog_path 'x': {problem} (x)")
+
+
+def test_config_device_is_not_a_regular_file(cli, tmp_path: Path) -> None:
+    write(tmp_path / "ok.tools.json", catalog(CLEAN_TOOL))
+    one_error(
+        cli("lint", "--config", os.devnull, "ok.tools.json"), f"error: --config: {os.devnull}: not a regular file"
+    )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalint.loader import LoadError, build_catalog, load_path, parse_document
+from catalint.loader import LoadError, build_catalog, file_problem, load_path, parse_document
 from catalint.model import Catalog, Span
 
 KINDS = ("blank", "genericize", "truncate", "drop_keyword")
@@ -105,8 +105,9 @@ def load_spec(path: str) -> Spec:
             raise LoadError(display, exc.message, exc.line, exc.col, pointer) from None
     else:
         target = Path(path).parent / data["catalog_path"]
-        if not target.is_file():
-            raise fail(f"catalog_path {data['catalog_path']!r}: no such file ({target})", "/catalog_path")
+        problem = file_problem(target)
+        if problem is not None:
+            raise fail(f"catalog_path {data['catalog_path']!r}: {problem} ({target})", "/catalog_path")
         catalog = load_path(str(target))
     names = {t.name for t in catalog.tools}
     intents = []

@@ -131,7 +131,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True))
+@click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True, readable=False))
 @config_option("Use this config file for every linted file instead of the nearest one.")
 @click.option(
     "--select",
@@ -393,10 +393,18 @@ def lint(
     def empty_dir(directory: str, settings: Settings) -> None:
         run.notices.append(no_catalogs_notice(directory, settings))
 
+    def odd_entry(where: str, problem: LoadError | str, settings: Settings) -> None:
+        """A folder below a directory argument that cannot be listed (an error, as an unreadable file is), or
+        a FIFO, socket or device skipped (a notice)."""
+        if isinstance(problem, LoadError):
+            loaded.append((where, settings, problem))
+        else:
+            run.notices.append(problem)
+
     config_error: ConfigError | None = None
     skipped: list[str] = []  # covered by exclude, with force-exclude on
     try:
-        for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir, empty_dir):
+        for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir, empty_dir, odd_entry):
             settings = resolver.for_file(file)
             if settings.force_exclude and file != "-" and settings.excludes(file):
                 skipped.append(file)
@@ -581,7 +589,7 @@ def bench_group() -> None:
 
 
 @bench_group.command("run")
-@click.argument("spec", type=click.Path(dir_okay=True))
+@click.argument("spec", type=click.Path(dir_okay=True, readable=False))
 @click.option(
     "--min-drop",
     type=click.FloatRange(0.0, 1.0),
@@ -694,7 +702,7 @@ def snapshot_cmd(
 
 
 @main.command("check")
-@click.argument("suite", type=click.Path(dir_okay=False))
+@click.argument("suite", type=click.Path(dir_okay=False, readable=False))
 @click.option(
     "--traces",
     "traces_dir",

@@ -7,6 +7,7 @@ one for all files). Command-line flags are applied on top.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -419,7 +420,8 @@ def find_config(start: Path) -> Path | None:
     for folder in (directory, *directory.parents):
         for name in CONFIG_NAMES:
             candidate = folder / name
-            if candidate.is_file() and read_table(candidate) is not None:
+            # os.path: Path.is_file() raises in a folder that cannot be searched (the walk reports it)
+            if os.path.isfile(candidate) and read_table(candidate) is not None:
                 return candidate
     return None
 
