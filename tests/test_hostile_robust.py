@@ -454,3 +454,79 @@ def test_config_device_is_not_a_regular_file(cli, tmp_path: Path) -> None:
     one_error(
         cli("lint", "--config", os.devnull, "ok.tools.json"), f"error: --config: {os.devnull}: not a regular file"
     )
+
+
+# --------------------------------------------------------------------------------------
+# Standard output that refuses writes: a full disk, or a stream the run was started without.
+# --------------------------------------------------------------------------------------
+
+
+def _with_stdout(args: list[str], cwd: Path, stdout: str, unbuffered: bool = False) -> tuple[int, str]:
+    """The console script with stdout on /dev/full, closed, or /dev/null; (exit code, stderr)."""
+    import subprocess
+
+    from test_hostile import _command
+
+    env = {k: v for k, v in os.environ.items() if k not in ("CATALINT_OUTPUT_FORMAT", "CATALINT_DEBUG")}
+    env.pop("PYTHONUNBUFFERED", None)
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    target = subprocess.DEVNULL if stdout != "full" else open("/dev/full", "wb")
+    try:
+        done = subprocess.run(
+            [*_command(), *args],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=target,
+            stderr=subprocess.PIPE,
+            env=env,
+            timeout=60,
+            preexec_fn=(lambda: os.close(1)) if stdout == "closed" else None,
+        )
+    finally:
+        if stdout == "full":
+            target.close()  # type: ignore[union-attr]
+    return done.returncode, done.stderr.decode("utf-8", "replace")
+
+
+COMMANDS = [
+    ["rules"],
+    ["rules", "--output-format", "json"],
+    ["rule", "DESC-001"],
+    ["bench", "explain"],
+    ["bench", "schema"],
+    ["--help"],
+    ["--version"],
+    ["lint", "tools.json"],
+    ["lint", "--output-format", "sarif", "tools.json"],
+    ["diff", "tools.json", "tools.json"],
+]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: "-".join(a).strip("-"))
+@pytest.mark.parametrize("stdout", ["full", "closed"])
+def test_standard_output_that_refuses_writes(tmp_path: Path, args: list[str], stdout: str) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    code, err = _with_stdout(args, tmp_path, stdout)
+    reason = "No space left on device" if stdout == "full" else "it is closed"
+    assert (code, err) == (2, f"error: cannot write to standard output: {reason}\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("args", [["rules"], ["lint", "tools.json"]], ids=["rules", "lint"])
+def test_standard_output_full_when_unbuffered(tmp_path: Path, args: list[str]) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    assert _with_stdout(args, tmp_path, "full", unbuffered=True) == (
+        2,
+        "error: cannot write to standard output: No space left on device\n",
+    )
+
+
+@pytest.mark.parametrize("args", [["rules"], ["lint", "tools.json"], ["lint", "-o", "out.json", "tools.json"]])
+def test_standard_output_near_miss(tmp_path: Path, args: list[str]) -> None:
+    """/dev/null takes everything; -o writes elsewhere, so a full stdout is no concern of the run."""
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    assert _with_stdout(args, tmp_path, "null") == (0, "")
+    if "-o" in args and os.path.exists("/dev/full"):
+        assert _with_stdout(args, tmp_path, "full") == (0, "")
