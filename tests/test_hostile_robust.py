@@ -530,3 +530,43 @@ def test_standard_output_near_miss(tmp_path: Path, args: list[str]) -> None:
     assert _with_stdout(args, tmp_path, "null") == (0, "")
     if "-o" in args and os.path.exists("/dev/full"):
         assert _with_stdout(args, tmp_path, "full") == (0, "")
+
+
+# --------------------------------------------------------------------------------------
+# snapshot: a server that lists more than a catalog may hold is stopped at the limit, not at the timeout.
+# --------------------------------------------------------------------------------------
+
+SERVER = [sys.executable, str(Path(__file__).resolve().parent / "fixtures" / "mcp_stdio_server.py")]
+
+
+@pytest.mark.parametrize(
+    ("limit", "count", "error"),
+    [
+        ("MAX_TOOLS", 11, "11 tools: catalint reads at most 10 tools per catalog"),
+        ("MAX_FILE_BYTES", 11, "the tools are over 0 MiB, the most catalint reads"),
+    ],
+)
+@pytest.mark.parametrize("command", ["snapshot", "lint"])
+def test_a_server_listing_too_much_is_stopped_at_the_limit(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str, count: int, error: str, command: str
+) -> None:
+    """Limits made small: the fixture pages 3 tools at a time, so the fourth page passes 10 tools (or 1,000
+    characters). The server keeps no state, so nothing else stops it before the timeout."""
+    from catalint import loader
+
+    monkeypatch.setattr(loader, limit, 10 if limit == "MAX_TOOLS" else 1000)
+    write(tmp_path / "out.json", "old\n")
+    head = ["snapshot", "-o", "out.json"] if command == "snapshot" else ["lint", "--server"]
+    result = cli(*head, "--timeout", "60", "--", *SERVER, "normal", str(count), "3")
+    line = one_error(result, "error: snapshot failed: ")
+    assert line.endswith(error) or f"{error};" in line, line
+    assert (tmp_path / "out.json").read_text() == "old\n"
+
+
+def test_a_server_listing_up_to_the_limit_is_snapshotted(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from catalint import loader
+
+    monkeypatch.setattr(loader, "MAX_TOOLS", 10)
+    result = cli("snapshot", "-o", "out.json", "--", *SERVER, "normal", "10", "3")
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads((tmp_path / "out.json").read_text())["tools"]) == 10

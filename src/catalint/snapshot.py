@@ -264,6 +264,7 @@ async def _list(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
     async with ClientSession(read, write) as session:
         await _answered("initialize", session.initialize(), seen)
         tools: list[dict[str, Any]] = []
+        size = 0  # characters of the tools as compact JSON, a lower bound on the bytes of the file
         cursor: str | None = None
         for _ in range(MAX_PAGES):
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
@@ -272,6 +273,8 @@ async def _list(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
             if not isinstance(items, list):
                 raise SnapshotError("tools/list returned no tools array")
             tools.extend(items)
+            size += _json_size(items)
+            _within_limits(len(tools), size)
             cursor = page.get("nextCursor")
             if not cursor:
                 if seen.stray:
@@ -283,6 +286,25 @@ async def _list(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
                     seen.notes.append(_refusal_note(seen.refused))
                 return tools
         raise SnapshotError(f"tools/list returned a next page {MAX_PAGES} times; giving up")
+
+
+def _within_limits(count: int, size: int) -> None:
+    """SnapshotError once the tools listed so far are past what catalint reads (MAX_TOOLS tools, MAX_FILE_BYTES),
+    said as the loader says it, rather than collecting pages until the timeout."""
+    from catalint import loader
+
+    if count > loader.MAX_TOOLS:
+        raise SnapshotError(f"{count:,} tools: catalint reads at most {loader.MAX_TOOLS:,} tools per catalog")
+    if size > loader.MAX_FILE_BYTES:
+        raise SnapshotError(f"the tools are over {loader.MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
+
+
+def _json_size(items: list[Any]) -> int:
+    """Characters of items as compact JSON: a lower bound on the bytes they take in the snapshot file."""
+    try:
+        return len(json.dumps(items, ensure_ascii=False, separators=(",", ":")))
+    except (ValueError, RecursionError):  # NaN or deep nesting: take() says so once the listing is done
+        return 0
 
 
 # The errors the SDK's HTTP transport makes up for a non-2xx answer that carries no JSON-RPC error.
