@@ -570,3 +570,33 @@ def test_a_server_listing_up_to_the_limit_is_snapshotted(cli, tmp_path: Path, mo
     result = cli("snapshot", "-o", "out.json", "--", *SERVER, "normal", "10", "3")
     assert result.exit_code == 0, result.stderr
     assert len(json.loads((tmp_path / "out.json").read_text())["tools"]) == 10
+
+
+# --------------------------------------------------------------------------------------
+# per-file-ignores: each glob is matched once a file, not once a rule (100,000 globs took minutes).
+# --------------------------------------------------------------------------------------
+
+
+def test_per_file_ignore_globs_are_matched_once_a_file(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from catalint import config
+
+    calls = []
+    real = config._glob_match
+
+    def counting(rel: str, name: str, pattern: str) -> bool:
+        calls.append(pattern)
+        return real(rel, name, pattern)
+
+    monkeypatch.setattr(config, "_glob_match", counting)
+    globs = "".join(f'"nothing{i}*" = ["DESC"]\n' for i in range(200))
+    write(tmp_path / "catalint.toml", '[per-file-ignores]\n"a.tools.json" = ["SCH"]\n' + globs + '"*" = ["DESC-001"]\n')
+    write(tmp_path / "a.tools.json", catalog(SEVERE))
+    write(tmp_path / "b.tools.json", catalog(SEVERE))
+    result = cli("lint", "--no-gate", "--output-format", "json", "a.tools.json", "b.tools.json")
+    no_crash(result)
+    per_file = [c for c in calls if c.startswith("nothing")]
+    assert len(per_file) == 2 * 200  # before: once per rule as well
+    findings = json.loads(result.stdout)["findings"]
+    assert not any(f["code"] == "DESC-001" for f in findings)  # the last glob still applies
+    assert not any(f["code"].startswith("SCH") and f["file"] == "a.tools.json" for f in findings)
+    assert any(f["code"].startswith("SCH") and f["file"] == "b.tools.json" for f in findings)

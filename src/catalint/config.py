@@ -87,6 +87,8 @@ class Settings:
     gate_enabled: bool = True
     targets: list[str] = field(default_factory=list)  # client profiles (--target): their CMP rules are on
     _resolved_root: Path | None = field(default=None, init=False, repr=False, compare=False)
+    _file_key: tuple[str, str | None] | None = field(default=None, init=False, repr=False, compare=False)
+    _file_entries: list[FileIgnore] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def gate_checks(self) -> list[Any]:
         """The checks that apply: the config's gate (else the defaults, or nothing when the gate is
@@ -126,9 +128,17 @@ class Settings:
     def file_ignored(self, file_rel: str, code: str, file: str | None = None) -> FileIgnore | None:
         """The per-file ignore that covers code in a file (file_rel: its path from the config's folder; file:
         as given, for an entry read from another folder)."""
-        for entry in self.per_file_ignores:
-            rel = file_rel if entry.root is None or file is None else _relative(file, entry.root)
-            if glob_match(rel, [entry.pattern]) and any(matches(r, code) for r in entry.rules):
+        if self._file_key != (file_rel, file):  # asked for each rule in turn: match the globs once a file
+            self._file_key = (file_rel, file)
+            self._file_entries = [
+                entry
+                for entry in self.per_file_ignores
+                if glob_match(
+                    file_rel if entry.root is None or file is None else _relative(file, entry.root), [entry.pattern]
+                )
+            ]
+        for entry in self._file_entries:
+            if any(matches(r, code) for r in entry.rules):
                 return entry
         return None
 
@@ -236,7 +246,7 @@ def _codes(value: Any, where: str) -> list[str]:
     for i, code in enumerate(codes):
         if not code:  # a prefix of every code: ignore = [""] would turn every rule off
             raise ConfigError(f"{where}: entry {i + 1} is empty ({_EMPTY})")
-        if not check_selector(code):
+        if not _known(code):
             parts = [c.strip() for c in code.split(",") if c.strip()]
             if "," in code and parts and all(check_selector(c) for c in parts):
                 listed = ", ".join(f'"{c}"' for c in parts)
@@ -245,6 +255,17 @@ def _codes(value: Any, where: str) -> list[str]:
     return codes
 
 
+def _known(code: str) -> bool:
+    """check_selector, remembered: a config may give the same codes for thousands of globs."""
+    key = (code, len(all_rules()))
+    if key not in _KNOWN:
+        if len(_KNOWN) > 4096:
+            _KNOWN.clear()
+        _KNOWN[key] = check_selector(code)
+    return _KNOWN[key]
+
+
+_KNOWN: dict[tuple[str, int], bool] = {}
 _EMPTY = "no rule code given; write a code or prefix such as DESC or SCH-002, or ALL for every rule"
 
 
