@@ -600,3 +600,34 @@ def test_per_file_ignore_globs_are_matched_once_a_file(cli, tmp_path: Path, monk
     assert not any(f["code"] == "DESC-001" for f in findings)  # the last glob still applies
     assert not any(f["code"].startswith("SCH") and f["file"] == "a.tools.json" for f in findings)
     assert any(f["code"].startswith("SCH") and f["file"] == "b.tools.json" for f in findings)
+
+
+# --------------------------------------------------------------------------------------
+# A server's line quoted in an error is cut: a server may print megabytes on one line.
+# --------------------------------------------------------------------------------------
+
+FLOOD_SERVER = """
+import json, sys
+MODE = sys.argv[1]
+if MODE == "stderr":
+    sys.stderr.write("fatal: " + "E" * LENGTH + "\\n")
+    sys.exit(3)
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" in msg:
+        error = {"code": -32000, "message": "boom " + "M" * LENGTH}
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": error}) + "\\n")
+        sys.stdout.flush()
+"""
+
+
+@pytest.mark.parametrize(("mode", "length"), [("stderr", 200_000), ("error", 200_000), ("stderr", 50), ("error", 50)])
+def test_a_servers_long_line_is_cut_in_the_error(cli, tmp_path: Path, mode: str, length: int) -> None:
+    write(tmp_path / "server.py", FLOOD_SERVER.replace("LENGTH", str(length)))
+    result = cli("snapshot", "-o", "out.json", "--timeout", "30", "--", sys.executable, "server.py", mode)
+    line = one_error(result, "error: snapshot failed: ")
+    letter = "E" if mode == "stderr" else "M"
+    if length > 300:
+        assert len(line) < 1000 and letter * 290 + "..." in line, line[:2000]
+    else:
+        assert letter * length in line and letter * length + "..." not in line  # near miss: whole

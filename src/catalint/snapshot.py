@@ -328,7 +328,7 @@ async def _answered(method: str, request: Awaitable[Any], seen: _Exchange) -> An
             status, reason = seen.http_errors[-1]
             hint = " (is the URL the server's MCP endpoint?)" if status in (404, 405) else ""
             raise SnapshotError(f"the server answered {method} with HTTP {status} {reason}{hint}") from None
-        message = text.strip().splitlines()[0] if text.strip() else "no message"
+        message = _cut(text.strip().splitlines()[0]) if text.strip() else "no message"
         raise SnapshotError(f"the server answered {method} with error {code}: {message}") from None
 
 
@@ -393,8 +393,16 @@ def _stderr_tail(written: str) -> list[str]:
     tail = telling[-STDERR_LINES:]
     cause = next((line for line in telling if _CAUSE.search(line)), None)
     if cause is not None and cause not in tail:
-        tail = [cause[:300], "...", *tail[1:]]
-    return tail
+        tail = [cause, "...", *tail[1:]]
+    return [_cut(line) for line in tail]
+
+
+MAX_QUOTED = 300  # characters of a server's line (its stderr, an error message) quoted in an error
+
+
+def _cut(line: str) -> str:
+    """line, cut to MAX_QUOTED characters with an ellipsis: a server may print megabytes on one line."""
+    return line if len(line) <= MAX_QUOTED else line[:MAX_QUOTED] + "..."
 
 
 def _innermost(exc: BaseException) -> BaseException:
