@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalint.loader import LoadError, build_catalog, load_path, parse_document
+from catalint.loader import LoadError, build_catalog, file_problem, load_path, parse_document
 from catalint.model import Catalog, Span
 
 KINDS = ("blank", "genericize", "truncate", "drop_keyword")
@@ -105,8 +105,9 @@ def load_spec(path: str) -> Spec:
             raise LoadError(display, exc.message, exc.line, exc.col, pointer) from None
     else:
         target = Path(path).parent / data["catalog_path"]
-        if not target.is_file():
-            raise fail(f"catalog_path {data['catalog_path']!r}: no such file ({target})", "/catalog_path")
+        problem = file_problem(target)
+        if problem is not None:
+            raise fail(f"catalog_path {data['catalog_path']!r}: {problem} ({target})", "/catalog_path")
         catalog = load_path(str(target))
     names = {t.name for t in catalog.tools}
     intents = []
@@ -121,7 +122,8 @@ def load_spec(path: str) -> Spec:
         for i, raw in enumerate(data["mutations"]):
             if raw["tool"] not in names:
                 raise fail(f"mutation of {raw['tool']!r}, which is not a tool of the catalog", f"/mutations/{i}/tool")
-            mutations.append(Mutation(raw["tool"], raw["kind"], raw.get("chars"), raw.get("word")))
+            chars = raw.get("chars")  # JSON Schema counts 5.0 as an integer: a slice index must be an int
+            mutations.append(Mutation(raw["tool"], raw["kind"], None if chars is None else int(chars), raw.get("word")))
     starts = [source.start(f"/mutations/{i}") for i in range(len(mutations or []))]
     return Spec(path, data.get("name"), catalog, intents, mutations, starts)
 
@@ -133,7 +135,8 @@ def _mutation_fields(data: Any, fail: Any) -> None:
     """Clear messages for a mutation's kind-specific fields (the schema's would be raw)."""
     mutations = data.get("mutations") if isinstance(data, dict) else None
     for i, m in enumerate(mutations if isinstance(mutations, list) else []):
-        if not isinstance(m, dict) or m.get("kind") not in _FIELDS:
+        # kind may be any value here (the schema is checked after): a list or an object cannot be looked up
+        if not isinstance(m, dict) or not isinstance(m.get("kind"), str) or m["kind"] not in _FIELDS:
             continue
         wanted = _FIELDS[m["kind"]]
         for key in ("chars", "word"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import sys
@@ -102,7 +104,72 @@ def save(text: str | Iterable[str], output_file: str | None, what: str = "report
     except BrokenPipeError:  # the reader went away (| head): entry() ends the run quietly
         raise
     except OSError as exc:
+        if output_file is None:  # not "None: error: ..."
+            sys.exit(_stdout_error(exc))
         fail(f"{output_file}: error: cannot write {what}: {exc.strerror or exc}")
+
+
+_stdout_said = False
+
+
+def _stdout_error(exc: OSError) -> int:
+    """Say once that standard output cannot be written (a full disk, a closed stream); the exit code, 2."""
+    global _stdout_said
+    if not _stdout_said:
+        _stdout_said = True
+        try:
+            sys.stderr.write(f"error: cannot write to standard output: {exc.strerror or exc}\n")
+            sys.stderr.flush()
+        except OSError:
+            pass
+    return EXIT_ERROR
+
+
+class StdoutError(OSError):
+    """Standard output refused a write: a full disk (> /dev/full), or a stream catalint was started without."""
+
+
+class _Stdout(io.FileIO):
+    """File descriptor 1, whose write errors say they are standard output's (a reader that went away aside:
+    that ends the run quietly)."""
+
+    def write(self, data: Any) -> int:
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StdoutError(exc.errno, exc.strerror) from None
+
+
+class _ClosedStdout(io.RawIOBase):
+    """Standard output when catalint was started with it closed (>&-)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        raise StdoutError(errno.EBADF, "it is closed")
+
+
+def _own_stdout() -> None:
+    """sys.stdout as Python set it up (buffered or not), with write errors marked as standard output's."""
+    old = sys.stdout
+    if old is None:
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedStdout()), encoding="utf-8")
+        return
+    buffer = getattr(old, "buffer", None)
+    raw = getattr(buffer, "raw", buffer)
+    if not isinstance(old, io.TextIOWrapper) or type(raw) is not io.FileIO or raw.fileno() != 1:
+        return  # not the process's own standard output: leave it be
+    mine = _Stdout(1, "w", closefd=False)
+    sys.stdout = io.TextIOWrapper(
+        mine if buffer is raw else io.BufferedWriter(mine),  # python -u or PYTHONUNBUFFERED: no buffer
+        encoding=old.encoding,
+        errors=old.errors,
+        line_buffering=old.line_buffering,
+        write_through=old.write_through,
+    )
 
 
 def _default_mode(tmp: str, target: Path) -> None:
@@ -138,7 +205,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True))
+@click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True, readable=False))
 @config_option("Use this config file for every linted file instead of the nearest one.")
 @click.option(
     "--select",
@@ -329,7 +396,8 @@ def lint(
     if force_exclude is not None:
         overrides["force-exclude"] = force_exclude
     if severities:
-        overrides["severity"] = dict(_pairs(severities, "=", "--severity"))
+        # 'DESC-001 = info' as typed: the code without the spaces (a config key with them is an error)
+        overrides["severity"] = {code.strip(): level for code, level in _pairs(severities, "=", "--severity")}
     if per_file_ignores:
         overrides["per-file-ignores"] = {
             g: _split((c,)) for g, c in _pairs(per_file_ignores, ":", "--per-file-ignores")
@@ -399,10 +467,18 @@ def lint(
     def empty_dir(directory: str, settings: Settings) -> None:
         run.notices.append(no_catalogs_notice(directory, settings))
 
+    def odd_entry(where: str, problem: LoadError | str, settings: Settings) -> None:
+        """A folder below a directory argument that cannot be listed (an error, as an unreadable file is), or
+        a FIFO, socket or device skipped (a notice)."""
+        if isinstance(problem, LoadError):
+            loaded.append((where, settings, problem))
+        else:
+            run.notices.append(problem)
+
     config_error: ConfigError | None = None
     skipped: list[str] = []  # covered by exclude, with force-exclude on
     try:
-        for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir, empty_dir):
+        for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir, empty_dir, odd_entry):
             settings = resolver.for_file(file)
             if settings.force_exclude and file != "-" and settings.excludes(file):
                 skipped.append(file)
@@ -587,7 +663,7 @@ def bench_group() -> None:
 
 
 @bench_group.command("run")
-@click.argument("spec", type=click.Path(dir_okay=True))
+@click.argument("spec", type=click.Path(dir_okay=True, readable=False))
 @click.option(
     "--min-drop",
     type=click.FloatRange(0.0, 1.0),
@@ -700,7 +776,7 @@ def snapshot_cmd(
 
 
 @main.command("check")
-@click.argument("suite", type=click.Path(dir_okay=False))
+@click.argument("suite", type=click.Path(dir_okay=False, readable=False))
 @click.option(
     "--traces",
     "traces_dir",
@@ -914,6 +990,7 @@ def entry() -> None:
     import gc
 
     gc.disable()
+    _own_stdout()
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate from a JSON escape is shown as \udXXX
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -926,12 +1003,20 @@ def entry() -> None:
     except BrokenPipeError:  # the reader went away (catalint lint ... | head): not an error
         os._exit(0)
     except Exception as exc:  # a catalint bug: one line, not a traceback (CATALINT_DEBUG=1 shows it)
-        if os.environ.get("CATALINT_DEBUG"):
+        if isinstance(exc, StdoutError):  # catalint rules > /dev/full: no bug
+            code = _stdout_error(exc)
+        elif os.environ.get("CATALINT_DEBUG"):
             raise
-        sys.stderr.write(_line(f"catalint: internal error: {type(exc).__name__}: {exc} (please report this)") + "\n")
-        code = EXIT_ERROR
+        else:
+            sys.stderr.write(_line(f"catalint: internal error: {type(exc).__name__}: {exc} (please report this)") + "\n")
+            code = EXIT_ERROR
     try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        code = code or 1
+    except OSError as exc:  # a short report waits in the buffer until now
+        code = _stdout_error(exc)
+    try:
         sys.stderr.flush()
     except OSError:
         code = code or 1

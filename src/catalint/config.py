@@ -7,6 +7,7 @@ one for all files). Command-line flags are applied on top.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -86,6 +87,8 @@ class Settings:
     gate_enabled: bool = True
     targets: list[str] = field(default_factory=list)  # client profiles (--target): their CMP rules are on
     _resolved_root: Path | None = field(default=None, init=False, repr=False, compare=False)
+    _file_key: tuple[str, str | None] | None = field(default=None, init=False, repr=False, compare=False)
+    _file_entries: list[FileIgnore] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def gate_checks(self) -> list[Any]:
         """The checks that apply: the config's gate (else the defaults, or nothing when the gate is
@@ -125,9 +128,17 @@ class Settings:
     def file_ignored(self, file_rel: str, code: str, file: str | None = None) -> FileIgnore | None:
         """The per-file ignore that covers code in a file (file_rel: its path from the config's folder; file:
         as given, for an entry read from another folder)."""
-        for entry in self.per_file_ignores:
-            rel = file_rel if entry.root is None or file is None else _relative(file, entry.root)
-            if glob_match(rel, [entry.pattern]) and any(matches(r, code) for r in entry.rules):
+        if self._file_key != (file_rel, file):  # asked for each rule in turn: match the globs once a file
+            self._file_key = (file_rel, file)
+            self._file_entries = [
+                entry
+                for entry in self.per_file_ignores
+                if glob_match(
+                    file_rel if entry.root is None or file is None else _relative(file, entry.root), [entry.pattern]
+                )
+            ]
+        for entry in self._file_entries:
+            if any(matches(r, code) for r in entry.rules):
                 return entry
         return None
 
@@ -232,13 +243,30 @@ def _strings(value: Any, where: str) -> list[str]:
 
 def _codes(value: Any, where: str) -> list[str]:
     codes = [c.strip().upper() for c in _strings(value, where)]
-    for code in codes:
-        if not check_selector(code):
-            if "," in code and all(check_selector(c.strip()) for c in code.split(",")):
-                listed = ", ".join(f'"{c.strip()}"' for c in code.split(","))
+    for i, code in enumerate(codes):
+        if not code:  # a prefix of every code: ignore = [""] would turn every rule off
+            raise ConfigError(f"{where}: entry {i + 1} is empty ({_EMPTY})")
+        if not _known(code):
+            parts = [c.strip() for c in code.split(",") if c.strip()]
+            if "," in code and parts and all(check_selector(c) for c in parts):
+                listed = ", ".join(f'"{c}"' for c in parts)
                 raise ConfigError(f"{where}: {code!r} is one string; write a list of codes: [{listed}]")
             raise ConfigError(f"{where}: unknown rule or prefix {code!r} (see 'catalint rules')")
     return codes
+
+
+def _known(code: str) -> bool:
+    """check_selector, remembered: a config may give the same codes for thousands of globs."""
+    key = (code, len(all_rules()))
+    if key not in _KNOWN:
+        if len(_KNOWN) > 4096:
+            _KNOWN.clear()
+        _KNOWN[key] = check_selector(code)
+    return _KNOWN[key]
+
+
+_KNOWN: dict[tuple[str, int], bool] = {}
+_EMPTY = "no rule code given; write a code or prefix such as DESC or SCH-002, or ALL for every rule"
 
 
 COMMAND_LINE = "command line"
@@ -280,6 +308,12 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         if not isinstance(sev, dict):
             raise ConfigError(f'{where}: severity must be a table of RULE = "critical|warning|info"')
         for code, value in sev.items():
+            if not code.strip():  # "" = "info" would match every rule
+                raise ConfigError(f"{_named(where, 'severity')}: an empty key ({_EMPTY})")
+            if code != code.strip():  # " DESC-001 " is no code, and stored as written it would match none
+                raise ConfigError(
+                    f"{_named(where, 'severity')}: unknown rule or prefix {code!r} (see 'catalint rules')"
+                )
             _codes([code], _named(where, "severity"))
             settings.severity[code.upper()] = _severity(value, f"{where}: severity.{code}")
     if "per-file-ignores" in table:
@@ -376,6 +410,8 @@ def read_table(path: Path) -> dict[str, Any] | None:
         raise ConfigError(f"{shown}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{shown}: invalid TOML: not UTF-8") from None
+    except RecursionError:  # tomllib parses arrays and inline tables by recursion, with no limit of its own
+        raise ConfigError(f"{shown}: invalid TOML: nested too deeply") from None
     if path.name == "pyproject.toml":
         tool = doc.get("tool", {})
         table = tool.get("catalint") if isinstance(tool, dict) else None
@@ -405,7 +441,8 @@ def find_config(start: Path) -> Path | None:
     for folder in (directory, *directory.parents):
         for name in CONFIG_NAMES:
             candidate = folder / name
-            if candidate.is_file() and read_table(candidate) is not None:
+            # os.path: Path.is_file() raises in a folder that cannot be searched (the walk reports it)
+            if os.path.isfile(candidate) and read_table(candidate) is not None:
                 return candidate
     return None
 

@@ -63,7 +63,9 @@ def is_file_side(spec: str, cwd: Path) -> bool:
         return False
     rev, colon, path = spec.partition(":")
     is_drive = len(rev) == 1 and rev.isascii() and rev.isalpha()
-    return not (colon and rev and path and not is_drive and not (cwd / spec).exists())
+    return not (
+        colon and rev and path and not is_drive and not os.path.exists(cwd / spec)
+    )  # os.path: no raise on a long name
 
 
 def _load_file(spec: str, cwd: Path) -> Catalog:

@@ -10,14 +10,27 @@ the directory argument; one without matches the file name.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from catalint.config import DEFAULT_INCLUDE, Settings, glob_match
+from catalint.loader import LoadError, one_line
 
 
-def walk_catalogs(directory: Path, settings: Settings) -> Iterator[str]:
-    for root, dirs, files in os.walk(directory, followlinks=False):
+def walk_catalogs(
+    directory: Path, settings: Settings, on_problem: Callable[[str, LoadError | str], None] | None = None
+) -> Iterator[str]:
+    """The catalog files below directory. A FIFO, socket or device is never yielded (opening a FIFO would
+    wait for a writer forever), and a folder that cannot be listed is not passed over in silence: each is
+    told to on_problem, with a notice (str) or a LoadError."""
+
+    def unlisted(exc: OSError) -> None:
+        if on_problem is not None:
+            what = exc.strerror or str(exc)
+            on_problem(str(exc.filename), LoadError(str(exc.filename), f"cannot list this folder: {what}"))
+
+    for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
         base = Path(root)
         rel_root = base.relative_to(directory).as_posix()
         rel_root = "" if rel_root == "." else rel_root + "/"
@@ -25,25 +38,52 @@ def walk_catalogs(directory: Path, settings: Settings) -> Iterator[str]:
         for name in sorted(files):
             rel = rel_root + name
             if glob_match(rel, settings.include) and not glob_match(rel, settings.exclude):
-                yield str(base / name)
+                kind = _special(base / name)
+                if kind is None:
+                    yield str(base / name)
+                elif on_problem is not None:
+                    on_problem(
+                        str(base / name), one_line(f"{base / name}: notice: skipped: {kind}, not a regular file")
+                    )
+
+
+def _special(path: Path) -> str | None:
+    """What path is when it is a FIFO, a socket or a device (through a symbolic link); None for anything
+    else, a file or what cannot be looked at (the loader says why it cannot be read)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return None
 
 
 def expand(
     paths: list[str],
     settings_for_dir: Callable[[Path], Settings],
     on_empty: Callable[[str, Settings], None] | None = None,
+    on_problem: Callable[[str, LoadError | str, Settings], None] | None = None,
 ) -> Iterator[str]:
-    """Files to lint in order; a missing path is passed through for the loader to report.
+    """Files to lint in order; a missing or unreadable path (one too long to look at, too) is passed
+    through for the loader to report.
 
-    on_empty hears of each directory argument in which no file matched, with its settings.
+    on_empty hears of each directory argument in which no file matched, with its settings; on_problem,
+    in order among the files, of a folder below one that cannot be listed (a LoadError) and of a FIFO,
+    socket or device skipped (a notice).
     """
     seen: set[str] = set()
     for path in paths:
         candidate = Path(path)
         settings = None
-        if path != "-" and candidate.is_dir():
-            settings = settings_for_dir(candidate)
-            found = walk_catalogs(candidate, settings)
+        problems = _Problems(on_problem)
+        if path != "-" and os.path.isdir(path):  # Path.is_dir() raises on a name too long (Python 3.11)
+            settings = problems.settings = settings_for_dir(candidate)
+            found = walk_catalogs(candidate, settings, problems)
         else:
             found = iter([path])
         matched = False
@@ -53,8 +93,22 @@ def expand(
             if key not in seen:
                 seen.add(key)
                 yield file
-        if settings is not None and not matched and on_empty is not None:
+        if settings is not None and not matched and not problems.count and on_empty is not None:
             on_empty(path, settings)
+
+
+class _Problems:
+    """Passes what walk_catalogs finds amiss in one directory argument on, with its settings, and counts it."""
+
+    def __init__(self, on_problem: Callable[[str, LoadError | str, Settings], None] | None) -> None:
+        self.on_problem = on_problem
+        self.settings = Settings()
+        self.count = 0
+
+    def __call__(self, where: str, what: LoadError | str) -> None:
+        self.count += 1
+        if self.on_problem is not None:
+            self.on_problem(where, what, self.settings)
 
 
 def no_catalogs_notice(directory: str, settings: Settings) -> str:

@@ -193,11 +193,14 @@ def on_scale(check: Check, where: str) -> Check:
 
 
 def _check_schema(schema: dict[str, Any], where: str) -> None:
-    from catalint.metaschema import schema_errors
+    from catalint.metaschema import schema_errors, unusable
 
     for error in schema_errors(schema, "2020-12"):
         place = "/".join(str(p) for p in error.path) or "the root"
         raise GateError(f"{where}: not a valid JSON Schema at {place}: {error.message}")
+    reason = unusable(schema, "2020-12")  # valid, but no validator can be built: a $ref that goes nowhere
+    if reason is not None:
+        raise GateError(f"{where}: the schema cannot be used: {reason}")
 
 
 def merge(base: list[Check], extra: list[Check]) -> list[Check]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import sys
 from typing import Any
 
@@ -531,6 +533,20 @@ def read_text(path: str, display: str | None = None) -> str:
     except OSError as exc:
         raise LoadError(label, exc.strerror or str(exc)) from None
     return decode_bytes(within_limit(data, label), label)
+
+
+def file_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why path is not a regular file, for a file named in a setting (--config, a spec's catalog_path) that
+    must be one: a pipe or a device would block or never end; None for a regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:  # a name too long, a parent that is a file, a folder that cannot be searched
+        return exc.strerror or str(exc)
+    if stat.S_ISDIR(mode):
+        return "is a directory"
+    return None if stat.S_ISREG(mode) else "not a regular file"
 
 
 def within_limit(data: bytes, label: str) -> bytes:

@@ -166,6 +166,24 @@ def compiled(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer
     )
 
 
+def unusable(schema: dict[str, Any], dialect: str) -> str | None:
+    """Why value_validator cannot build a validator for a whole schema (a `$ref` to a place it does not
+    have, or to another document, which catalint never fetches); None when it can."""
+    if value_validator(schema, dialect, schema, "") is not None:
+        return None
+    import jsonschema_rs
+
+    try:
+        text = _ENCODE(schema)
+    except (TypeError, ValueError):
+        return "it holds a value JSON cannot (a date?)"
+    try:
+        getattr(jsonschema_rs, _CLASS[dialect])(json.loads(text), offline=True)
+    except Exception as exc:
+        return str(exc).strip().split("\n", 1)[0] or type(exc).__name__
+    return "it cannot be built"
+
+
 def _build(make: Any) -> Any:
     try:
         return make()

@@ -264,6 +264,7 @@ async def _list(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
     async with ClientSession(read, write) as session:
         await _answered("initialize", session.initialize(), seen)
         tools: list[dict[str, Any]] = []
+        size = 0  # characters of the tools as compact JSON, a lower bound on the bytes of the file
         cursor: str | None = None
         for _ in range(MAX_PAGES):
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
@@ -272,6 +273,8 @@ async def _list(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
             if not isinstance(items, list):
                 raise SnapshotError("tools/list returned no tools array")
             tools.extend(items)
+            size += _json_size(items)
+            _within_limits(len(tools), size)
             cursor = page.get("nextCursor")
             if not cursor:
                 if seen.stray:
@@ -283,6 +286,25 @@ async def _list(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
                     seen.notes.append(_refusal_note(seen.refused))
                 return tools
         raise SnapshotError(f"tools/list returned a next page {MAX_PAGES} times; giving up")
+
+
+def _within_limits(count: int, size: int) -> None:
+    """SnapshotError once the tools listed so far are past what catalint reads (MAX_TOOLS tools, MAX_FILE_BYTES),
+    said as the loader says it, rather than collecting pages until the timeout."""
+    from catalint import loader
+
+    if count > loader.MAX_TOOLS:
+        raise SnapshotError(f"{count:,} tools: catalint reads at most {loader.MAX_TOOLS:,} tools per catalog")
+    if size > loader.MAX_FILE_BYTES:
+        raise SnapshotError(f"the tools are over {loader.MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
+
+
+def _json_size(items: list[Any]) -> int:
+    """Characters of items as compact JSON: a lower bound on the bytes they take in the snapshot file."""
+    try:
+        return len(json.dumps(items, ensure_ascii=False, separators=(",", ":")))
+    except (ValueError, RecursionError):  # NaN or deep nesting: take() says so once the listing is done
+        return 0
 
 
 # The errors the SDK's HTTP transport makes up for a non-2xx answer that carries no JSON-RPC error.
@@ -306,7 +328,7 @@ async def _answered(method: str, request: Awaitable[Any], seen: _Exchange) -> An
             status, reason = seen.http_errors[-1]
             hint = " (is the URL the server's MCP endpoint?)" if status in (404, 405) else ""
             raise SnapshotError(f"the server answered {method} with HTTP {status} {reason}{hint}") from None
-        message = text.strip().splitlines()[0] if text.strip() else "no message"
+        message = _cut(text.strip().splitlines()[0]) if text.strip() else "no message"
         raise SnapshotError(f"the server answered {method} with error {code}: {message}") from None
 
 
@@ -371,8 +393,16 @@ def _stderr_tail(written: str) -> list[str]:
     tail = telling[-STDERR_LINES:]
     cause = next((line for line in telling if _CAUSE.search(line)), None)
     if cause is not None and cause not in tail:
-        tail = [cause[:300], "...", *tail[1:]]
-    return tail
+        tail = [cause, "...", *tail[1:]]
+    return [_cut(line) for line in tail]
+
+
+MAX_QUOTED = 300  # characters of a server's line (its stderr, an error message) quoted in an error
+
+
+def _cut(line: str) -> str:
+    """line, cut to MAX_QUOTED characters with an ellipsis: a server may print megabytes on one line."""
+    return line if len(line) <= MAX_QUOTED else line[:MAX_QUOTED] + "..."
 
 
 def _innermost(exc: BaseException) -> BaseException:

@@ -45,7 +45,7 @@ def locate(text: str, path: list[str], base: list[str]) -> tuple[int, int] | Non
             continue
         column = found.start(1) + 1
         if here < len(path):  # an inline table may hold the rest: `severity = { DESC-001 = "info" }`
-            inline = _inline(line, found.end(), path[here])
+            inline = _inline(line, found.end(), str(path[here]))  # an int: an array element, not a key
             if inline is not None:
                 here, column = here + 1, inline
         best = _better(best, (here, number, column))

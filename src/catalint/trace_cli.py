@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -186,7 +187,7 @@ def scenario_traces(traces_dir: str, name: str) -> list[str]:
     for stem in dict.fromkeys((name, slug)):
         for suffix in ("", ".json", ".jsonl", ".ndjson", ".yaml", ".yml"):
             candidate = root / f"{stem}{suffix}"
-            if candidate.exists() and str(candidate) not in found:
+            if os.path.exists(candidate) and str(candidate) not in found:  # a long name: no raise
                 found.append(str(candidate))
     return found
 

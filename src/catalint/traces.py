@@ -11,6 +11,7 @@ cannot be read as runs at all is a LoadError (exit 2) with file:line:col.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,7 +116,7 @@ def resolved(runs: list[Run], resolver: Resolver) -> list[Run]:
 def trace_files(path: str) -> list[str]:
     """A file as given, or the trace files below a folder (sorted, so run numbers are stable)."""
     p = Path(path)
-    if path == "-" or not p.is_dir():
+    if path == "-" or not os.path.isdir(path):  # Path.is_dir() raises on a name too long
         return [path]
     seen: set[Path] = set()
     found = []
