@@ -1008,7 +1008,8 @@ def entry() -> None:
         elif os.environ.get("CATALINT_DEBUG"):
             raise
         else:
-            sys.stderr.write(_line(f"catalint: internal error: {type(exc).__name__}: {exc} (please report this)") + "\n")
+            message = f"catalint: internal error: {type(exc).__name__}: {exc} (please report this)"
+            sys.stderr.write(_line(message) + "\n")
             code = EXIT_ERROR
     try:
         sys.stdout.flush()
