@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from catalint.config import DEFAULT_INCLUDE, Settings, glob_match
-from catalint.loader import LoadError, one_line
+from catalint.loader import LoadError
+from catalint.text import one_line
 
 
 def walk_catalogs(

@@ -168,9 +168,9 @@ def compiled(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer
 
 def unusable(schema: dict[str, Any], dialect: str) -> str | None:
     """Why value_validator cannot build a validator for a whole schema (a `$ref` to a place it does not
-    have, or to another document, which catalint never fetches); None when it can."""
-    if value_validator(schema, dialect, schema, "") is not None:
-        return None
+    have, or to another document, which catalint never fetches); None when it can. For a schema the user
+    wrote (a gate, a suite's expect): value_validator reads a reference to another document as any value,
+    which would make a check pass unseen, so here it is refused."""
     import jsonschema_rs
 
     try:
@@ -181,7 +181,7 @@ def unusable(schema: dict[str, Any], dialect: str) -> str | None:
         getattr(jsonschema_rs, _CLASS[dialect])(json.loads(text), offline=True)
     except Exception as exc:
         return str(exc).strip().split("\n", 1)[0] or type(exc).__name__
-    return "it cannot be built"
+    return None if value_validator(schema, dialect, schema, "") is not None else "it cannot be built"
 
 
 def _build(make: Any) -> Any:
