@@ -79,7 +79,18 @@ def _limit_file_size(limit: int) -> Any:
     return apply
 
 
-def catalint(*args: str, cwd: Path, timeout: float = 60, max_file_size: int | None = None) -> Done:
+def _limit_memory(limit: int) -> Any:
+    def apply() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))  # past it an allocation fails
+
+    return apply
+
+
+def catalint(
+    *args: str, cwd: Path, timeout: float = 60, max_file_size: int | None = None, max_memory: int | None = None
+) -> Done:
     """Run the console script; fail the test (and kill its process group) when it outlives timeout."""
     env = {k: v for k, v in os.environ.items() if k not in ("CATALINT_OUTPUT_FORMAT", "CATALINT_DEBUG")}
     start = time.monotonic()
@@ -91,7 +102,11 @@ def catalint(*args: str, cwd: Path, timeout: float = 60, max_file_size: int | No
         stderr=subprocess.PIPE,
         env=env,
         start_new_session=True,  # forked lint workers die with it on a timeout
-        preexec_fn=_limit_file_size(max_file_size) if max_file_size else None,
+        preexec_fn=_limit_file_size(max_file_size)
+        if max_file_size
+        else _limit_memory(max_memory)
+        if max_memory
+        else None,
     )
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -1167,6 +1182,35 @@ def test_catastrophic_patterns_in_trace_argument_validation(tmp_path: Path) -> N
     assert done.code == 1  # the arguments fail the pattern, so the gate fails
     assert done.seconds < 10
     assert "schema compliance 0" in done.stdout
+
+
+def test_a_long_pattern_is_never_compiled(tmp_path: Path) -> None:
+    # jsonschema-rs compiles every pattern of a schema it builds a validator for: a megabyte of \p{L} took
+    # 1.2 GB, and five took 5.6 GB. Past 10,000 characters a pattern is neither compiled nor run.
+    huge = "\\p{L}" * 200_000
+    tool = {
+        "name": "set_code",
+        "description": "Set the code and return the record as JSON.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "code": {"type": "string", "maxLength": 9, "pattern": huge, "default": "x", "examples": ["y"]},
+                "map": {"type": "object", "patternProperties": {huge: {"type": "string"}}, "default": {"k": "v"}},
+            },
+            "required": ["code", "zz"],
+            "additionalProperties": False,
+        },
+    }
+    write(tmp_path / "big.json", catalog(tool))
+    args = {"code": "abc", "map": {"k": "v"}}
+    write(tmp_path / "runs.json", json.dumps([{"tool_calls": [{"server": "s", "name": "set_code", "args": args}]}]))
+    for command in (
+        ("lint", "big.json", "--exit-zero"),
+        ("trace", "score", "--catalog", "big.json", "--expected-tool", "s.set_code", "runs.json"),
+    ):
+        done = catalint(*command, cwd=tmp_path, timeout=60, max_memory=1_000_000_000)
+        no_crash(done)
+        assert done.code in (0, 1), done.stderr[-500:]
 
 
 def test_a_large_enum_is_linted_in_bounded_time(tmp_path: Path) -> None:

@@ -148,6 +148,8 @@ def compiled(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer
         text = _ENCODE(schema)
     except (TypeError, ValueError):
         return "the schema holds a value JSON cannot"
+    if len(text) > MAX_REGEX_CHECKED and '"pattern' in text:  # only then can it hold a pattern too long to compile
+        schema, root = _bounded(text), _bounded_root(root)
     if '"$ref"' not in text and '"$dynamicRef"' not in text and '"$recursiveRef"' not in text:
         key = (dialect, text)
         if key not in _VALUES:
@@ -182,6 +184,38 @@ def unusable(schema: dict[str, Any], dialect: str) -> str | None:
     except Exception as exc:
         return str(exc).strip().split("\n", 1)[0] or type(exc).__name__
     return None if value_validator(schema, dialect, schema, "") is not None else "it cannot be built"
+
+
+def _bounded(text: str) -> Any:
+    """The schema text as data, less every `pattern` and `patternProperties` name over MAX_REGEX_CHECKED
+    characters: jsonschema-rs compiles each pattern when it builds a validator, and a long one costs without
+    bound (a megabyte of \\p{L} took 1.2 GB). Such a pattern is not evaluated (README, Limits)."""
+    return json.loads(text, object_hook=_without_long_patterns)
+
+
+def _without_long_patterns(value: dict[str, Any]) -> dict[str, Any]:
+    pattern = value.get("pattern")
+    if isinstance(pattern, str) and len(pattern) > MAX_REGEX_CHECKED:
+        del value["pattern"]
+    patterns = value.get("patternProperties")
+    if isinstance(patterns, dict) and any(len(p) > MAX_REGEX_CHECKED for p in patterns):
+        value["patternProperties"] = {p: s for p, s in patterns.items() if len(p) <= MAX_REGEX_CHECKED}
+    return value
+
+
+_ROOTS: dict[int, tuple[dict[str, Any], Any]] = {}
+
+
+def _bounded_root(root: dict[str, Any]) -> Any:
+    """_bounded for a whole input schema, once per document (its nodes are checked one by one)."""
+    known = _ROOTS.get(id(root))
+    if known is None or known[0] is not root:
+        _ROOTS.clear()
+        try:
+            known = _ROOTS[id(root)] = (root, _bounded(_ENCODE(root)))
+        except (TypeError, ValueError):
+            return root
+    return known[1]
 
 
 def _build(make: Any) -> Any:
@@ -458,6 +492,8 @@ def pattern_matches(pattern: str, text: str) -> bool | None:
     Python's `re` backtracks without limit, so a hostile pattern such as
     `(a+)+$` could hang the run; jsonschema-rs bounds backtracking.
     """
+    if len(pattern) > MAX_REGEX_CHECKED:
+        return None  # compiling it could cost without bound (see _bounded)
     import jsonschema_rs
 
     try:
