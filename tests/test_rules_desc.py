@@ -10,7 +10,8 @@ import pytest
 from catalint.config import Settings
 from catalint.engine import lint_catalog
 from catalint.loader import load_text
-from catalint.model import Finding
+from catalint.model import Finding, Tool
+from catalint.tdqs import score
 
 GOOD_DESC = "Get the current weather for a city. Returns temperature and conditions as JSON."
 ANN = {"readOnlyHint": True}
@@ -354,6 +355,27 @@ def test_desc006_a_description_behind_a_ref_counts_however_the_ref_is_written(wr
     bare = {"Address": address}
     [finding] = run("DESC-006", tool(inputSchema=schema({"address": written}, ["address"], **{"$defs": bare})))
     assert finding.message == "required argument 'address' has no description"
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        {"$ref": "#/$defs/Address"},
+        {"allOf": [{"$ref": "#/$defs/Address"}]},
+        {"anyOf": [{"$ref": "#/$defs/Address"}, {"type": "null"}]},  # Pydantic's Optional[Address]
+        {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/Address"}]},
+    ],
+)
+def test_desc006_a_model_whose_fields_describe_themselves_needs_no_description(written: dict[str, Any]) -> None:
+    fields = {"street": {"type": "string", "description": "Street and number."}}
+    fields["city"] = {"type": "string", "description": "City name."}
+    defs = {"Address": {"type": "object", "properties": fields}}
+    t = tool(inputSchema=schema({"address": written}, ["address"], **{"$defs": defs}))
+    assert not fires("DESC-006", t)
+    parts = {p.key: p.value for p in score(Tool(0, "/tools/0", t)).parts}
+    assert parts["parameters"] == 1.0  # TDQS reads it the same way
+    fields["city"] = {"type": "string"}  # one field bare: the model needs its own description
+    assert fires("DESC-006", tool(inputSchema=schema({"address": written}, ["address"], **{"$defs": defs})))
 
 
 def test_desc006_an_allof_ref_points_at_the_definitions_description() -> None:

@@ -26,6 +26,7 @@ class Argument:
     required: bool
     description_pointer: str | None  # where the description lives, if any
     description: str | None  # the non-blank description, or None
+    by_fields: bool = False  # an object (or every non-null alternative) whose every field describes itself
 
     def types(self) -> set[str]:
         """Declared JSON types, looking into anyOf/oneOf branches too."""
@@ -141,7 +142,8 @@ class _Walker:
                 key = (sub_pointer, path)
                 if key not in seen:
                     seen.add(key)
-                    out.append(Argument(path, sub_pointer, merged, name in required_names, desc_ptr, text))
+                    by_fields = text is None and self.by_fields(merged, merged_ptr, own_refs)
+                    out.append(Argument(path, sub_pointer, merged, name in required_names, desc_ptr, text, by_fields))
                 if sub_refs is not None and (
                     "properties" in merged or "items" in merged or "anyOf" in merged or "oneOf" in merged
                 ):  # the argument may hold further arguments
@@ -173,6 +175,26 @@ class _Walker:
                     if isinstance(text, str) and text.strip():
                         return text, branch_ptr + "/description"
         return None, None
+
+    def by_fields(self, schema: dict[str, Any], pointer: str, refs: frozenset[str] | None) -> bool:
+        """filled_by_fields(schema), or, for an anyOf/oneOf, of every alternative but null (at least one),
+        a local $ref followed: Pydantic's optional model, `anyOf: [{"$ref": ...}, {"type": "null"}]`."""
+        if filled_by_fields(schema):
+            return True
+        found = False
+        for key in ("anyOf", "oneOf"):
+            branches = schema.get(key)
+            if not isinstance(branches, list):
+                continue
+            for i, branch in enumerate(branches):
+                if not isinstance(branch, dict) or branch.get("type") == "null":
+                    continue
+                if "$ref" in branch:
+                    branch, _, _ = self.merged(branch, join_pointer(pointer, key, i), refs or _NONE)
+                if not filled_by_fields(branch):
+                    return False
+                found = True
+        return found
 
     def value(self, schema: dict[str, Any], pointer: str, name: str, depth: int, refs: frozenset[str] | None) -> None:
         """Arguments nested inside one argument's schema (none past a $ref cycle)."""

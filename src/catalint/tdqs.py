@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalint.arguments import filled_by_fields, iter_arguments
+from catalint.arguments import iter_arguments
 from catalint.model import Tool
 from catalint.text import (
     WIDE_WEIGHT,
@@ -156,7 +156,7 @@ def parameters(tool: Tool) -> Part:
         weight = REQUIRED_WEIGHT if arg.required else 1.0
         total += weight
         text = arg.description  # None when there is none
-        if text is None and filled_by_fields(arg.schema):  # a wrapper whose fields say it all (as DESC-006)
+        if text is None and arg.by_fields:  # a wrapper whose fields say it all (as DESC-006)
             documented += weight
             continue
         if text is not None:

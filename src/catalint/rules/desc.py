@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from catalint.arguments import Argument, filled_by_fields, iter_arguments, top_level_properties
+from catalint.arguments import Argument, iter_arguments, top_level_properties
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
@@ -315,7 +315,7 @@ def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     for arg in iter_arguments(tool):
         if not arg.required or arg.description is not None:
             continue
-        if not _fixed_value(arg.schema) and not filled_by_fields(arg.schema):
+        if not _fixed_value(arg.schema) and not arg.by_fields:
             message = f"required argument {arg.name!r} has no description"
             if _listed_in_description(arg.name, _description(tool)):
                 message += " (the tool description's parameter list covers it: move that text into the schema)"
