@@ -46,6 +46,16 @@ def test_pyproject_ignore_and_select(cli, tmp_path: Path, catalog: Path) -> None
     assert result.exit_code == 0  # only a warning left; fail severity is critical; no gate
 
 
+def test_a_byte_order_mark_before_the_config_is_read_past(cli, tmp_path: Path, catalog: Path) -> None:
+    # some Windows editors start a UTF-8 file with one; positions still count from the first key
+    (tmp_path / "pyproject.toml").write_bytes(b'\xef\xbb\xbf[tool.catalint]\nignore = ["DESC-006"]\ngate = false\n')
+    assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-012"]
+    (tmp_path / "pyproject.toml").write_bytes(b"\xef\xbb\xbf[tool.catalint]\nbogus = 1\n")
+    result = cli("lint", str(catalog))
+    assert result.exit_code == 2
+    assert "pyproject.toml:2:1: unknown setting 'bogus'" in result.output
+
+
 def test_prefix_selectors_and_specificity(cli, tmp_path: Path, catalog: Path) -> None:
     (tmp_path / "catalint.toml").write_text('select = ["DESC-012"]\nignore = ["DESC"]\n')
     result = cli("lint", "--output-format", "json", str(catalog))

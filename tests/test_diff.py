@@ -633,3 +633,9 @@ def test_lint_baseline_gates_scores_on_regressions_only(lint, repo: Path) -> Non
     write_catalog(repo / "sub" / "tools.json", [worse])
     regressed = lint(repo, "--baseline-rev", "HEAD", *gate, "sub/tools.json")
     assert regressed.exit_code == 1 and "gate [FAIL] mean_score" in regressed.stdout
+
+
+def test_standard_input_can_be_only_one_side(cli) -> None:
+    result = cli("diff", "-", "-", input='{"tools": []}')
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: '-' (standard input) can be only one side of a diff"

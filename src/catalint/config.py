@@ -399,7 +399,9 @@ def read_table(path: Path) -> dict[str, Any] | None:
     shown = shown_path(path)
     try:
         with path.open("rb") as fh:
-            doc = tomllib.load(fh)
+            raw = fh.read()
+        # A UTF-8 byte order mark, as some Windows editors write one, is no TOML statement: read past it.
+        doc = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r" \(at line (\d+), column (\d+)\)$", str(exc))
         if found is None:
@@ -489,7 +491,7 @@ def placed(message: str, where: str, path: Path) -> str:
         elif unknown:
             keys.append(unknown.group(1))
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError):
         return message
     bases = [["tool", "catalint"]] if path.name == "pyproject.toml" else [["tool", "catalint"], []]

@@ -58,6 +58,9 @@ def diff_command(
     from catalint.loader import LoadError
     from catalint.tokens import TokenError
 
+    if base == head == "-":
+        fail("error: '-' (standard input) can be only one side of a diff")
+        return
     sides = []
     cwd = Path.cwd()
     try:
