@@ -39,6 +39,22 @@ def test_a_catalog_the_sdk_refuses_is_kept_as_sent_with_a_notice(cli, tmp_path: 
     assert written.endswith("5 tools from " + " ".join([*SERVER, "invalid", "5", "2"]))
 
 
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        # request 1 is initialize
+        ("nullresult", "the server's answer to request 2 is not valid JSON-RPC: result: Input should be an object"),
+        ("bignumber", "the server wrote a JSON-RPC message that is not valid JSON: Invalid JSON: number out of range"),
+    ],
+)
+def test_a_broken_answer_fails_at_once_not_at_the_timeout(cli, tmp_path: Path, mode: str, said: str) -> None:
+    # the SDK skips a line it cannot read, as if it were a log line: the request then waited for --timeout
+    result = cli("snapshot", "-o", "tools.json", "--timeout", "60", "--", *SERVER, mode, "3", "2")
+    assert result.exit_code == 2
+    assert said in result.stderr and "timed out" not in result.stderr
+    assert not (tmp_path / "tools.json").exists()
+
+
 def test_log_lines_on_stdout_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
     """The SDK's client logs such a line and goes on; elevenlabs-mcp, minimax-mcp and opensearch-mcp-server-py
     print 'Starting MCP server' on stdout and work in real clients, but catalint refused to snapshot them."""

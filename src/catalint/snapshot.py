@@ -181,6 +181,31 @@ _TLS = re.compile(
 )
 
 
+def _broken_answer(exc: Exception) -> str | None:
+    """What is wrong with a line the SDK could not read that is a JSON-RPC answer all the same (a result that is
+    no object, a number too long, a lone surrogate, nesting too deep); None for any other line, a log line say."""
+    try:
+        errors = exc.errors()  # type: ignore[attr-defined]  # pydantic's ValidationError
+        first = errors[0]
+    except Exception:
+        return None
+    value = first.get("input")
+    if first.get("type") == "json_invalid" and isinstance(value, str):
+        head = value.lstrip()[:200]
+        if head.startswith("{") and '"jsonrpc"' in head:
+            return f"the server wrote a JSON-RPC message that is not valid JSON: {_cut(str(first.get('msg', '')))}"
+        return None
+    if not (isinstance(value, dict) and "id" in value and "result" in value):
+        return None
+    for error in errors:
+        loc = error.get("loc") or ()
+        if loc[:1] == ("JSONRPCResponse",):
+            what = ".".join(str(part) for part in loc[1:]) or "the message"
+            request = _cut(repr(value["id"]))
+            return f"the server's answer to request {request} is not valid JSON-RPC: {what}: {error.get('msg')}"
+    return None
+
+
 def _stdout_line(exc: Exception) -> str:
     """': <the line>' (cut to 100 characters) from the SDK's parse error, or "" when it does not say."""
     try:
@@ -205,6 +230,9 @@ async def _guarded(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any
             async for item in read:
                 seen.heard = True
                 if isinstance(item, Exception):
+                    broken = _broken_answer(item)
+                    if broken is not None:  # the server did answer: waiting for the timeout would be for nothing
+                        raise SnapshotError(broken)
                     seen.stray += 1
                     line = _stdout_line(item)
                     if seen.stray == 1:
