@@ -310,3 +310,9 @@ def test_closed_pipe_is_not_a_traceback(tmp_path: Path) -> None:
     proc.wait(timeout=60)
     assert first.startswith(b"tools.json:")
     assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+def test_lint_reads_standard_input_once(cli) -> None:
+    result = cli("lint", "-", "-", input='{"tools": []}')
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: '-' (standard input) can be given only once"

@@ -639,3 +639,11 @@ def test_standard_input_can_be_only_one_side(cli) -> None:
     result = cli("diff", "-", "-", input='{"tools": []}')
     assert result.exit_code == 2
     assert result.output.strip() == "error: '-' (standard input) can be only one side of a diff"
+
+
+def test_a_revision_without_a_path_says_so(cli) -> None:
+    result = cli("diff", "HEAD:", "tools.json")
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        "HEAD:: error: no path after the revision 'HEAD': write REV:path, such as HEAD~1:tools.json"
+    )

@@ -233,7 +233,8 @@ def test_unparseable_yaml_after_multibyte_text(cli, tmp_path: Path) -> None:
 
 def test_multi_document_yaml(cli, tmp_path: Path) -> None:
     write(tmp_path / "t.yaml", "tools: []\n---\ntools: []\n")
-    one_error(cli("lint", "t.yaml"), "t.yaml:2:1: error: ")
+    line = one_error(cli("lint", "t.yaml"), "t.yaml:2:1: error: ")
+    assert line.endswith("error: expected a single document in the stream, but found another document")
 
 
 @pytest.mark.parametrize(
@@ -547,6 +548,17 @@ def test_include_globs_with_a_slash(cli, tmp_path: Path) -> None:
     assert linted(doc, "proj") == {"sub/deeper/tools-list.json"}
     _, doc = run_json(cli, "--include", "**/deeper/*.json", "--include", "**/notes.json", "proj")
     assert linted(doc, "proj") == {"sub/deeper/tools-list.json", "notes.json"}
+
+
+@pytest.mark.parametrize("folder", ["sub", "sub/", "./sub", "/sub", "./sub/"])
+def test_an_exclude_names_a_folder_however_it_is_written(cli, tmp_path: Path, folder: str) -> None:
+    make_tree(tmp_path / "proj")
+    # --exclude replaces the default excludes, so the run to compare with excludes something absent
+    _, every = run_json(cli, "--include", "*.json", "--exclude", "nothing-here", "proj")
+    _, doc = run_json(cli, "--include", "*.json", "--exclude", folder, "proj")
+    assert linted(doc, "proj") == {p for p in linted(every, "proj") if not p.startswith("sub/")}
+    _, doc = run_json(cli, "--include", "./" + "sub/deeper/*.json", "proj")
+    assert linted(doc, "proj") == {"sub/deeper/tools-list.json"}
 
 
 def test_directory_with_a_bad_catalog(cli, tmp_path: Path) -> None:

@@ -55,6 +55,13 @@ def test_a_broken_answer_fails_at_once_not_at_the_timeout(cli, tmp_path: Path, m
     assert not (tmp_path / "tools.json").exists()
 
 
+def test_a_cursor_that_is_not_a_string_is_named(cli, tmp_path: Path) -> None:
+    result = cli("snapshot", "-o", "tools.json", "--", *SERVER, "intcursor", "5", "2")
+    assert result.exit_code == 2
+    assert result.stderr.rstrip().endswith("tools/list returned a nextCursor that is not a string: 2")
+    assert not (tmp_path / "tools.json").exists()
+
+
 def test_log_lines_on_stdout_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
     """The SDK's client logs such a line and goes on; elevenlabs-mcp, minimax-mcp and opensearch-mcp-server-py
     print 'Starting MCP server' on stdout and work in real clients, but catalint refused to snapshot them."""

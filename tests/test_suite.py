@@ -121,6 +121,13 @@ def test_a_missing_catalog_fails_its_block(cli, tmp_path: Path) -> None:
     assert result.stderr.splitlines() == ["none.json: error: No such file or directory"]  # and one line on stderr
 
 
+def test_a_server_that_cannot_start_names_the_suite_and_the_server(cli, tmp_path: Path) -> None:
+    text = "servers:\n  s: {command: [/nonexistent/bin]}\ntool_quality:\n  - {name: q, server: s}\n"
+    result = cli("check", suite(tmp_path, text))
+    assert result.exit_code == 2 and result.stdout.startswith("tool_quality [FAIL] q:")
+    assert result.stderr.splitlines() == ["suite.yml: error: server 's': command not found: /nonexistent/bin"]
+
+
 def test_markdown_report_is_tables_and_nested_headings(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "cat").mkdir()
     write_catalog(tmp_path / "cat" / "good.json", [GOOD])

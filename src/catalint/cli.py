@@ -446,6 +446,8 @@ def lint(
     if not (from_server or server_url) and (headers or env or inherit_env or timeout is not None):
         fail("error: --header, --env, --inherit-env and --timeout apply only with --server or --url")
     live = None
+    if paths.count("-") > 1 and not from_server:
+        fail("error: '-' (standard input) can be given only once")
     if stdin_filename != "-" and "-" not in paths:
         if paths or from_server or server_url:
             fail("error: --stdin-filename names standard input: give - among the paths to read it")
@@ -840,7 +842,9 @@ def check_cmd(
             where = catalog.path if os.path.isfile(catalog.path) else suite
             rows = assess(lint_catalog(catalog, resolver.for_file(where)), block.checks, False).gate
         except (LoadError, SnapshotError) as exc:  # on stderr as lint reports it, and as the block's row
-            click.echo(_line(str(exc)), err=True)
+            # a server's failure names the suite and the server, which the snapshot's own words do not
+            said = f"{suite}: error: server {block.source!r}: {exc}" if isinstance(exc, SnapshotError) else str(exc)
+            click.echo(_line(said), err=True)
             quality.append({**entry, "error": str(exc), "passed": False, "gates": []})
             continue
         except ConfigError as exc:

@@ -195,7 +195,10 @@ def glob_match(rel: str, patterns: list[str]) -> bool:
 
 
 def _glob_match(rel: str, name: str, pattern: str) -> bool:
-    pattern = pattern.lstrip("/")
+    # "/sub", "./sub" and "sub/" name the folder sub, as they would in a .gitignore
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    pattern = pattern.strip("/")
     if "/" not in pattern:
         return fnmatch.fnmatch(name, pattern)
     if fnmatch.fnmatch(rel, pattern):

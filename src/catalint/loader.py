@@ -226,6 +226,8 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or exc.context or "invalid YAML"
+        if exc.context and exc.problem and exc.problem.startswith("but "):  # the problem only finishes the context
+            what = f"{exc.context}, {exc.problem}"  # "expected a single document in the stream, but found another"
         if mark is None:
             raise LoadError(display, what) from None
         raise LoadError(display, what, mark.line + 1, mark.column + 1) from None

@@ -304,6 +304,9 @@ async def _list(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any]]:
             size += _json_size(items)
             _within_limits(len(tools), size)
             cursor = page.get("nextCursor")
+            if cursor is not None and not isinstance(cursor, str):  # the spec's cursor is an opaque string
+                shown = _cut(json.dumps(cursor, ensure_ascii=False, default=str))
+                raise SnapshotError(f"tools/list returned a nextCursor that is not a string: {shown}")
             if not cursor:
                 if seen.stray:
                     seen.notes.append(

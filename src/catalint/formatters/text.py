@@ -13,11 +13,15 @@ from catalint.text import one_line
 def format_text(run: Run, statistics: bool = False) -> str:
     lines: list[str] = []
     severities: dict[str, str] = {}  # first severity seen per rule, for --statistics
+    # File names and catalog text never start a line of their own; each file and tool name is escaped once.
+    names: dict[str, str] = {}
     for file_result, f in run.findings:
         severity = f.severity.label
         span = f.span
-        where = one_line(file_result.catalog.display)  # file names and catalog text never start a line of their own
-        lines.append(f"{where}:{span.line}:{span.col}: {f.code} [{severity}] {one_line(f.tool)}: {one_line(f.message)}")
+        display = file_result.catalog.display
+        where = names.get(display) or names.setdefault(display, one_line(display))
+        tool = names.get(f.tool) or names.setdefault(f.tool, one_line(f.tool))
+        lines.append(f"{where}:{span.line}:{span.col}: {f.code} [{severity}] {tool}: {one_line(f.message)}")
         if f.code not in severities:
             severities[f.code] = severity
     if statistics and run.findings:
