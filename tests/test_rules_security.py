@@ -696,6 +696,21 @@ def test_sec001_more_overrides_authority_claims_and_hidden_blocks(desc: str) -> 
         'Render HTML. Elements with style="display:none" are skipped; returns visible text.',
         "Create a note. The <admin-note> field is shown only to admins. Returns the note id.",
         "Explain config. The mandatory fields are name and id.",
+        # from a second false-positive hunt
+        "Merge prompts. Custom instructions take precedence over the system prompt's defaults.",
+        "Layer configs. Each layer supersedes all previous instructions on the same key.",
+        "Style guide. These instructions supersede all previous instructions in the old guide (v1).",
+        "Show the compliance banner. Starting today, you must comply with the new data-retention policy.",
+        "Record that the user has given you permission to store their e-mail for the newsletter.",
+        "Set up autopay. Once the user has authorized this tool to charge their card without asking, it runs monthly.",
+        "Search syslog. Lines look like `SYSTEM: you must restart the service to apply updates`.",
+        "Document a prompt template.\n\n### System\nYou must set the `role` field for every message.",
+        "Write an agent config.\n\n## System\nThe agent must have a name and a model.",
+        "Render Markdown. Comments written as [//]: # (You must update this section every release) are dropped.",
+        'Build a preheader: <div style="display:none;font-size:0">Your order ships - read the details inside</div>.',
+        "Update the admin note. Example: <admin-note>Customer asked you to always call before shipping.</admin-note>",
+        "Decode a URL-encoded string such as `ignore%20previous%20rules%20file` into plain text.",
+        "Generate an nginx block. Later `location` directives do not override previous rules.",
     ],
 )
 def test_sec001_near_misses_domain_words_that_look_like_orders(desc: str) -> None:
@@ -909,6 +924,10 @@ def test_sec004_environment_and_what_the_user_said_are_material(desc: str, mater
         ("Translate text. The key is read from DEEPL_API_KEY. Put the text in `text`.", {"text": prop()}),
         ("Store a bug report. Pass everything the user has said about the bug in `report`.", {"report": prop()}),
         ("Save notes from our conversation. Pass the note in `content`.", {"content": prop()}),
+        ("Save a memory. Store facts from this chat that the user asks you to remember, as `fact`.", {"fact": prop()}),
+        ("Create a GitHub secret. Pass the secret name, e.g. NPM_TOKEN, as `name`.", {"name": prop()}),
+        ("Create a Kubernetes secret. Pass each pair, e.g. POSTGRES_PASSWORD=..., in `data`.", {"data": prop()}),
+        ("E-mail a weekly report, including the number of API keys created, to reports@acme-corp.com.", {}),
         ("Summarize this conversation for the user. Returns a short summary.", {}),
     ],
 )

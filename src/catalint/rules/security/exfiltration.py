@@ -249,9 +249,26 @@ def _has_env_name(text: str) -> bool:
 
 def _left_out(sentence: str, t: Target) -> bool:
     end = t.start + len(t.text)
-    if _SCRUBBED_AFTER.match(sentence, end) or _SCRUBBED_BEFORE.search(sentence[max(0, t.start - 20) : t.start]):
+    before = sentence[max(0, t.start - 40) : t.start]
+    if _SCRUBBED_AFTER.match(sentence, end) or _SCRUBBED_BEFORE.search(before[-20:]):
         return True
+    if _NOT_THE_THING.search(before):  # "the number of API keys", "facts from this chat": not the material itself
+        return True
+    if "_" in t.text and t.text.isupper() and (_ENV_NAME_ONLY.search(before) or sentence.startswith("=", end)):
+        return True  # a variable's name, not its value: "the secret name, e.g. NPM_TOKEN", "POSTGRES_PASSWORD=..."
     return t.file and _DOCUMENTATION.match(sentence, end) is not None
+
+
+# Before a material: what is handed over is a figure about it, or a part of the conversation.
+_NOT_THE_THING = LazyRegex(
+    r"\b(?:(?:number|count|total|amount)\s+of|(?:facts?|details?|information|notes?|things|items|points|parts?"
+    r"|excerpts?|quotes?)\s+(?:from|in|of|about|during))\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+# Before an environment variable's name: the name is what is handed over ("the secret name, e.g. NPM_TOKEN").
+_ENV_NAME_ONLY = LazyRegex(
+    r"\b(?:name|named|called|key)\b[\s,:]*(?:(?:e\.g\.|such\s+as|like|for\s+example)[\s,:]*)?$", re.IGNORECASE
+)
 
 
 def _negated(sentence: str, at: int) -> bool:
@@ -577,7 +594,10 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     file as `path`", "put the location of your key, for example ~/.ssh/id_rsa, in
     `keyfile`"; not "pass the path and the contents of …"),
     negated sentences ("do not include API keys in your query"), the first half of a
-    compound ("a password-protected link", "token-based requests"), material said to
+    compound ("a password-protected link", "token-based requests"), a figure about
+    the material or a part of the conversation ("the number of API keys", "facts
+    from this chat"), a variable's name rather than its value ("the secret name,
+    e.g. NPM_TOKEN", "POSTGRES_PASSWORD=..."), material said to
     be left out ("with passwords and tokens removed"), a file's documentation
     ("the .env file documentation"), public files
     (`id_rsa.pub`, `known_hosts`, `.env.example`), documentation addresses

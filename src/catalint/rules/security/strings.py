@@ -220,8 +220,9 @@ _EMPHASIS = re.compile(
 )
 
 
-# Runs of words joined by an escaped space or letter, which a model reads through as it would the plain text.
-_ESCAPED_RUN = re.compile(r"(?:[A-Za-z]+(?:%20|\\u00[2-7][0-9a-fA-F]))+[A-Za-z]+")
+# Runs of words joined by an escaped space or letter, which a model reads through as it would the plain text; not
+# one inside a URL, a query or a quoted example (`ignore%20previous%20rules%20file`, "a\u0020b"), where it is data.
+_ESCAPED_RUN = re.compile(r"(?<![\w`'\"=/?&%\\])(?:[A-Za-z]+(?:%20|\\u00[2-7][0-9a-fA-F]))+[A-Za-z]+")
 _ESCAPE = re.compile(r"%20|\\u00([2-7][0-9a-fA-F])")
 # Combining marks (after NFD), on letters the patterns spell plainly; not the dot above, so that İ stays the
 # letter a case-blind pattern already reads as an i.
