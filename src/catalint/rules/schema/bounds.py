@@ -37,23 +37,31 @@ def _bounded_array(s: dict[str, Any]) -> bool:
     return "maxItems" in s or _closed_tuple(s)
 
 
+def _bound(schema: Any, bounds: Callable[[dict[str, Any]], bool], root: dict[str, Any], node: Node, depth: int) -> bool:
+    """Whether schema bounds the value: itself, what its $ref names, or its branches (to a depth of 8).
+
+    A module-level function, not a closure: a closure that calls itself is a reference cycle, which the
+    console script (its cycle collector off) would keep for every node checked."""
+    if not isinstance(schema, dict) or depth > 8:  # deeper, or a $ref cycle: no bound found
+        return False
+    if bounds(schema):
+        return True
+    if "$ref" in schema and _bound(
+        resolve(root, schema["$ref"], node.resource, node.base), bounds, root, node, depth + 1
+    ):
+        return True
+    return through_branches(
+        schema,
+        lambda b: _bound(b, bounds, root, node, depth + 1) or _not_kind(b, bounds),
+        lambda b: _bound(b, bounds, root, node, depth + 1),
+    )
+
+
 def _bounded_around(node: Node, bounds: Callable[[dict[str, Any]], bool], root: dict[str, Any]) -> bool:
     """A bound that applies to the same value from elsewhere: what the node's $ref names, its branches
     (every anyOf/oneOf branch, or one allOf branch), an allOf sibling, an object it is a branch of
     (`{"maxLength": 64, "anyOf": [{"type": "string"}, {"type": "null"}]}`), or, for a property of a
     branch, the same property of an enclosing object, which it refines."""
-
-    def bound(schema: Any, depth: int = 0) -> bool:
-        if not isinstance(schema, dict) or depth > 8:  # deeper, or a $ref cycle: no bound found
-            return False
-        if bounds(schema):
-            return True
-        if "$ref" in schema and bound(resolve(root, schema["$ref"], node.resource, node.base), depth + 1):
-            return True
-        return through_branches(
-            schema, lambda b: bound(b, depth + 1) or _not_kind(b, bounds), lambda b: bound(b, depth + 1)
-        )
-
     s = node.schema
     parent = node.parent
     if (
@@ -62,8 +70,12 @@ def _bounded_around(node: Node, bounds: Callable[[dict[str, Any]], bool], root: 
         and _BRANCHES.isdisjoint(s)
     ):
         return False  # nothing around it applies to the same value: the common case
-    if ("$ref" in s and bound(resolve(root, s["$ref"], node.resource, node.base))) or through_branches(
-        s, lambda b: bound(b) or _not_kind(b, bounds), bound
+    if (
+        "$ref" in s and _bound(resolve(root, s["$ref"], node.resource, node.base), bounds, root, node, 0)
+    ) or through_branches(
+        s,
+        lambda b: _bound(b, bounds, root, node, 0) or _not_kind(b, bounds),
+        lambda b: _bound(b, bounds, root, node, 0),
     ):
         return True
     name = node.name if node.role == "property" else None
@@ -72,13 +84,15 @@ def _bounded_around(node: Node, bounds: Callable[[dict[str, Any]], bool], root: 
         around = at.parent.schema
         if name is not None:
             props = around.get("properties")
-            if isinstance(props, dict) and bound(props.get(name)):
+            if isinstance(props, dict) and _bound(props.get(name), bounds, root, node, 0):
                 return True
         else:
             if bounds(around):
                 return True
             siblings = around.get("allOf") if at.key == "allOf" else None
-            if isinstance(siblings, list) and any(b is not at.schema and bound(b) for b in siblings):
+            if isinstance(siblings, list) and any(
+                b is not at.schema and _bound(b, bounds, root, node, 0) for b in siblings
+            ):
                 return True
         at = at.parent
     return False
