@@ -316,3 +316,22 @@ def test_lint_reads_standard_input_once(cli) -> None:
     result = cli("lint", "-", "-", input='{"tools": []}')
     assert result.exit_code == 2
     assert result.output.strip() == "error: '-' (standard input) can be given only once"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["lint", "-o", "OUT", "tools.json"],
+        ["diff", "-o", "OUT", "tools.json", "tools.json"],
+        ["trace", "score", "-o", "OUT", "--catalog", "tools.json", "runs.json"],
+        ["snapshot", "-o", "OUT", "--", "true"],  # the server is never started
+    ],
+)
+def test_an_output_file_that_cannot_be_written_is_one_line_before_any_work(cli, tmp_path, command) -> None:
+    write_catalog(tmp_path / "tools.json", [])
+    (tmp_path / "outdir").mkdir()
+    what = "the snapshot" if command[0] == "snapshot" else "report"
+    for target, why in (("outdir", "Is a directory"), ("missing/x.out", "No such file or directory")):
+        result = cli(*[target if arg == "OUT" else arg for arg in command])
+        assert result.exit_code == 2
+        assert result.stderr.splitlines() == [f"{target}: error: cannot write {what}: {why}"]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from catalint import __version__
-from catalint.cli_options import config_option
+from catalint.cli_options import config_option, output_option, output_target
 from catalint.diff_cli import diff_command
 from catalint.trace_cli import trace_group
 
@@ -256,7 +256,7 @@ def main() -> None:
     envvar="CATALINT_OUTPUT_FORMAT",
     help="Report format (also set by CATALINT_OUTPUT_FORMAT).",
 )
-@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@output_option()
 @click.option(
     "--report",
     "reports",
@@ -678,7 +678,7 @@ def bench_group() -> None:
     help="Mutate every gold tool with every kind instead of the spec's mutations (the default when it has none).",
 )
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@output_option()
 def bench_run(spec: str, min_drop: float | None, auto: bool, output_format: str, output_file: str | None) -> None:
     """Run a bench SPEC (YAML or JSON): baseline selection, then each mutation.
 
@@ -729,7 +729,8 @@ def bench_schema() -> None:
     "--output-file",
     "output",
     required=True,
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
+    callback=output_target("the snapshot"),
     help="The snapshot file (--output-file as in the other commands).",
 )
 @click.option("--check", is_flag=True, help="Compare the live catalog with the file instead of writing it.")
@@ -787,7 +788,7 @@ def snapshot_cmd(
 )
 @click.option("--catalog", "catalogs", multiple=True, metavar="SERVER=PATH", help="A server's saved catalog.")
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@output_option()
 @click.option("--compare", "baseline", type=click.Path(dir_okay=False), help="A saved JSON report to diff against.")
 @config_option("Use this config file for every catalog instead of the nearest one.")
 def check_cmd(

@@ -31,3 +31,35 @@ def config_option(help_text: str) -> Callable[[Any], Any]:
         callback=must_exist,
         help=help_text,
     )
+
+
+def output_target(what: str = "report") -> Callable[[click.Context, click.Parameter, str | None], str | None]:
+    """A callback for -o FILE: a folder, or a file in a folder that does not exist, is one error line (exit 2),
+    worded as a failed write of `what` is, before any work is done (not click's usage text, and not after a
+    server has been listed)."""
+
+    def check(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+        if value is None:
+            return value
+        import errno
+        import os
+
+        problem = None
+        if os.path.isdir(value):
+            problem = os.strerror(errno.EISDIR)
+        elif not os.path.isdir(os.path.dirname(os.path.abspath(value))):
+            problem = os.strerror(errno.ENOENT)
+        if problem is not None:
+            from catalint.cli import fail
+
+            fail(f"{value}: error: cannot write {what}: {problem}")
+        return value
+
+    return check
+
+
+def output_option(
+    help_text: str = "Write the report here instead of stdout.", what: str = "report"
+) -> Callable[[Any], Any]:
+    """-o/--output-file FILE, checked by output_target."""
+    return click.option("-o", "--output-file", type=click.Path(), callback=output_target(what), help=help_text)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from catalint.cli_options import config_option
+from catalint.cli_options import config_option, output_option
 
 if TYPE_CHECKING:  # kept out of `catalint --help` and every other command's start-up
     from catalint.diff import CatalogDiff, ToolChange, ToolState
@@ -35,7 +35,7 @@ def _depth(value: Any) -> int:
 @click.argument("base")
 @click.argument("head")
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@output_option()
 @click.option("--exit-code", is_flag=True, help="Exit 1 when HEAD introduces findings.")
 @config_option("Use this config file instead of the nearest one to HEAD.")
 def diff_command(

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from catalint.cli_options import output_option
+
 if TYPE_CHECKING:
     from catalint.model import Catalog
     from catalint.trace_scenario import Result, Scenario
@@ -34,7 +36,7 @@ def trace_group() -> None:
 @click.option("--max-total-tokens", type=click.IntRange(min=0), help="pass^k: each run's token budget.")
 @click.option("--gate", "gates", multiple=True, metavar="'TARGET OP N'", help="A gate such as 'tool_selection.f1>=80'.")
 @click.option("--output-format", type=click.Choice(FORMATS), default="text", show_default=True)
-@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report here instead of stdout.")
+@output_option()
 @click.option("--compare", "baseline", type=click.Path(dir_okay=False), help="A saved JSON report to diff against.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a gate fails.")
 def score_cmd(
@@ -119,7 +121,7 @@ def score_cmd(
     "--from", "source", type=click.Choice(["catalog", "near_duplicate"]), default="catalog", show_default=True
 )
 @click.option("--of", "of", multiple=True, metavar="TOOL", help="near_duplicate: the real tools to imitate.")
-@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the padded catalog here.")
+@output_option("Write the padded catalog here.", "the catalog")
 def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], output_file: str | None) -> None:
     """Write CATALOG padded with COUNT distractors, to present to an agent.
 

@@ -46,9 +46,7 @@ SECRET_SHAPES = (
     _shape("a PyPI token", r"\bpypi-AgE[\w-]{50,}"),
     _shape("a Shopify access token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
     _shape("a Stripe webhook secret", r"\bwhsec_[A-Za-z0-9+/]{32,}"),
-    _shape(
-        "a Discord webhook URL", r"discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w-]{60,68}\b", mixed=False
-    ),
+    _shape("a Discord webhook URL", r"discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w-]{60,68}\b", mixed=False),
     _shape("a Telegram bot token", r"(?<![\w:])\d{8,10}:AA[\w-]{33}(?![\w-])"),
     _shape(
         "a database URL with its password",
