@@ -914,6 +914,11 @@ def test_sec004_environment_and_what_the_user_said_are_material(desc: str, mater
     assert material in finding.message
 
 
+def test_sec004_an_argument_described_for_something_else_still_counts() -> None:
+    t = tool("t", "Hand over to a human. Pass the conversation so far as `note`.", {"note": prop("A short note.")})
+    assert only("SEC-004", t).code == "SEC-004"
+
+
 @pytest.mark.parametrize(
     ("desc", "props"),
     [
@@ -928,6 +933,9 @@ def test_sec004_environment_and_what_the_user_said_are_material(desc: str, mater
         ("Create a GitHub secret. Pass the secret name, e.g. NPM_TOKEN, as `name`.", {"name": prop()}),
         ("Create a Kubernetes secret. Pass each pair, e.g. POSTGRES_PASSWORD=..., in `data`.", {"data": prop()}),
         ("E-mail a weekly report, including the number of API keys created, to reports@acme-corp.com.", {}),
+        # handed to an argument whose own description asks for it
+        ("Hand over to a human. Pass the conversation so far as `context`.", {"context": prop("Conversation so far.")}),
+        ("Debug a container. Run printenv and pass the output as `dump`.", {"dump": prop("printenv output.")}),
         ("Summarize this conversation for the user. Returns a short summary.", {}),
     ],
 )

@@ -247,6 +247,30 @@ def _has_env_name(text: str) -> bool:
     return False
 
 
+# What a conversation or an environment dump is called: an argument whose own description says one of these
+# words asks for that material ("context": "Conversation so far.", "dump": "printenv output.").
+_ASKED_WORDS = frozenset(
+    "conversation chat history transcript messages dialog dialogue printenv env environment".split()
+)
+
+
+def _asked_for(found: tuple[list[str], str], described: dict[str, str]) -> bool:
+    """Whether each material handed over is a conversation or an environment dump, and the argument it goes to
+    is described as taking that kind of material."""
+    materials, channel = found
+    names = [n for n in _QUOTED_NAME.findall(channel) if n in described] or [
+        w for w in re.findall(r"[\w.-]+", channel) if w in described
+    ]
+    if not names:
+        return False
+    own = {w.lower() for w in re.findall(r"[A-Za-z]+", described[names[-1]])}
+    for material in materials:
+        kinds = {w.lower() for w in re.findall(r"[A-Za-z]+", material)} & _ASKED_WORDS
+        if not kinds or not kinds & own:
+            return False
+    return True
+
+
 def _left_out(sentence: str, t: Target) -> bool:
     end = t.start + len(t.text)
     before = sentence[max(0, t.start - 40) : t.start]
@@ -589,7 +613,9 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     macOS keychain. Pass the password as `value`"; not a secret file, not another
     tool's argument, not a `hint`),
     another conversation's history than the model's own ("the conversation history
-    of the channel is written to `output_path`"),
+    of the channel is written to `output_path`"), a conversation or an environment
+    dump handed to an argument whose own description asks for one ("pass the
+    conversation so far as `context`", where `context` is "Conversation so far."),
     where a secret file is rather than what it holds ("pass the path to the .env
     file as `path`", "put the location of your key, for example ~/.ssh/id_rsa, in
     `keyfile`"; not "pass the path and the contents of …"),
@@ -633,11 +659,13 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     names = _ENV_NAME.finditer(blob.text) if _has_env_name(blob.text) else ()
     hits = (m for found in (paths, nouns, names) for m in found)
     arguments: frozenset[str] | None = None
+    described: dict[str, str] = {}  # each argument's own description, by its name
     subject: frozenset[str] | None = None  # found only when some sentence hands something over
     for i in sorted({blob.locate(m.start(), m.end()) for m in hits} - {None}):
         t = blob.items[i]
         if arguments is None:
             arguments = frozenset(_leaf(a.name) for a in iter_arguments(tool))
+            described = {_leaf(a.name): a.description for a in iter_arguments(tool) if a.description}
         previous = ""
         for sentence in _sentences(t.text):
             if _MARKER_ONLY.fullmatch(sentence):  # "2." of a numbered list, split off by its full stop
@@ -653,6 +681,8 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
                 subject = _subject(tool, arguments)
             if found and subject and exfiltration(text, t.prop, arguments, subject) is None:
                 found = None  # handed to the tool's own argument for the secret it keeps
+            if found and _asked_for(found, described):
+                found = None  # the conversation to an argument described as "Conversation so far."
             if found:
                 materials, channel = found
                 yield Hit(
