@@ -19,64 +19,77 @@ class SecretShape(NamedTuple):
     kind: str
     pattern: LazyRegex
     mixed: bool  # real keys of this kind mix letters and digits
+    hints: tuple[str, ...]  # literal text every match holds, for the pre-check (_SECRET_HINT)
 
 
-def _shape(kind: str, pattern: str, mixed: bool = True) -> SecretShape:
-    return SecretShape(kind, LazyRegex(pattern), mixed)
+def _shape(kind: str, hints: str, pattern: str, mixed: bool = True) -> SecretShape:
+    return SecretShape(kind, LazyRegex(pattern), mixed, tuple(hints.split("|")))
 
 
 SECRET_SHAPES = (
-    _shape("an OpenAI or Anthropic API key", r"\bsk-(?:proj-|svcacct-|admin-|ant-\w+\d\d-|or-v1-)?[\w-]{20,}"),
-    _shape("a Stripe secret key", r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
-    _shape("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_\w{50,}"),
-    _shape("a GitLab token", r"\bglpat-[\w-]{20,}"),
-    _shape("a Slack token", r"\bxox[abposr]-\d{6,}-[A-Za-z0-9-]{8,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,}"),
-    _shape("a Slack webhook URL", r"hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}"),
-    _shape("an AWS access key ID", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b"),
-    _shape("a Google API key", r"\bAIza[\w-]{35}(?![\w-])"),
-    _shape("a Hugging Face token", r"\bhf_[A-Za-z]{30,}\b", mixed=False),
-    _shape("an npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    _shape("a Supabase access token", r"\bsbp_[a-f0-9]{40}\b"),
-    _shape("a SendGrid API key", r"\bSG\.[\w-]{22}\.[\w-]{43}\b"),
-    _shape("a JSON Web Token", r"\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{16,}", mixed=False),
-    _shape("a Notion integration token", r"\bntn_[A-Za-z0-9]{40,}\b"),
-    _shape("a Linear API key", r"\blin_api_[A-Za-z0-9]{40}\b"),
-    _shape("a Groq API key", r"\bgsk_[A-Za-z0-9]{48,}\b"),
-    _shape("a DigitalOcean token", r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
-    _shape("a PyPI token", r"\bpypi-AgE[\w-]{50,}"),
-    _shape("a Shopify access token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
-    _shape("a Stripe webhook secret", r"\bwhsec_[A-Za-z0-9+/]{32,}"),
-    _shape("a Discord webhook URL", r"discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w-]{60,68}\b", mixed=False),
-    _shape("a Telegram bot token", r"(?<![\w:])\d{8,10}:AA[\w-]{33}(?![\w-])"),
+    _shape("an OpenAI or Anthropic API key", "sk-", r"\bsk-(?:proj-|svcacct-|admin-|ant-\w+\d\d-|or-v1-)?[\w-]{20,}"),
+    _shape("a Stripe secret key", "sk_|rk_", r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
+    _shape(
+        "a GitHub token", "ghp_|gho_|ghu_|ghs_|ghr_|github_pat_", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_\w{50,}"
+    ),
+    _shape("a GitLab token", "glpat-", r"\bglpat-[\w-]{20,}"),
+    _shape(
+        "a Slack token", "xox|xapp-", r"\bxox[abposr]-\d{6,}-[A-Za-z0-9-]{8,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,}"
+    ),
+    _shape(
+        "a Slack webhook URL",
+        "hooks.slack.com",
+        r"hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}",
+    ),
+    _shape(
+        "an AWS access key ID",
+        "AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA",
+        r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b",
+    ),
+    _shape("a Google API key", "AIza", r"\bAIza[\w-]{35}(?![\w-])"),
+    _shape("a Hugging Face token", "hf_", r"\bhf_[A-Za-z]{30,}\b", mixed=False),
+    _shape("an npm token", "npm_", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    _shape("a Supabase access token", "sbp_", r"\bsbp_[a-f0-9]{40}\b"),
+    _shape("a SendGrid API key", "SG.", r"\bSG\.[\w-]{22}\.[\w-]{43}\b"),
+    _shape("a JSON Web Token", "eyJ", r"\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{16,}", mixed=False),
+    _shape("a Notion integration token", "ntn_", r"\bntn_[A-Za-z0-9]{40,}\b"),
+    _shape("a Linear API key", "lin_api_", r"\blin_api_[A-Za-z0-9]{40}\b"),
+    _shape("a Groq API key", "gsk_", r"\bgsk_[A-Za-z0-9]{48,}\b"),
+    _shape("a DigitalOcean token", "_v1_", r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+    _shape("a PyPI token", "pypi-AgE", r"\bpypi-AgE[\w-]{50,}"),
+    _shape("a Shopify access token", "shpat_|shpca_|shppa_|shpss_", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+    _shape("a Stripe webhook secret", "whsec_", r"\bwhsec_[A-Za-z0-9+/]{32,}"),
+    _shape(
+        "a Discord webhook URL", "discord", r"discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w-]{60,68}\b", mixed=False
+    ),
+    _shape("a Telegram bot token", ":AA", r"(?<![\w:])\d{8,10}:AA[\w-]{33}(?![\w-])"),
     _shape(
         "a database URL with its password",
+        "postgres://|postgresql://|mysql://|mariadb://|mongodb|redis://|rediss://|amqp://|amqps://|mssql://"
+        "|sqlserver://|postgres+|postgresql+|mysql+|mariadb+|mssql+",
         r"\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)(?:\+\w+)?://"
         r"[^\s:/@'\"`]*:[^\s@/'\"`]{8,}@[\w.-]+",
         mixed=False,
     ),
-    _shape("an Azure storage account key", r"\bAccountKey=[A-Za-z0-9+/]{86}==", mixed=False),
+    _shape("an Azure storage account key", "AccountKey=", r"\bAccountKey=[A-Za-z0-9+/]{86}==", mixed=False),
     _shape(
         "an AWS secret access key",
+        "aws_secret|AWS_SECRET|awsSecret|AwsSecret|aws_Secret|SecretAccessKey|secret_access_key|secret access key"
+        "|Secret Access Key",
         r"(?i:\b(?:aws[_ ]?)?secret[_ ]?access[_ ]?key)['\"]?\s*[=:]\s*['\"]?[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
     ),
     # the body's line breaks may be written as the two characters \n (a key inside a JSON string default)
     _shape(
         "a PEM private key",
+        "PRIVATE KEY",
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*"
         r"(?:[A-Za-z-]+: [^\n\\]*(?:\n|\\n)(?:\s|\\n)*){0,4}"  # an encrypted key's Proc-Type and DEK-Info lines
         r"[\w+/=\s\\]{40,}",
         False,
     ),
 )
-# Cheap pre-check: a string without any of these prefixes holds none of the shapes.
-_SECRET_HINT = Words(
-    "sk-|sk_|rk_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox|xapp-|hooks.slack.com|AKIA|ASIA|AGPA|AIDA|AROA|ANPA"
-    "|ANVA|AIPA|AIza|hf_|npm_|sbp_|SG.|eyJ|PRIVATE KEY|postgres://|postgresql://|mysql://|mariadb://|mongodb"
-    "|redis://|rediss://|amqp://|amqps://|mssql://|sqlserver://|AccountKey=|aws_secret|AWS_SECRET|awsSecret"
-    "|AwsSecret|aws_Secret|SecretAccessKey|secret_access_key|secret access key|Secret Access Key|postgres+"
-    "|postgresql+|mysql+|mariadb+|mssql+|ntn_|lin_api_|gsk_|_v1_|pypi-AgE|shpat_|shpca_|shppa_|shpss_|whsec_"
-    "|discord|:AA"
-)
+# Cheap pre-check: a string without any of the shapes' hints holds none of them.
+_SECRET_HINT = Words("|".join(dict.fromkeys(h for shape in SECRET_SHAPES for h in shape.hints)))
 # Passwords in database URLs that documentation and local set-ups use: not a leak.
 _DEFAULT_PASSWORDS = frozenset(
     "password passw0rd postgres mysql root admin secret changeme example default mongodb redis guest test".split()
