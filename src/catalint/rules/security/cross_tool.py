@@ -207,7 +207,8 @@ _CALL_THIS = LazyRegex(
     re.IGNORECASE,
 )
 # ...unless it intercepts: this tool first, or instead, or handed the other tool's data ("with the email body").
-_INTERCEPT = LazyRegex(r"\b(?:first|before|instead|with\s+(?:the|its|their|all|every|each))\b", re.IGNORECASE)
+_WITH_ITS = r"with\s+(?:the|its|their|all|every|each)"  # "with the email body": the other tool's data
+_INTERCEPT = LazyRegex(r"\b(?:first|before|instead|" + _WITH_ITS + r")\b", re.IGNORECASE)
 _OTHER_RE = LazyRegex(_OTHER_TOOLS + r"$", re.IGNORECASE)
 # Every other tool, with no kind named ("any other tool", "all tools"): a rule for these is never workflow.
 _EVERY_OTHER = LazyRegex(
@@ -488,7 +489,7 @@ _BAN = LazyRegex(
     r"(?:\s+(?:again|anymore|any\s+more|ever|at\s+all|under\s+any\s+circumstances))?\s*(?:[.;!]|$)",
     re.IGNORECASE,
 )
-_WITH_ITS = LazyRegex(r"\bwith\s+(?:the|its|their|all|every|each|any)\b", re.IGNORECASE)
+_HANDED_ITS = LazyRegex(r"\b(?:" + _WITH_ITS + r"|with\s+any)\b", re.IGNORECASE)
 _USE_THIS = LazyRegex(r"\b" + _STEER_VERB + _THIS_TOOL, re.IGNORECASE)
 _BEFORE_CALL = LazyRegex(
     r"\b(?:before|prior\s+to|ahead\s+of)\s+(?:any|each|every|a)\s+(?:call|request)s?\s+to\s+(?:the\s+)?"
@@ -515,9 +516,16 @@ _CLAUSE_END = LazyRegex(
     r"[;:(]|\s[-—]\s|,\s*(?:which|since|because|as|so|it|they|but|while|whereas|though)\b|\s(?:since|because|as)\s",
     re.IGNORECASE,
 )
+# Words that open a condition: "for files over 5 GB", "when the repository is large".
+_CONDITION_OPENERS = "for|when|if|unless|on|in|with|where|while|during|except|outside"
 # A condition after a claim that another tool cannot be used ("is broken for files over 5 GB").
-_SOME_CASES = LazyRegex(r"\s+(?:for|when|if|unless|on|in|with|where|while|during|except|outside)\b", re.IGNORECASE)
+_SOME_CASES = LazyRegex(r"\s+(?:" + _CONDITION_OPENERS + r")\b", re.IGNORECASE)
 _HEDGE = LazyRegex(r"\b(?:might|may|can|could|optionally|if\s+you\s+like|consider)\b", re.IGNORECASE)
+
+
+def _firm(clause: str) -> bool:
+    """Whether a steer's clause makes it unconditional: an absolute word, or this tool handed the other's input."""
+    return _ABSOLUTE.search(clause) is not None or _HAND_OVER.search(clause) is not None
 
 
 def _qualified_after(text: str, at: int) -> bool:
@@ -538,8 +546,7 @@ def _clause(sentence: str, start: int, end: int) -> str:
 # A qualifier right after the other tool's name: the steer is for some cases ("instead of read_file for large
 # files"), or about a part of that tool ("instead of the calendar tool's create_event").
 _QUALIFIED = LazyRegex(
-    r"\s+(?:tool\s+|function\s+)?(?:for|when|if|unless|on|in|with|where|whose|that|to|while|during|because|via"
-    r"|using|through|from|by|except|outside)\b"
+    r"\s+(?:tool\s+|function\s+)?(?:" + _CONDITION_OPENERS + r"|whose|that|to|because|via|using|through|from|by)\b"
     r"|['’]s\b",
     re.IGNORECASE,
 )
@@ -577,7 +584,7 @@ def _steers(text: str, tool: Tool) -> Iterator[Reach]:
                     continue
                 if form == 2:  # "never use X; use this tool": the ban's own "never" says nothing of the steer
                     clause = clause[clause.find(m.group("ref")) + len(m.group("ref")) :]
-                if _ABSOLUTE.search(clause) or _HAND_OVER.search(clause):
+                if _firm(clause):
                     yield Reach(at + m.start(), m.group(0), f"diverts calls meant for {other} to this tool")
         for m in _DISOWNED.finditer(sentence):
             if _SOME_CASES.match(sentence, m.end()):  # "is broken for files over 5 GB": in some cases only
@@ -588,7 +595,7 @@ def _steers(text: str, tool: Tool) -> Iterator[Reach]:
             steered = False
             if use is not None and not _qualified_after(after, use.end()):
                 clause = _clause(after, use.start(), use.end())
-                steered = not _HEDGE.search(clause) and bool(_ABSOLUTE.search(clause) or _HAND_OVER.search(clause))
+                steered = not _HEDGE.search(clause) and _firm(clause)
             # a ban alone diverts calls here only where this tool says it replaces the other
             if other and (steered or (m.group("ref2") is not None and _BAN.search(after))):
                 yield Reach(at + m.start(), m.group(0), f"puts {other} out of use, to divert its calls here")
@@ -600,7 +607,7 @@ def _steers(text: str, tool: Tool) -> Iterator[Reach]:
             # an override or a destination; or this tool handed the other's call ("call this tool with the
             # command"), not merely run first ("call this tool first to check that CI is green")
             if _CALL_THIS.search(rest):
-                intercepts = _HAND_OVER.search(rest) is not None or _WITH_ITS.search(rest) is not None
+                intercepts = _HAND_OVER.search(rest) is not None or _HANDED_ITS.search(rest) is not None
             else:
                 intercepts = _intercepts(rest)
             if intercepts:
