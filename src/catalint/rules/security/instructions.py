@@ -31,6 +31,9 @@ class Gated(NamedTuple):
     # Whether a match (in the string it lies in) is reported on its own; a match it refuses is quoted only
     # beside another phrase of the same string. None: every match is.
     alone: Callable[[re.Match[str], str], bool] | None = None
+    # Whether a match inside a Markdown code span or fenced block is syntax a tool documents, not an order
+    # (`<IMPORTANT>`, a fenced `<start_of_turn>`, `SYSTEM: you must restart ...` quoted from a log).
+    in_code_ok: bool = False
 
     def finditer(self, blob: Blob) -> Iterator[re.Match[str]]:
         if self.gate.search(blob.lower):
@@ -38,9 +41,15 @@ class Gated(NamedTuple):
 
 
 def _gated(
-    kind: str, gate: str, pattern: str, starts: str, alone: Callable[[re.Match[str], str], bool] | None = None
+    kind: str,
+    gate: str,
+    pattern: str,
+    starts: str,
+    alone: Callable[[re.Match[str], str], bool] | None = None,
+    in_code_ok: bool = False,
 ) -> Gated:
-    return Gated(kind, Words(gate), LazyRegex(pattern, re.IGNORECASE | re.VERBOSE), tuple(starts.split()), alone)
+    pattern_ = LazyRegex(pattern, re.IGNORECASE | re.VERBOSE)
+    return Gated(kind, Words(gate), pattern_, tuple(starts.split()), alone, in_code_ok)
 
 
 # Whom the model answers, in the words attackers use for them.
@@ -82,8 +91,7 @@ _INSTRUCTIONS = (
         | \bforget\s+(?:everything|all)\s+(?:(?:that\s+)?you\s+(?:were|have\s+been)\s+told|above|before\s+this)\b
         | \bpay\s+no\s+attention\s+to\s+(?:(?:all|any|the|your)\s+)?(?:previous|prior|earlier|above|system)\s+
           (?:instructions?|prompts?|rules|guidelines)\b
-        | \byour\s+new\s+instructions\s+are\b
-""",
+        | \byour\s+new\s+instructions\s+are\b""",
         starts="ignore ignoring disregard forget forgetting override bypass discard discarding your pay",
     ),
     _gated(
@@ -110,9 +118,7 @@ _INSTRUCTIONS = (
           (?:admin(?:istrator)?|root|elevated|full|unrestricted|superuser|sudo)\s+(?:privileges|permissions|access|rights)\b
         | \b(?:you\s+are|the\s+(?:assistant|model|ai|agent)\s+is)\s+(?:now\s+|hereby\s+)?
           (?:authori[sz]ed|permitted|allowed)\s+to\s+(?:skip|bypass|ignore|override|disable|omit)\b
-        | \bsystem\s+(?:note|notice|override)\s*:
-
-""",
+        | \bsystem\s+(?:note|notice|override)\s*:""",
         starts="from henceforth going you [ the user developer administrator admin operator owner system"
         " workspace account repo org project",
     ),
@@ -168,7 +174,7 @@ _INSTRUCTIONS = (
     ),
     # A role label before an order: "SYSTEM: you must ...", a "### System" heading.
     _gated(
-        "label",
+        "authority",
         "system:|system :|# system|#system",
         r"""(?-i:\bSYSTEM)\s*:\s+(?:you|the\s+(?:assistant|model|ai|agent))\s+(?:must|should|shall|will|are\s+to|need\s+to)\s+
           {ORDER}
@@ -176,6 +182,7 @@ _INSTRUCTIONS = (
             "{ORDER}", _MODEL_ORDER
         ),
         starts="system #",
+        in_code_ok=True,
     ),
     # A note addressed to the model is how real servers give usage guidance too ("Note to LLM: use the
     # collection-indexes tool to verify ...", mongodb-mcp-server): on its own it counts only when its
@@ -199,6 +206,7 @@ _INSTRUCTIONS = (
           (?:\s+[\w-]+\s*=\s*(?:"[^"<>]{0,80}"|'[^'<>]{0,80}'|[\w-]{1,40})){0,5}\s*/?\s*>""",
         starts="<",
         alone=lambda _m, text: not _laid_out_in_tags(text),
+        in_code_ok=True,
     ),
     # Names that are also ordinary words or fields ("the <admin-note> field"): a block only when it is closed.
     _gated(
@@ -208,6 +216,7 @@ _INSTRUCTIONS = (
           (?:(?!</)[\s\S]){0,500}?</\s*\1\s*>""".replace("{TO_MODEL}", _TO_MODEL),
         starts="<",
         alone=lambda _m, text: not _laid_out_in_tags(text),
+        in_code_ok=True,
     ),
     _gated(
         "comment",
@@ -225,6 +234,7 @@ _INSTRUCTIONS = (
             "{ORDER}", _TO_MODEL
         ),
         starts="[ <",
+        in_code_ok=True,
     ),
     _gated(
         "template",
@@ -232,6 +242,7 @@ _INSTRUCTIONS = (
         # the tokens as the templates write them: "[inst]" is Lean syntax, "[system]" a log-type label
         r"<\|[a-z][a-z_]{1,30}\|>|<(?:start|end)_of_turn>|(?-i:\[/?INST\]|\[SYSTEM\]|<<SYS>>)",
         starts="< [",
+        in_code_ok=True,
     ),
     _gated(
         "conceal",
@@ -372,7 +383,6 @@ _WHY_INSTRUCTION = {
     "tag": "opens a hidden-instruction block",
     "template": "imitates a chat-template or system marker",
     "comment": "hides an instruction in an HTML comment",
-    "label": "claims authority over the model",
     "hidden": "hides an instruction where a renderer shows nothing",
     "conceal": "tells the model to keep something from the user",
     "preaction": "tells the model to read or send something before it acts",
@@ -423,7 +433,7 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
             i = blob.locate(m.start(), m.end())
             if i is None or _quoted_example(blob.text, m.start()):
                 continue
-            if g.kind in ("tag", "template", "hidden", "label") and _in_code(blob.text[blob.starts[i] : m.start()]):
+            if g.in_code_ok and _in_code(blob.text[blob.starts[i] : m.start()]):
                 continue  # `<IMPORTANT>` or a fenced `<start_of_turn>`: syntax a tool documents, shown as code
             if g.kind == "template" and _NAMED_TOKEN.search(blob.text, max(blob.starts[i], m.start() - 60), m.start()):
                 continue  # "special tokens such as <|endoftext|>": a tokenizer's data
