@@ -75,7 +75,7 @@ _NOUN_STARTS = tuple(  # what a match of _SECRET_NOUN begins with
 _ENV_NAME = LazyRegex(
     r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PAT)(?![\w])"
 )
-_ENV_NAME_PARTS = ("_KEY", "_TOKEN", "_SECRET", "_PASSW", "_PAT")  # every _ENV_NAME match holds one
+_ENV_NAME_HINTS = Words("_KEY|_TOKEN|_SECRET|_PASSW|_PAT")  # every _ENV_NAME match holds one (case kept)
 # Where material goes into an argument: "as 'sidenote'", "in the `context` argument", "here" (in its description).
 _SLOT = LazyRegex(
     r"""\b(?:as|in|into|inside|within|via|through|to)\s+(?:the\s+|its\s+|this\s+tool'?s\s+)?[`'"](?P<quoted>[\w.-]+)[`'"]
@@ -225,7 +225,7 @@ def _targets(sentence: str) -> list[Target]:
 
     nouns = (Target(m.start(), m.group(0), False) for m in _SECRET_NOUN.finditer(sentence))
     found += [t for t in nouns if not in_a_path(t.start)]
-    if _has_env_name(sentence):
+    if _ENV_NAME_HINTS.search(sentence):
         found += [Target(m.start(), m.group(0), False) for m in _ENV_NAME.finditer(sentence)]
     return sorted(t for t in found if not _left_out(sentence, t))
 
@@ -238,13 +238,6 @@ _SCRUBBED_BEFORE = LazyRegex(r"\b(?:without|excluding|except|minus|sans|no)\s+(?
 _DOCUMENTATION = LazyRegex(
     r"\s+(?:file\s+)?(?:documentation|docs|guide|format|syntax|reference|template|example|specification|spec)\b", re.I
 )
-
-
-def _has_env_name(text: str) -> bool:
-    for part in _ENV_NAME_PARTS:
-        if part in text:
-            return True
-    return False
 
 
 # What a conversation or an environment dump is called: an argument whose own description says one of these
@@ -656,7 +649,7 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
         return
     paths = _SECRET_PATH.finditer(blob.text) if not blob.plain or _PATH_WORDS.search(blob.lower) else ()
     nouns = _finditer(_SECRET_NOUN, blob.text, _anchors(blob.lower, blob.plain, _NOUN_STARTS))
-    names = _ENV_NAME.finditer(blob.text) if _has_env_name(blob.text) else ()
+    names = _ENV_NAME.finditer(blob.text) if _ENV_NAME_HINTS.search(blob.text) else ()
     hits = (m for found in (paths, nouns, names) for m in found)
     arguments: frozenset[str] | None = None
     described: dict[str, str] = {}  # each argument's own description, by its name
