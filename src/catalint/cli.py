@@ -192,9 +192,7 @@ def _line(text: str) -> str:
 
 def fail(message: str) -> NoReturn:
     """One error line on stderr (a line break inside a quoted name is escaped), then exit 2."""
-    from catalint.text import one_line
-
-    click.echo(one_line(message), err=True)
+    click.echo(_line(message), err=True)
     sys.exit(EXIT_ERROR)
 
 

@@ -52,7 +52,7 @@ def load_side(spec: str, cwd: Path) -> Catalog:
     if spec == "-":
         return load_path("-")
     rev, colon, path = spec.partition(":")
-    if colon and rev and not path.strip() and len(rev) > 1 and not (cwd / spec).exists():
+    if colon and rev and not path.strip() and len(rev) > 1 and not os.path.exists(cwd / spec):
         raise LoadError(spec, f"no path after the revision {rev!r}: write REV:path, such as HEAD~1:tools.json")
     if not is_file_side(spec, cwd):
         rev, _, path = spec.partition(":")
