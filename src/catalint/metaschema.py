@@ -17,6 +17,8 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
+from catalint.memo import ByIdentity
+
 DEFAULT_DIALECT = "2020-12"
 
 # Canonical `$schema` URI (without the empty fragment) -> dialect name.
@@ -203,19 +205,14 @@ def _without_long_patterns(value: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
-_ROOTS: dict[int, tuple[dict[str, Any], Any]] = {}
+def _bounded_whole(root: dict[str, Any]) -> Any:
+    try:
+        return _bounded(_ENCODE(root))
+    except (TypeError, ValueError):  # a value JSON cannot hold: compiled() says so for the node
+        return root
 
 
-def _bounded_root(root: dict[str, Any]) -> Any:
-    """_bounded for a whole input schema, once per document (its nodes are checked one by one)."""
-    known = _ROOTS.get(id(root))
-    if known is None or known[0] is not root:
-        _ROOTS.clear()
-        try:
-            known = _ROOTS[id(root)] = (root, _bounded(_ENCODE(root)))
-        except (TypeError, ValueError):
-            return root
-    return known[1]
+_bounded_root = ByIdentity(_bounded_whole, 1)  # _bounded for a whole input schema, once per document
 
 
 def _build(make: Any) -> Any:
@@ -416,7 +413,7 @@ def json_key(value: Any) -> Any:
     return ("other", repr(value))
 
 
-_ENUM_KEYS: dict[int, tuple[list[Any], frozenset[Any]]] = {}
+_enum_keys = ByIdentity(lambda enum: frozenset(json_key(v) for v in enum), 257)  # a long enum, hashed once
 
 
 def in_enum(value: Any, enum: list[Any]) -> bool:
@@ -425,12 +422,7 @@ def in_enum(value: Any, enum: list[Any]) -> bool:
         if type(value) is str:  # == is JSON equality for a string, and the list's `in` runs at C speed
             return value in enum
         return any(json_equal(value, v) for v in enum)
-    cached = _ENUM_KEYS.get(id(enum))
-    if cached is None or cached[0] is not enum:
-        if len(_ENUM_KEYS) > 256:
-            _ENUM_KEYS.clear()
-        cached = _ENUM_KEYS[id(enum)] = (enum, frozenset(json_key(v) for v in enum))
-    return json_key(value) in cached[1]
+    return json_key(value) in _enum_keys(enum)
 
 
 def json_equal(a: Any, b: Any) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urljoin
 
+from catalint.memo import ByIdentity
 from catalint.sourcemap import resolve_pointer
 
 MAX_DEPTH = 64
@@ -308,16 +309,10 @@ def _own_base(doc: dict[str, Any]) -> str:
     return _without_fragment(doc_id) if isinstance(doc_id, str) else ""
 
 
-_INDEXES: dict[int, tuple[dict[str, Any], dict[tuple[str, str], Any], dict[str, Any]]] = {}
-
-
-def _index(doc: dict[str, Any]) -> tuple[dict[tuple[str, str], Any], dict[str, Any]]:
+def _build_index(doc: dict[str, Any]) -> tuple[dict[tuple[str, str], Any], dict[str, Any]]:
     """Anchors (by the base URI of the resource that holds them, and name) and absolute `$id`s of every
-    object below doc, found once per document. An anchor belongs to its resource: `#foo` from outside an
-    embedded `$id` does not reach one inside it (JSON Schema 2020-12, Core, section 8.2.2)."""
-    known = _INDEXES.get(id(doc))
-    if known is not None and known[0] is doc:
-        return known[1], known[2]
+    object below doc. An anchor belongs to its resource: `#foo` from outside an embedded `$id` does not
+    reach one inside it (JSON Schema 2020-12, Core, section 8.2.2)."""
     anchors: dict[tuple[str, str], Any] = {}
     ids: dict[str, Any] = {}
     stack: list[tuple[Any, str]] = [(doc, _own_base(doc))]
@@ -338,10 +333,10 @@ def _index(doc: dict[str, Any]) -> tuple[dict[tuple[str, str], Any], dict[str, A
             stack.extend((v, base) for v in value.values() if isinstance(v, (dict, list)))
         else:
             stack.extend((v, base) for v in value if isinstance(v, (dict, list)))
-    if len(_INDEXES) > 64:
-        _INDEXES.clear()
-    _INDEXES[id(doc)] = (doc, anchors, ids)
     return anchors, ids
+
+
+_index = ByIdentity(_build_index, 65)  # _build_index, once per document
 
 
 def has_scheme(ref: str) -> bool:

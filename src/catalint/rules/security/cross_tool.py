@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from catalint.memo import ByIdentity
 from catalint.model import Tool
 from catalint.registry import Hit, option, rule
 from catalint.rules.schema import nodes
@@ -552,7 +553,7 @@ _QUALIFIED = LazyRegex(
 )
 
 
-_SIBLINGS: dict[int, tuple[list[Tool], frozenset[str]]] = {}
+_sibling_names = ByIdentity(lambda tools: frozenset(squash(t.name) for t in tools), 1)  # once per catalog
 
 
 def _foreign(other: str | None) -> str | None:
@@ -561,11 +562,7 @@ def _foreign(other: str | None) -> str | None:
     tools = option("catalog_tools")
     if other is None or tools is None:
         return other
-    known = _SIBLINGS.get(id(tools))
-    if known is None or known[0] is not tools:
-        _SIBLINGS.clear()
-        known = _SIBLINGS[id(tools)] = (tools, frozenset(squash(t.name) for t in tools))
-    return None if squash(other) in known[1] else other
+    return None if squash(other) in _sibling_names(tools) else other
 
 
 def _steers(text: str, tool: Tool) -> Iterator[Reach]:
