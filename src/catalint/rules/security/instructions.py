@@ -58,6 +58,12 @@ _USER = (
     r"(?:\s+you(?:'re|\s+are)\s+(?:helping|assisting|talking\s+to|serving))?"
 )
 
+
+def _outside_tag_layout(_m: re.Match[str], text: str) -> bool:
+    """A block tag counts on its own unless the whole text is laid out in tags (see _laid_out_in_tags)."""
+    return not _laid_out_in_tags(text)
+
+
 # Words that address the model, not a reader: what a hidden block or a note block must hold to count.
 _TO_MODEL = (
     r"(?:assistant|the\s+(?:ai|model|llm|agent)|ai\b|llm\b|claude\b|chatgpt\b"
@@ -205,7 +211,7 @@ _INSTRUCTIONS = (
           | instructions?[\s_-]?(?:for|to)[\s_-]?(?:the[\s_-]?)?(?:ai|assistant|model|llm))
           (?:\s+[\w-]+\s*=\s*(?:"[^"<>]{0,80}"|'[^'<>]{0,80}'|[\w-]{1,40})){0,5}\s*/?\s*>""",
         starts="<",
-        alone=lambda _m, text: not _laid_out_in_tags(text),
+        alone=_outside_tag_layout,
         in_code_ok=True,
     ),
     # Names that are also ordinary words or fields ("the <admin-note> field"): a block only when it is closed.
@@ -215,7 +221,7 @@ _INSTRUCTIONS = (
         r"""<\s*((?:admin|system|security)[\s_-]?notes?|mandatory)\s*>(?:(?!</)[\s\S]){0,500}?\b{TO_MODEL}
           (?:(?!</)[\s\S]){0,500}?</\s*\1\s*>""".replace("{TO_MODEL}", _TO_MODEL),
         starts="<",
-        alone=lambda _m, text: not _laid_out_in_tags(text),
+        alone=_outside_tag_layout,
         in_code_ok=True,
     ),
     _gated(
