@@ -143,6 +143,29 @@ def test_empty_select_is_an_error(cli, catalog: Path) -> None:
         assert result.stderr.startswith("error: --select: no rule code given")
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--ignore", ""), "error: --ignore: no rule code given in ''"),
+        (("--ignore", "DESC", "--ignore", ","), "error: --ignore: no rule code given in ','"),
+        (("--extend-select", " "), "error: --extend-select: no rule code given in ' '"),
+        (("--per-file-ignores", "*.json:,"), "error: --per-file-ignores: no rule code given in ','"),
+        (("--per-tool-ignores", "get_*: "), "error: --per-tool-ignores: no rule code given in ' '"),
+        (("--target", ","), "error: --target: no client given in ','"),
+    ],
+)
+def test_an_empty_code_list_flag_is_an_error(cli, catalog: Path, args: tuple[str, ...], said: str) -> None:
+    """Before, each of these ran as if the flag were absent: '--ignore ""' ignored nothing, silently."""
+    result = cli("lint", *args, "tools.json")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(said)
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_trailing_comma_in_a_code_list_is_fine(cli, catalog: Path) -> None:
+    assert cli("lint", "--ignore", "DESC,", "--no-gate", "tools.json").exit_code == 0
+
+
 def test_output_file(cli, catalog: Path, tmp_path: Path) -> None:
     result = cli("lint", "--output-format", "json", "-o", "report.json", "tools.json")
     assert result.stdout == ""

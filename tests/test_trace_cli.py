@@ -653,6 +653,40 @@ def test_a_folder_with_no_trace_files_is_exit_2(cli, tmp_path: Path) -> None:
     assert line.startswith("runs: error: ") and "no trace files" in line
 
 
+def test_a_subfolder_that_cannot_be_listed_stops_the_run(cli, tmp_path: Path, monkeypatch) -> None:
+    """A folder of traces with one subfolder unreadable: scoring the rest would change every figure
+    without a word, so it is one error line naming that folder (before, it was skipped silently).
+    The refusal is simulated: the tests may run as root, whom permissions do not stop."""
+    import os
+
+    (tmp_path / "runs" / "a").mkdir(parents=True)
+    (tmp_path / "runs" / "b").mkdir()
+    write_json(tmp_path / "runs" / "a" / "one.json", HIT)
+    write_json(tmp_path / "runs" / "b" / "two.json", MISS)
+    assert cli("trace", "score", "runs").exit_code in (0, 1)
+    real_scandir = os.scandir
+
+    def refusing(path: Any = ".") -> Any:
+        if Path(path).name == "b":
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    line = one_error_line(cli("trace", "score", "runs"))
+    assert line == f"{Path('runs', 'b')}: error: cannot list this folder: Permission denied", line
+
+
+def test_trace_files_in_a_folder_come_in_path_order(tmp_path: Path) -> None:
+    from catalint.traces import trace_files
+
+    for rel in ("b.json", "a/z.jsonl", "a/b/c.yaml", "c.txt", "A.JSON"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("{}")
+    (tmp_path / "link.json").symlink_to(tmp_path / "b.json")
+    got = [Path(f).relative_to(tmp_path).as_posix() for f in trace_files(str(tmp_path))]
+    assert got == ["A.JSON", "a/b/c.yaml", "a/z.jsonl", "b.json"]
+
+
 def test_a_missing_trace_file_is_exit_2(cli, tmp_path: Path) -> None:
     assert one_error_line(cli("trace", "score", "nowhere.json")).startswith("nowhere.json: error:")
 

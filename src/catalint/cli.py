@@ -44,6 +44,16 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [part.strip() for v in values for part in v.split(",") if part.strip()]
 
 
+def _codes(values: tuple[str, ...], option: str, what: str = "rule code") -> list[str]:
+    """A comma-separated list flag: each value must name something, so '--ignore ""' or
+    '--per-file-ignores "*:,"' is an error instead of a silently empty list."""
+    for value in values:
+        if not _split((value,)):
+            example = "e.g. DESC,SCH-002, or ALL for every rule" if what == "rule code" else "e.g. mcp,anthropic"
+            fail(f"error: {option}: no {what} given in {value!r} ({example})")
+    return _split(values)
+
+
 def _pairs(values: tuple[str, ...], sep: str, option: str) -> list[tuple[str, str]]:
     pairs = []
     for value in values:
@@ -377,14 +387,12 @@ def lint(
     from catalint.run import Run
 
     overrides: dict[str, Any] = {}
-    if select:
-        if not _split(select):  # --select '' would run no rule at all, silently
-            fail("error: --select: no rule code given (e.g. --select DESC,SCH-002; ALL selects every rule)")
-        overrides["select"] = _split(select)
+    if select:  # --select '' would run no rule at all, silently
+        overrides["select"] = _codes(select, "--select")
     if extend_select:
-        overrides["extend-select"] = _split(extend_select)
+        overrides["extend-select"] = _codes(extend_select, "--extend-select")
     if ignore:
-        overrides["ignore"] = _split(ignore)
+        overrides["ignore"] = _codes(ignore, "--ignore")
     if fail_severity:
         overrides["fail-severity"] = fail_severity
     if include:
@@ -398,18 +406,19 @@ def lint(
         overrides["severity"] = {code.strip(): level for code, level in _pairs(severities, "=", "--severity")}
     if per_file_ignores:
         overrides["per-file-ignores"] = {
-            g: _split((c,)) for g, c in _pairs(per_file_ignores, ":", "--per-file-ignores")
+            g: _codes((c,), "--per-file-ignores") for g, c in _pairs(per_file_ignores, ":", "--per-file-ignores")
         }
     if per_tool_ignores:
         overrides["per-tool-ignores"] = [
-            {"tools": g, "rules": _split((c,))} for g, c in _pairs(per_tool_ignores, ":", "--per-tool-ignores")
+            {"tools": g, "rules": _codes((c,), "--per-tool-ignores")}
+            for g, c in _pairs(per_tool_ignores, ":", "--per-tool-ignores")
         ]
     if gates:
         overrides["extend-gate"] = list(gates)
     if no_gate:
         overrides["gate"] = False
     if targets:
-        overrides["targets"] = _split(targets)
+        overrides["targets"] = _codes(targets, "--target", "client")
     if tool_token_budget is not None:
         overrides["tool-token-budget"] = tool_token_budget
     if catalog_token_budget is not None:

@@ -115,15 +115,21 @@ def resolved(runs: list[Run], resolver: Resolver) -> list[Run]:
 
 def trace_files(path: str) -> list[str]:
     """A file as given, or the trace files below a folder (sorted, so run numbers are stable)."""
-    p = Path(path)
     if path == "-" or not os.path.isdir(path):  # Path.is_dir() raises on a name too long
         return [path]
+
+    def unlisted(exc: OSError) -> None:  # a run left out would change every score, so it stops the run
+        raise LoadError(str(exc.filename), f"cannot list this folder: {exc.strerror or exc}")
+
+    children = []
+    for root, _dirs, files in os.walk(path, followlinks=False, onerror=unlisted):
+        children.extend(Path(root, name) for name in files if Path(name).suffix.lower() in TRACE_SUFFIXES)
     seen: set[Path] = set()
     found = []
-    for child in sorted(p.rglob("*")):
-        if child.suffix.lower() in TRACE_SUFFIXES and child.is_file():
+    for child in sorted(children):
+        if child.is_file():
             real = child.resolve()
-            if real not in seen:  # a symlink loop or alias yields a file once
+            if real not in seen:  # an alias through a symlink yields a file once
                 seen.add(real)
                 found.append(str(child))
     if not found:
