@@ -499,6 +499,8 @@ def test_sch004_near_miss_bounded(prop: dict[str, Any]) -> None:
         {"type": "string", "pattern": "^(Time)?SlicerStyle(Light|Dark|Other)\\d$"},
         {"type": "string", "pattern": "^[*+]{1,3}$"},  # * and + inside a class are literals
         {"type": "string", "pattern": "^.{0,64}$"},
+        {"type": "string", "pattern": "^abc$|^de$"},  # each alternative anchored at both ends
+        {"type": "string", "pattern": "^(?=.*\\d)(?!.*\\s)\\w{8,64}$"},  # a lookaround takes no characters
         {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
         {"type": ["string", "integer"], "oneOf": [{"type": "string", "maxLength": 9}, {"type": "integer"}]},
         {"type": "string", "allOf": [{"maxLength": 40}, {"pattern": "^a"}]},
@@ -510,7 +512,10 @@ def test_sch004_near_miss_bounded_by_pattern_or_branches(prop: dict[str, Any]) -
 
 @pytest.mark.parametrize(
     "pattern",
-    ["^\\d+$", "^[a-z]*$", "^a{2,}$", "^a|b$", "[a-z]{1,3}", "^[a-z]{1,3}", "^ab\\$", "^(?:a|b)+$"],
+    [
+        *("^\\d+$", "^[a-z]*$", "^a{2,}$", "^a|b$", "[a-z]{1,3}", "^[a-z]{1,3}", "^ab\\$", "^(?:a|b)+$"),
+        *("^abc$|^de", "^abc$|de$", "^ab$|^c\\$", "^a$|", "^(?=a)b+$", "^(?:x(?=y))+$"),
+    ],
 )
 def test_sch004_fires_when_the_pattern_leaves_the_length_open(pattern: str) -> None:
     assert fires("SCH-004", tool(obj({"value": {"type": "string", "pattern": pattern}})))
@@ -1195,6 +1200,28 @@ def test_sch011_and_sch002_read_an_annotation_only_additional_properties_as_true
     typed = {"type": "object", "additionalProperties": {"description": "a label", "type": "string", "maxLength": 9}}
     assert pointers("SCH-011", obj({"m": typed})) == []
     assert pointers("SCH-002", {**obj({"a": STR}), "additionalProperties": typed["additionalProperties"]}) == []
+
+
+def test_sch011_reads_unevaluated_properties_as_additional_properties_from_2019_09_on() -> None:
+    """unevaluatedProperties: {schema} is a map, and unevaluatedProperties: false an empty object, as
+    their additionalProperties forms are; draft-07 ignores the keyword, so there the object stays opaque."""
+    for extra in (STR, False):
+        prop = {"type": "object", "unevaluatedProperties": extra}
+        assert pointers("SCH-011", obj({"m": prop})) == []
+        assert pointers("SCH-011", {**obj({"m": prop}), "$schema": DRAFT7}) == [f"{IS}/properties/m"]
+    loose = {"type": "object", "unevaluatedProperties": {"description": "anything"}}
+    assert pointers("SCH-011", obj({"m": loose})) == [f"{IS}/properties/m"]
+    mapped = {"type": "object", "properties": {"a": STR}, "required": [], "unevaluatedProperties": STR}
+    assert pointers("SCH-002", mapped) == []
+    assert pointers("SCH-002", {**mapped, "$schema": DRAFT7}) == [IS]
+    assert pointers("SCH-002", {**mapped, "unevaluatedProperties": {"title": "More"}}) == [IS]
+
+
+def test_sch011_fires_on_an_empty_pattern_properties() -> None:
+    f = only("SCH-011", obj({"m": {"type": "object", "patternProperties": {}}}))
+    assert f.pointer == f"{IS}/properties/m"
+    narrowed = {"type": "object", "patternProperties": {}, "anyOf": [{"type": "object"}]}
+    assert pointers("SCH-011", obj({"m": narrowed})) == [f"{IS}/properties/m/anyOf/0"]
 
 
 def test_sch011_near_miss_any_json_value() -> None:

@@ -122,17 +122,17 @@ _OPEN_REPEAT = re.compile(r"\{\d*,\}")
 
 
 def bounded_pattern(pattern: str) -> bool:
-    """Whether every string a pattern accepts is of bounded length: anchored at both ends (`^...$`),
-    no top-level `|` (which would free each side of one anchor), and no `*`, `+` or `{n,}` outside
-    a character class. `^[A-Z]{2}-\\d{4}$` is bounded; `^\\d+$` and `^a|b$` are not."""
-    if len(pattern) < 2 or not pattern.startswith("^") or not pattern.endswith("$"):
-        return False
-    body = pattern[1:-1]
-    if (len(body) - len(body.rstrip("\\"))) % 2:  # the final $ is escaped: a literal dollar
+    """Whether every string a pattern accepts is of bounded length: each top-level alternative anchored at
+    both ends (`^...$`, or `^ab$|^cd$`), and no `*`, `+` or `{n,}` outside a character class or a lookaround
+    (which tests the string without taking any of it). `^[A-Z]{2}-\\d{4}$`, `^(ab|cd)$` and
+    `^(?=.*\\d)\\w{8,64}$` are bounded; `^\\d+$` and `^a|b$` (an unanchored end on each side) are not."""
+    if len(pattern) < 2 or pattern[0] != "^":
         return False
     depth, in_class, i = 0, False, 0
-    while i < len(body):
-        c = body[i]
+    looking: list[int] = []  # depths of the lookaround groups that are open
+    starts = [0]  # where each top-level alternative starts
+    while i < len(pattern):
+        c = pattern[i]
         if c == "\\":
             i += 2
             continue
@@ -140,18 +140,33 @@ def bounded_pattern(pattern: str) -> bool:
             in_class = c != "]"
         elif c == "[":
             in_class = True
-            if body[i + 1 : i + 2] == "]":  # "[]...]": a ] first in a class is a literal
+            if pattern[i + 1 : i + 2] == "]":  # "[]...]": a ] first in a class is a literal
                 i += 1
         elif c == "(":
             depth += 1
+            if pattern.startswith(("(?=", "(?!", "(?<=", "(?<!"), i):
+                looking.append(depth)
         elif c == ")":
+            if looking and looking[-1] == depth:
+                looking.pop()
             depth -= 1
-        elif c in "*+" or (c == "|" and depth == 0):
-            return False
-        elif c == "{" and _OPEN_REPEAT.match(body, i):
+        elif c == "|" and depth == 0:
+            starts.append(i + 1)
+        elif looking:
+            pass
+        elif c in "*+" or (c == "{" and _OPEN_REPEAT.match(pattern, i)):
             return False
         i += 1
-    return True
+    ends = [at - 1 for at in starts[1:]] + [len(pattern)]
+    return all(_anchored(pattern, a, b) for a, b in zip(starts, ends, strict=True))
+
+
+def _anchored(pattern: str, start: int, end: int) -> bool:
+    """pattern[start:end] begins with ^ and ends with a $ that is not escaped."""
+    part = pattern[start:end]
+    if len(part) < 2 or part[0] != "^" or part[-1] != "$":
+        return False
+    return (len(part) - 1 - len(part[:-1].rstrip("\\"))) % 2 == 0
 
 
 def _closed_tuple(s: dict[str, Any]) -> bool:
@@ -174,8 +189,9 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     without `maxItems`, anywhere in the input schema (arguments, array items,
     nested objects, `$defs`, branches). Strings limited by `enum`, `const`, a
     fixed-size `format` (`date`, `date-time`, `time`, `uuid`, `ipv4`, `ipv6`,
-    `duration`) or a `pattern` that caps the length (anchored `^...$`, no
-    top-level `|`, no `*`, `+` or `{n,}`: `^[A-Z]{2}-\\d{4}$`) are bounded
+    `duration`) or a `pattern` that caps the length (each top-level
+    alternative anchored `^...$`, no `*`, `+` or `{n,}` outside a class or a
+    lookaround: `^[A-Z]{2}-\\d{4}$`, `^ab$|^cd$`) are bounded
     already and pass; so does an array with `items: false` (a closed tuple, or
     only `[]`; draft-07 `additionalItems: false` too). The bound counts wherever
     it applies to the same value: on the schema itself, in what its `$ref`

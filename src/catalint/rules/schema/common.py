@@ -82,8 +82,15 @@ ANNOTATIONS = frozenset(
 )
 
 
-def is_map(schema: dict[str, Any]) -> bool:
-    """additionalProperties is a real schema: a deliberate map of typed values. One of annotations only
-    (`{"description": "..."}`) takes any value, as `true` does."""
+# Dialects without unevaluatedProperties (it came with 2019-09): there it is an unknown keyword.
+BEFORE_2019 = frozenset({"draft-07", "draft-06", "draft-04"})
+
+
+def is_map(schema: dict[str, Any], dialect: str | None = None) -> bool:
+    """additionalProperties (or, from 2019-09 on, unevaluatedProperties) is a real schema: a deliberate map
+    of typed values. One of annotations only (`{"description": "..."}`) takes any value, as `true` does."""
     extra = schema.get("additionalProperties")
-    return isinstance(extra, dict) and not ANNOTATIONS.issuperset(extra)
+    if isinstance(extra, dict) and not ANNOTATIONS.issuperset(extra):
+        return True
+    extra = schema.get("unevaluatedProperties")
+    return isinstance(extra, dict) and not ANNOTATIONS.issuperset(extra) and dialect not in BEFORE_2019

@@ -9,6 +9,7 @@ from typing import Any
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.rules.schema.common import (
+    BEFORE_2019,
     dialect,
     is_map,
     nodes,
@@ -88,10 +89,7 @@ def _closed(schema: dict[str, Any], dialect: str | None) -> bool:
     if schema.get("additionalProperties", True) is False:
         return True
     # unevaluatedProperties exists from 2019-09 on; draft-07 and older ignore it
-    return dialect not in _BEFORE_2019 and schema.get("unevaluatedProperties", True) is False
-
-
-_BEFORE_2019 = frozenset({"draft-07", "draft-06", "draft-04"})
+    return dialect not in BEFORE_2019 and schema.get("unevaluatedProperties", True) is False
 
 
 def _closed_by_subschemas(schema: dict[str, Any], root: dict[str, Any], node: Node, dialect: str | None) -> bool:
@@ -106,7 +104,7 @@ def _closes(schema: Any, root: dict[str, Any], node: Node, dialect: str | None, 
     if not isinstance(schema, dict) or id(schema) in seen or len(seen) > 64:
         return False
     seen.add(id(schema))
-    if _closed(schema, dialect) or is_map(schema):
+    if _closed(schema, dialect) or is_map(schema, dialect):
         return True
     if "$ref" in schema and _closes(resolve(root, schema["$ref"], node.resource, node.base), root, node, dialect, seen):
         return True
@@ -156,7 +154,8 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     false}` as the input schema of a tool that takes no arguments; this rule is
     from the published tool-schema-lint checks.
 
-    Not reported: an object whose `additionalProperties` is a schema that
+    Not reported: an object whose `additionalProperties` (or, from 2019-09 on,
+    `unevaluatedProperties`) is a schema that
     constrains the values (a deliberate map such as headers: string to string;
     one of annotations only, such as `{"description": "..."}`, takes any value
     as `true` does, and is reported); an object closed through
@@ -192,7 +191,7 @@ def open_object(tool: Tool) -> Iterator[Hit]:
         if candidate and not node.condition and not _refines_parent(node):
             if (
                 not _closed(s, d)
-                and not is_map(s)
+                and not is_map(s, d)
                 and not _closed_by_subschemas(s, root, node, d)
                 and not _a_base(node, tool)
             ):
@@ -242,8 +241,9 @@ _ANY_JSON = frozenset(("string", "number", "boolean", "object", "array", "null")
 def opaque_structure(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An array schema with neither `items` nor `prefixItems`,
-    and an object-typed argument with no `properties` (or an empty one),
-    `patternProperties` or `additionalProperties` schema:
+    and an object-typed argument with no `properties`, `patternProperties` (an
+    empty one of either lists no member) or `additionalProperties` schema
+    (`unevaluatedProperties` serves as well from 2019-09 on):
     `additionalProperties: true`, `{}` and a schema of annotations only
     (`{"description": "..."}`) say "anything", which leaves the agent guessing
     just as much. An argument is a property, an array's items, an
@@ -285,9 +285,9 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
         elif (
             "object" in kinds
             and not s.get("properties")  # `properties: {}` lists no member either
-            and "patternProperties" not in s
-            and not is_map(s)
+            and not s.get("patternProperties")
             and s.get("additionalProperties") is not False
+            and not _members_said(s, tool)
         ):
             if node.role not in ("property", "items"):
                 top = _alternative_of(node)
@@ -312,6 +312,14 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
             )
 
 
+def _members_said(schema: dict[str, Any], tool: Tool) -> bool:
+    """A map of typed values, or (from 2019-09 on) an object closed with unevaluatedProperties: false."""
+    if "additionalProperties" not in schema and "unevaluatedProperties" not in schema:
+        return False  # the common case, told without reading the dialect
+    d = dialect(tool).name
+    return is_map(schema, d) or (d not in BEFORE_2019 and schema.get("unevaluatedProperties") is False)
+
+
 def _alternative_of(node: Node) -> Node | None:
     """What an anyOf/oneOf branch (at any depth) is an alternative of, or node itself when it is no branch;
     None for a branch that only narrows an object with a shape of its own, or for any other branch.
@@ -327,7 +335,7 @@ def _alternative_of(node: Node) -> Node | None:
 def _shaped_object(schema: dict[str, Any]) -> bool:
     return (
         bool(schema.get("properties"))
-        or "patternProperties" in schema
+        or bool(schema.get("patternProperties"))
         or "additionalProperties" in schema
         or "unevaluatedProperties" in schema
     )
