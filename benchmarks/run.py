@@ -3,7 +3,7 @@
     python benchmarks/run.py [--only SECTIONS] [--quick] [--seed SEED] [-o FILE]
 
 Sections (default: all): lint (start-up, lint of 5 / 1,000 / 10,000 generated
-tools, of the 1,000 as a YAML file and of a folder of 100 catalogs of 10, slowest
+tools, of the 1,000 and 10,000 as YAML files and of a folder of 100 catalogs of 10, slowest
 imports), shares (JSON Schema validation and token counting in the 10,000-tool
 lint, and its time by part), bench (`catalint bench run`, 1,000
 tools x 1,000 intents x 4,000 mutations), snapshot (`catalint snapshot` and `lint --server` of a local
@@ -48,7 +48,8 @@ SCHEMA_RULES = "SCH-006,SCH-009,SCH-013"
 ONE_RULE = "DESC-001"
 BENCH_SIZE = (1_000, 1_000, 4_000)  # tools, intents, mutations
 FOLDER = (100, 10)  # files, tools each: a repository of small servers
-YAML_SIZE = 1_000  # the 1,000-tool catalog again, written as YAML
+# The 1,000- and 10,000-tool catalogs again, written as YAML: (tools, runs, quick runs, memory target MB)
+YAML_SIZES: tuple[tuple[int, int, int, float | None], ...] = ((1_000, 5, 2, None), (10_000, 3, 1, 300.0))
 SERVER_ARGS = ("normal", "1000", "100")  # MODE TOOLS PAGE
 # (tools, runs, quick runs, wall target s, memory target MB)
 SIZES: tuple[tuple[int, int, int, float | None, float | None], ...] = (
@@ -311,9 +312,11 @@ def lint_cases(cmd: list[str], catalogs: Catalogs, quick: bool) -> list[Case]:
         argv = [*cmd, "lint", str(catalogs(largest[0])), "--output-format", "text", "--select", select]
         case = Case(f"lint {largest[0]:,} tools, text, `--select {select}` ({what})", argv)
         cases.append(measure(case, largest[2] if quick else largest[1]))
-    path = catalogs.yaml(YAML_SIZE)
-    case = Case(f"lint {YAML_SIZE:,} tools, YAML file, json", [*cmd, "lint", str(path), "--output-format", "json"])
-    cases.append(measure(case, 2 if quick else 5, _findings))
+    for tools, reps, quick_reps, mem in YAML_SIZES:
+        path = catalogs.yaml(tools)
+        argv = [*cmd, "lint", str(path), "--output-format", "json"]
+        case = Case(f"lint {tools:,} tools, YAML file, json", argv, mem_target=mem)
+        cases.append(measure(case, quick_reps if quick else reps, _findings))
     files, tools = FOLDER
     folder = catalogs.folder(files, tools)
     case = Case(

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from catalint.model import Catalog, Tool
-from catalint.sourcemap import JsonSourceMap, LineIndex, YamlSourceMap, join_pointer
+from catalint.sourcemap import JsonSourceMap, LineIndex, YamlEventSourceMap, YamlSourceMap, join_pointer
 from catalint.text import one_line  # an error line names a file and quotes its keys: both untrusted
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -180,12 +180,17 @@ class _TooManyValues(Exception):
     """The document holds more than MAX_EXPANDED values; args: the mark where composing stopped."""
 
 
-def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap]:
+def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap | YamlEventSourceMap]:
     fast = _fast_loader()
     if fast is not None and not text.startswith("\ufeff"):  # libyaml's offsets skip a BOM
+        from catalint import yaml_events
+
         try:
-            return _parse_yaml(text, display, fast, unsure=True)
-        except _Unsure:
+            plain = yaml_events.read(text, fast, MAX_EXPANDED)
+            if plain is not None:
+                return plain
+            return _parse_yaml(text, display, fast, unsure=True)  # tags, anchors, merge keys: composed
+        except (yaml_events.Unsure, _Unsure):
             pass
     return _parse_yaml(text, display, _json_loader())
 

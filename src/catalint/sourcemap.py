@@ -6,8 +6,10 @@ passes through is indexed once (its children's offsets: one regular-expression
 match reads a separator and the next member's name, and the C decoder skips
 each child it must step over), so the total cost stays linear in the file size.
 
-YAML: PyYAML's node tree already carries start and end marks; they are
-collected into a table while the document is composed.
+YAML: read from libyaml's events, each container keeps its children's start and
+end offsets (YamlEventSourceMap); a document that needs PyYAML's composer
+(tags, anchors, merge keys) has its node tree's marks collected into a table
+(YamlSourceMap).
 
 Columns count characters (code points), not bytes. CR, LF and CRLF all end a line.
 """
@@ -400,3 +402,57 @@ class YamlSourceMap:
 
     def start(self, pointer: str) -> tuple[int, int]:
         return self.lines.position(self._offsets(pointer)[0])
+
+
+class YamlEventSourceMap:
+    """Pointer -> span for a YAML document read from its events: every container's children's
+    (start, end) character offsets, in document order, kept by the container's identity.
+
+    A lookup walks the data along the pointer, so the map holds no pointer strings, and
+    the data must not change while the map is in use.
+    """
+
+    def __init__(self, text: str, root: Any, root_span: tuple[int, int], kids: dict[int, Any]) -> None:
+        self.text = text
+        self.lines = LineIndex(text)
+        self._root = root
+        self._root_span = root_span
+        self._kids = kids  # id(container) -> array of start, end, start, end, ... a child
+        self._order: dict[int, dict[str, int]] = {}  # a large mapping's keys -> their places, once asked
+
+    def _place(self, mapping: dict[str, Any], key: str) -> int:
+        if len(mapping) <= 16:
+            for i, k in enumerate(mapping):
+                if k == key:
+                    return i
+        order = self._order.get(id(mapping))
+        if order is None:
+            order = self._order[id(mapping)] = {k: i for i, k in enumerate(mapping)}
+        return order[key]
+
+    def _offsets(self, pointer: str) -> tuple[int, int]:
+        node, span = self._root, self._root_span
+        for part in split_pointer(pointer):
+            if isinstance(node, dict):
+                if part not in node:
+                    break  # no such member: the closest node there is
+                i, child = self._place(node, part), node[part]
+            elif isinstance(node, list) and is_index(part) and int(part) < len(node):
+                i = int(part)
+                child = node[i]
+            else:  # past a scalar, or no such item
+                break
+            kids = self._kids[id(node)]
+            span = (kids[2 * i], kids[2 * i + 1])
+            node = child
+        return span
+
+    def span(self, pointer: str) -> Span:
+        return self.lines.span(*self._offsets(pointer))
+
+    def start(self, pointer: str) -> tuple[int, int]:
+        return self.lines.position(self._offsets(pointer)[0])
+
+    def release(self) -> None:
+        """Forget the key orders that lookups built."""
+        self._order.clear()
