@@ -55,6 +55,21 @@ def test_cat001_fires_on_case_only_duplicate() -> None:
     assert "differs only in case from 'search'" in findings[0].message
 
 
+def test_cat001_fires_on_the_same_name_in_another_normalization_form() -> None:
+    """'café' with a precomposed é and with e + a combining accent look the same but are different strings."""
+    findings = run("CAT-001", tool("caf\u00e9"), tool("cafe\u0301"))
+    assert where(findings) == [("cafe\u0301", "/tools/1/name")]
+    assert "is the same text, in another Unicode normalization form, as 'café'" in findings[0].message
+
+
+def test_cat001_says_case_folding_for_names_beyond_ascii() -> None:
+    findings = run("CAT-001", tool("kelvin"), tool("\u212aelvin"), tool("straße"), tool("STRASSE"))
+    assert [f.message.split(" at ")[0] for f in findings] == [
+        "tool name '\u212aelvin' equals, once case is folded, 'kelvin'",
+        "tool name 'STRASSE' equals, once case is folded, 'straße'",
+    ]
+
+
 def test_cat001_every_later_repeat_names_the_first() -> None:
     findings = run("CAT-001", tool("search"), tool("other"), tool("SEARCH"), tool("search"))
     assert where(findings) == [("SEARCH", "/tools/2/name"), ("search", "/tools/3/name")]
@@ -81,6 +96,10 @@ def test_cat001_near_miss_single_tool() -> None:
         ("a" * 129, "is 129 characters, over 128"),
         ("", "is empty"),
         ("météo", "contains 'é'"),
+        ("me\u0301teo", "contains '\\u0301'"),  # a combining accent, which shows nothing on its own
+        ("get\u200bweather", "contains '\\u200b'"),
+        ("get\u00a0weather", "contains '\\u00a0'"),  # a no-break space
+        ("tool\U000e0041", "contains '\\U000e0041'"),  # a tag character
     ],
 )
 def test_cat002_fires_on_invalid_name(name: str, fragment: str) -> None:
@@ -343,6 +362,49 @@ def test_cat005_judges_a_name_with_a_content_word_the_other_name_lacks() -> None
         {"name": "power_off_droplet", "description": "Power a droplet off. Size, size: the droplet size, power."},
     ]
     assert [f.tool for f in run("CAT-005", *tools)] == ["power_on_droplet_size"]
+
+
+def test_cat005_skips_a_more_specific_rival_named_so_when_the_description_says_the_name() -> None:
+    """list_issues beside list_issue_types: the longer name holds every word of the shorter and more, and
+    list_issues says "list issues" itself, so a model reading the names tells them apart."""
+    own = "List issues in a repository. For pagination, pass the cursor of the previous page; at most 100 a page."
+    tools = [
+        {"name": "list_issues", "description": own},
+        {"name": "list_issue_types", "description": "List issue types: the issue types to list issues by."},
+        {"name": "get_user", "description": "Get a user's profile: name, email and role."},
+    ]
+    assert run("CAT-005", *tools) == []
+    # the same rival against a description that does not say what the name says is still reported
+    tools[0]["description"] = "Page through the tracker of a repository; pass the cursor of the previous page."
+    assert [f.tool for f in run("CAT-005", *tools)] == ["list_issues"]
+
+
+@pytest.mark.parametrize(
+    ("description", "fires"),
+    [
+        (
+            "Fetch the PDF for an arXiv identifier and convert it to markdown, storing the result locally so that "
+            "later calls can use it without network access.",
+            True,
+        ),
+        (
+            "Download a paper: fetch its PDF by arXiv identifier and store it as markdown, for read_paper to read.",
+            False,
+        ),
+    ],
+)
+def test_cat005_the_documented_bad_and_good_examples(description: str, fires: bool) -> None:
+    tools = [
+        {"name": "download_paper", "description": description},
+        {
+            "name": "read_paper",
+            "description": "Read the text of a paper. A paper must be downloaded first; "
+            "download the paper if it is missing.",
+        },
+        {"name": "get_user", "description": "Get a user's profile: name, email and role."},
+        {"name": "list_projects", "description": "List the projects of the workspace, newest first."},
+    ]
+    assert [f.tool for f in run("CAT-005", *tools)] == (["download_paper"] if fires else [])
 
 
 def test_cat005_skips_names_with_one_content_word() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 
@@ -24,8 +25,10 @@ TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 def duplicate_tool_name(tools: list[Tool]) -> Iterator[CatalogHit]:
     """
     **What it catches.** A tool whose name repeats an earlier tool's name in the
-    same file, exactly or ignoring case (`search` and `Search`). The later tool is
-    reported, naming the first.
+    same file, exactly, ignoring case (`search` and `Search`, by Unicode case
+    folding), or as the same text in another Unicode normalization form (`café`
+    written with `é` and with `e` plus a combining accent, which look alike). The
+    later tool is reported, naming the first.
 
     **Why.** `tools/call` names a tool by its name alone, so two tools with one
     name make one of them unreachable, and clients differ in which one they keep
@@ -41,12 +44,20 @@ def duplicate_tool_name(tools: list[Tool]) -> Iterator[CatalogHit]:
     """
     first: dict[str, Tool] = {}
     for tool in tools:
-        key = tool.name.casefold()
+        name = tool.name if tool.name.isascii() else unicodedata.normalize("NFC", tool.name)
+        key = name.casefold()
         earlier = first.get(key)
         if earlier is None:
             first[key] = tool
             continue
-        how = "repeats" if earlier.name == tool.name else "differs only in case from"
+        if earlier.name == tool.name:
+            how = "repeats"
+        elif unicodedata.normalize("NFC", earlier.name) == name:
+            how = "is the same text, in another Unicode normalization form, as"
+        elif earlier.name.isascii() and tool.name.isascii():
+            how = "differs only in case from"
+        else:  # Unicode case folding: the Kelvin sign is a "k", "ß" is "ss"
+            how = "equals, once case is folded,"
         yield CatalogHit(
             tool,
             Hit(
@@ -93,7 +104,7 @@ def invalid_tool_name(tools: list[Tool]) -> Iterator[CatalogHit]:
             what = f"is {len(name)} characters, over 128"
         else:
             bad = sorted({c for c in name if TOOL_NAME.fullmatch(c) is None})
-            what = "contains " + ", ".join(repr(c) for c in bad[:5])
+            what = "contains " + ", ".join(_shown(c) for c in bad[:5])
         yield CatalogHit(
             tool,
             Hit(
@@ -101,6 +112,14 @@ def invalid_tool_name(tools: list[Tool]) -> Iterator[CatalogHit]:
                 f"tool name {name!r} {what}; MCP names are 1-128 characters of [A-Za-z0-9_.-]",
             ),
         )
+
+
+def _shown(char: str) -> str:
+    """A character quoted; one that shows nothing on its own (a combining mark, a format character, a
+    space other than ' ') as its escape, as repr() already gives a control or a zero-width space."""
+    if char != " " and unicodedata.category(char)[0] in "MZC":
+        return f"'\\u{ord(char):04x}'" if ord(char) <= 0xFFFF else f"'\\U{ord(char):08x}'"
+    return repr(char)
 
 
 def _normal(text: str) -> str:
@@ -341,8 +360,12 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     leave fewer than two content words once stop words go (`get_config` asks
     for "config") are not judged, nor a tool whose name holds every content word
     of the other's and differs from it only by a stop word the query drops
-    (`get_table` and `update_table`, `power_on_droplet` and `power_off_droplet`):
-    the names tell them apart where the selector cannot look.
+    (`get_table` and `update_table`, `power_on_droplet` and `power_off_droplet`),
+    nor one whose rival is a more specific tool named so, its name holding every
+    content word of this one's and more (`list_issues` beside `list_issue_types`,
+    `create_pull_request` beside `create_pull_request_review`), when this tool's
+    description says the words of its name too and something of its own: the
+    names tell them apart where the selector cannot look.
 
     **Why.** If a lexical match on a tool's own name lands elsewhere, the names
     and descriptions of the two tools say nearly the same thing, and a model
@@ -350,12 +373,14 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     found that a well-described server among five equivalents was picked 72% of
     the time: the description is what separates look-alikes.
 
-    **Bad.** `search_issues` "Search issues and pull requests by query." beside
-    `search_pull_requests` "Search issues and pull requests by query."
+    **Bad.** `download_paper` "Fetch the PDF for an arXiv identifier and convert
+    it to markdown, storing the result locally so that later calls can use it
+    without network access." beside `read_paper` "Read the text of a paper. A
+    paper must be downloaded first; download the paper if it is missing.": asked
+    for "download paper", the selector picks `read_paper`.
 
-    **Good.** `search_issues` "Search issues (not pull requests) by label, state and
-    text." beside `search_pull_requests` "Search pull requests by branch, review
-    state and text."
+    **Good.** `download_paper` "Download a paper: fetch its PDF by arXiv
+    identifier and store it as markdown, for read_paper to read."
 
     **Fix.** Say in each description what the tool does that the other does not,
     with the words a user would use for it.
@@ -382,6 +407,9 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
         ):
             continue  # what sets the name apart is only a word the query cannot carry (get/update, on/off)
         own, theirs = docs[i].tf, docs[rival[1]].tf
+        asked = set(query)
+        if asked < set(tokens(other.name)) and asked <= set(tokens(texts[i])) and own.keys() - theirs.keys():
+            continue  # a more specific tool, named so (list_issues, list_issue_types); this one says what it is
         shared = ", ".join(_weightiest(own.keys() & theirs.keys(), own, index.idf)) or "nothing"
         apart = ", ".join(_weightiest(own.keys() - theirs.keys(), own, index.idf))
         apart = f"only {apart} set {tool.name!r} apart" if apart else f"nothing sets {tool.name!r} apart"
