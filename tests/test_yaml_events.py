@@ -109,10 +109,17 @@ def test_what_is_not_plain_goes_to_the_composer(text: str) -> None:
     assert read(text) is None
 
 
-def test_more_values_than_allowed_goes_to_the_composer() -> None:
-    text = "a: [1, 2, 3]\n"  # the mapping, its key, the sequence and three items: six values
-    assert read(text, max_values=6) is not None
-    assert read(text, max_values=5) is None
+def test_reading_stops_past_max_values_where_the_composer_stops() -> None:
+    text = "a: [1, 2, 3]\nb: 4\n"  # the mapping, two keys, the sequence, four numbers: eight values
+    assert read(text, max_values=8) is not None
+    with pytest.raises(yaml_events.TooManyValues) as info:
+        read(text, max_values=6)
+    assert (info.value.args[0].line, info.value.args[0].column) == (1, 0)  # the key b, the seventh value
+    composer = loader._fast_loader()(text)
+    composer.composed = loader.MAX_EXPANDED - 6  # the composer's count, six values from its limit
+    with pytest.raises(loader._TooManyValues) as stopped:
+        composer.get_single_node()
+    assert (stopped.value.args[0].line, stopped.value.args[0].column) == (1, 0)
 
 
 def test_text_libyaml_refuses_is_unsure() -> None:

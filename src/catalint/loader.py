@@ -190,9 +190,16 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap | YamlEventS
             if plain is not None:
                 return plain
             return _parse_yaml(text, display, fast, unsure=True)  # tags, anchors, merge keys: composed
+        except yaml_events.TooManyValues as exc:
+            raise _too_many(display, exc.args[0]) from None
         except (yaml_events.Unsure, _Unsure):
             pass
     return _parse_yaml(text, display, _json_loader())
+
+
+def _too_many(display: str, mark: Any) -> LoadError:
+    message = f"a YAML document of more than {MAX_EXPANDED:,} values: catalint reads at most that many"
+    return LoadError(display, message, mark.line + 1, mark.column + 1)
 
 
 def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False) -> tuple[Any, YamlSourceMap]:
@@ -225,9 +232,7 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
             raise LoadError(display, f"YAML aliases expand to more than {MAX_EXPANDED:,} values (an alias bomb?)")
         return data, source
     except _TooManyValues as exc:
-        mark = exc.args[0]
-        message = f"a YAML document of more than {MAX_EXPANDED:,} values: catalint reads at most that many"
-        raise LoadError(display, message, mark.line + 1, mark.column + 1) from None
+        raise _too_many(display, exc.args[0]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or exc.context or "invalid YAML"

@@ -8,8 +8,9 @@ node objects and no pointer strings.
 
 Only plain documents take this path: no tags, anchors, aliases or merge keys, no
 repeated key, no scalar that needs more than the JSON types, and nesting of at
-most MAX_DEPTH. For anything else `read` returns None and the caller composes
-the document as before, so errors, and what such documents mean, stay as they were.
+most MAX_DEPTH; past max_values values it stops, as the composer would. For
+anything else `read` returns None and the caller composes the document as
+before, so errors, and what such documents mean, stay as they were.
 """
 
 from __future__ import annotations
@@ -32,12 +33,17 @@ class Unsure(Exception):
     """libyaml refused the text: the caller reads it again to word the error."""
 
 
+class TooManyValues(Exception):
+    """The document holds more than max_values values; args: the mark of the first value past them,
+    where the composer would stop too."""
+
+
 def read(text: str, loader_class: Any, max_values: int) -> tuple[Any, YamlEventSourceMap] | None:
     """(data, source map) for a plain document, or None when it needs the composer.
 
     loader_class: the libyaml loader whose scalar constructors give null, bool, int and
-    float values. Raises Unsure when libyaml cannot parse the text. A document of more
-    than max_values values is handed back too: the composer stops where it passes them.
+    float values. Raises Unsure when libyaml cannot parse the text, and TooManyValues
+    past max_values values (counting keys, as the composer does).
     """
     import yaml
     from yaml._yaml import CParser
@@ -69,7 +75,7 @@ def read(text: str, loader_class: Any, max_values: int) -> tuple[Any, YamlEventS
                         return None
                     values += 1
                     if values > max_values:
-                        return None
+                        raise TooManyValues(event.start_mark)
                     written = event.value
                     if stack and stack[-1][4] is None and type(stack[-1][0]) is dict:
                         # a mapping key: kept as written (`200:` stays "200"), as the composer path keeps it
@@ -100,8 +106,10 @@ def read(text: str, loader_class: Any, max_values: int) -> tuple[Any, YamlEventS
                     if event.anchor is not None or event.tag is not None or len(stack) >= MAX_DEPTH:
                         return None
                     values += 1
-                    if values > max_values or (stack and stack[-1][4] is None and type(stack[-1][0]) is dict):
-                        return None  # too many values, or a collection as a mapping key
+                    if values > max_values:
+                        raise TooManyValues(event.start_mark)
+                    if stack and stack[-1][4] is None and type(stack[-1][0]) is dict:
+                        return None  # a collection as a mapping key
                     container = {} if kind is mapping_start else []
                     stack.append([container, array("q"), event.start_mark.index, event.flow_style, None])
                     continue
