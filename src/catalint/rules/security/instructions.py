@@ -529,7 +529,8 @@ def _dismissals(blob: Blob) -> Iterator[tuple[int, int, str]]:
 # right before the phrase, and an example lead just before the quote.
 _EXAMPLE_QUOTE = LazyRegex(
     r"\b(?:for\s+example|for\s+instance|such\s+as|e\.g\.|like|including|inputs?|strings?|payloads?|prompts?"
-    r"|texts?|messages?)(?:\s+(?:saying|that\s+says?|reading|like|such\s+as))?"
+    r"|texts?|(?<!system\s)(?<!developer\s)(?<!assistant\s)messages?)"  # "System message: '...'" is a role label
+    r"(?:\s+(?:saying|that\s+says?|reading|like|such\s+as|tested|tried|used|checked|detected|blocked|flagged))?"
     r"[:,]?\s*(?:[\"'“‘][^\"'”’\n]{0,80}[\"'”’],?\s*(?:and\s+|or\s+)?)*[\"'“‘]$",
     re.IGNORECASE,
 )
@@ -754,7 +755,9 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
     main branch", "the assistant is cleared to call this tool only after the user
     confirms", "equivalent to running curl … | sh", `<example>` blocks, and attack
     strings quoted as a tool's data
-    ("runs attack inputs such as 'Ignore all previous instructions'"). So does
+    ("runs attack inputs such as 'Ignore all previous instructions'", "attack
+    strings tested: '...'"; not "System message: '...'", the role label an
+    injection fakes). So does
     the reference fetch server's "this tool now grants you internet access": it
     tells the model what the tool can do, and asks for nothing the user cannot see;
     and mongodb-mcp-server's "Note to LLM: Use the collection-indexes tool to
