@@ -44,6 +44,12 @@ def run(code: str, *tools: dict[str, Any]) -> list[Finding]:
     return lint_catalog(catalog, Settings(select=[code])).findings
 
 
+def run_target(target: str, *tools: dict[str, Any]) -> list[Finding]:
+    """The findings a --target run reports (every rule family the target enables)."""
+    catalog = load_text(json.dumps({"tools": list(tools)}, indent=2), "t.json", "t.json")
+    return lint_catalog(catalog, Settings(select=selectors([target]))).findings
+
+
 def pointers(code: str, schema: Any) -> list[str]:
     return sorted(f.pointer for f in run(code, tool(schema)))
 
@@ -61,6 +67,7 @@ def only(code: str, t: dict[str, Any]) -> Finding:
 def test_cmp_rules_are_off_by_default_and_documented() -> None:
     cmp = [r for r in all_rules() if r.code.startswith("CMP-")]
     assert {r.code[:7] for r in cmp} == {"CMP-OAI", "CMP-OAS", "CMP-ANT", "CMP-GEM"}
+    assert {"CMP-OAI-005", "CMP-OAI-006", "CMP-GEM-007"} <= {r.code for r in cmp}
     assert not any(r.default for r in cmp)
     assert not set(Settings().enabled_codes()) & {r.code for r in cmp}
     for r in cmp:
@@ -127,6 +134,53 @@ def test_oai004_near_miss_exactly_128_tools() -> None:
     assert not run("CMP-OAI-004", *[tool(name=f"t{i}") for i in range(128)])
 
 
+@pytest.mark.parametrize("schema", [{"type": "object"}, {"type": "object", "additionalProperties": False}])
+def test_oai005_fires_on_an_object_root_without_properties(schema: dict[str, Any]) -> None:
+    f = only("CMP-OAI-005", tool(schema))
+    assert f.pointer == IS and f.severity == Severity.CRITICAL
+    assert "missing properties" in f.message
+    assert f.suggestion and '"properties": {}' in f.suggestion
+
+
+def test_oai005_near_miss_empty_properties_or_a_root_other_rules_report() -> None:
+    assert run("CMP-OAI-005", tool({"type": "object"}))  # the bare object is reported ...
+    assert not run("CMP-OAI-005", tool({"type": "object", "properties": {}}))  # ... an empty properties is not
+    assert not run("CMP-OAI-005", tool({"additionalProperties": False}))  # CMP-OAI-002's: no type
+    assert not run("CMP-OAI-005", tool({"type": "object", "anyOf": [obj({"a": STR})]}))  # CMP-OAI-006's
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("anyOf", [{"required": ["id"]}, {"required": ["url"]}]),
+        ("oneOf", [{"required": ["id"]}, {"required": ["url"]}]),
+        ("allOf", [{"if": {"required": ["id"]}, "then": {"required": ["url"]}}]),
+        ("enum", [{"id": "a", "url": "b"}]),
+        ("const", {"id": "a", "url": "b"}),
+        ("not", {"required": ["id", "url"]}),
+    ],
+)
+def test_oai006_fires_on_composition_beside_an_object_root(key: str, value: Any) -> None:
+    schema = {"type": "object", "properties": {"id": STR, "url": STR}, key: value}
+    f = only("CMP-OAI-006", tool(schema))
+    assert f.pointer == f"{IS}/{key}" and f.severity == Severity.CRITICAL
+    assert f"{key} is not allowed at the top level" in f.message
+
+
+def test_oai006_near_miss_nested_composition_or_an_untyped_root() -> None:
+    assert run("CMP-OAI-006", tool(obj({"v": STR}, anyOf=[{"required": ["v"]}])))  # at the root: reported
+    assert not run("CMP-OAI-006", tool(obj({"v": {"anyOf": [STR, {"type": "null"}]}, "e": {"enum": ["a"]}})))
+    assert not run("CMP-OAI-006", tool({"anyOf": [obj({"id": STR}), obj({"url": STR})]}))  # CMP-OAI-002's
+
+
+def test_openai_targets_report_an_object_root_without_properties_or_with_a_root_enum() -> None:
+    bare = run_target("openai", tool({"type": "object"}))
+    assert [(f.code, f.pointer) for f in bare] == [("CMP-OAI-005", IS)]
+    root_enum = obj({"a": STR}, enum=[{"a": "x"}])
+    strict = [(f.code, f.pointer, f.severity) for f in run_target("openai-strict", tool(root_enum))]
+    assert strict == [("CMP-OAI-006", f"{IS}/enum", Severity.CRITICAL)]
+
+
 # ---------------------------------------------------------------- CMP-OAS
 
 
@@ -166,13 +220,41 @@ def test_oas002_near_miss_optional_written_as_required_and_nullable() -> None:
 
 def test_oas003_fires_on_each_unsupported_keyword() -> None:
     ids = {"type": "array", "items": {"type": "string", "maxLength": 20}, "uniqueItems": True}
-    schema = obj({"ids": ids, "n": {"type": "integer", "default": 3}}, allOf=[{"required": ["ids"]}])
+    schema = obj({"ids": ids, "n": {"type": "integer", "default": 3}}, dependentRequired={"n": ["ids"]})
     assert pointers("CMP-OAS-003", schema) == [
-        f"{IS}/allOf",
+        f"{IS}/dependentRequired",
         f"{IS}/properties/ids/items/maxLength",
         f"{IS}/properties/ids/uniqueItems",
         f"{IS}/properties/n/default",
     ]
+    # a root allOf beside "type": "object" is CMP-OAI-006's (refused strict or not); without that type, this rule's
+    assert not run("CMP-OAS-003", tool(obj({"a": STR}, allOf=[{"required": ["a"]}])))
+    assert pointers("CMP-OAS-003", {"allOf": [obj({"a": STR})]}) == [f"{IS}/allOf"]
+
+
+def test_oas003_default_and_string_lengths_are_warnings_that_say_who_refuses() -> None:
+    schema = obj({"n": {"type": "integer", "default": 3}, "q": {"type": "string", "minLength": 1, "maxLength": 9}})
+    findings = {f.pointer.rsplit("/", 1)[-1]: f for f in run("CMP-OAS-003", tool(schema))}
+    assert findings.keys() == {"default", "minLength", "maxLength"}
+    assert all(f.severity == Severity.WARNING for f in findings.values())
+    assert all("rejects" not in f.message.split(":", 1)[0] for f in findings.values())
+    assert (
+        "api.openai.com accepts it, Azure OpenAI deployments were reported to reject it" in findings["default"].message
+    )
+    assert "api.openai.com accepted it in 2026 probes" in findings["minLength"].message
+    assert "outside the subset OpenAI's strict-mode guide lists" in findings["maxLength"].message
+
+
+def test_oas003_near_miss_other_keywords_stay_critical_refusals() -> None:
+    pair = {"type": "array", "prefixItems": [STR, STR], "items": False}
+    ids = {"type": "array", "items": STR, "uniqueItems": True, "default": []}
+    findings = {f.pointer.rsplit("/", 1)[-1]: f for f in run("CMP-OAS-003", tool(obj({"pair": pair, "ids": ids})))}
+    assert {k: f.severity for k, f in findings.items()} == {
+        "prefixItems": Severity.CRITICAL,
+        "uniqueItems": Severity.CRITICAL,
+        "default": Severity.WARNING,
+    }
+    assert "OpenAI strict mode rejects 'prefixItems'" in findings["prefixItems"].message
 
 
 def test_oas003_reports_a_rejected_keyword_and_nothing_below_it() -> None:
@@ -204,13 +286,58 @@ def test_oas004_near_miss_supported_formats() -> None:
     assert not run("CMP-OAS-004", tool(schema))
 
 
-def test_oas005_fires_on_root_anyof() -> None:
-    schema = obj({"id": STR, "url": STR}, anyOf=[{"required": ["id"]}, {"required": ["url"]}])
-    assert only("CMP-OAS-005", tool(schema)).pointer == f"{IS}/anyOf"
+def test_oas004_fires_on_untyped_and_nullable_strings_not_on_an_integer() -> None:
+    schema = obj(
+        {
+            "n": {"type": "integer", "format": "int32"},  # not a string: the guide's list says nothing of it
+            "a": {"format": "uri"},  # untyped: may be a string
+            "b": {"type": ["string", "null"], "format": "uri-reference"},
+        }
+    )
+    assert pointers("CMP-OAS-004", schema) == [f"{IS}/properties/a/format", f"{IS}/properties/b/format"]
 
 
-def test_oas005_near_miss_nested_anyof() -> None:
+def test_oas004_near_miss_a_format_on_a_number_or_integer() -> None:
+    schema = obj({"n": {"type": "integer", "format": "int32"}, "x": {"type": "number", "format": "double"}})
+    assert not run("CMP-OAS-004", tool(schema))
+
+
+def test_oas005_fires_on_root_anyof_without_an_object_type() -> None:
+    union = {"anyOf": [obj({"id": STR}), obj({"url": STR})]}
+    assert only("CMP-OAS-005", tool(union)).pointer == f"{IS}/anyOf"
+
+
+def test_oas005_near_miss_nested_anyof_or_one_beside_an_object_root() -> None:
     assert not run("CMP-OAS-005", tool(obj({"v": {"anyOf": [STR, {"type": "null"}]}})))
+    beside = obj({"id": STR, "url": STR}, anyOf=[{"required": ["id"]}, {"required": ["url"]}])
+    assert not run("CMP-OAS-005", tool(beside))  # CMP-OAI-006's, strict or not
+
+
+def test_openai_strict_reports_root_composition_beside_an_object_root_once() -> None:
+    schema = obj({"id": STR, "url": STR}, anyOf=[{"required": ["id"]}, {"required": ["url"]}])
+    assert [(f.code, f.pointer) for f in run_target("openai-strict", tool(schema))] == [("CMP-OAI-006", f"{IS}/anyOf")]
+    schema = obj({"id": STR, "url": STR}, oneOf=[{"required": ["id"]}, {"required": ["url"]}])
+    assert [(f.code, f.pointer) for f in run_target("openai-strict", tool(schema))] == [("CMP-OAI-006", f"{IS}/oneOf")]
+
+
+def test_strict_rules_do_not_check_the_branches_of_a_root_anyof() -> None:
+    branches = [{"required": ["id"]}, {"properties": {"url": {}}, "default": {}}]
+    typed = obj({"id": STR, "url": STR}, anyOf=branches)
+    assert [f.code for f in run_target("openai-strict", tool(typed))] == ["CMP-OAI-006"]
+    union = {"anyOf": [{"type": "object", "properties": {"id": STR}}, {"type": "object", "properties": {"u": {}}}]}
+    assert sorted(f.code for f in run_target("openai-strict", tool(union))) == ["CMP-OAI-002", "CMP-OAS-005"]
+
+
+def test_strict_rules_near_miss_nested_anyof_branches_are_still_checked() -> None:
+    branches = [{"type": "object", "properties": {"x": STR}}, {"description": "untyped"}]
+    schema = obj({"v": {"anyOf": branches}}, anyOf=[{"description": "untyped"}])
+    codes = sorted((f.code, f.pointer) for f in run_target("openai-strict", tool(schema)))
+    assert codes == [
+        ("CMP-OAI-006", f"{IS}/anyOf"),  # the root anyOf, and nothing in its branch
+        ("CMP-OAS-001", f"{IS}/properties/v/anyOf/0"),
+        ("CMP-OAS-002", f"{IS}/properties/v/anyOf/0/properties/x"),
+        ("CMP-OAS-008", f"{IS}/properties/v/anyOf/1"),
+    ]
 
 
 def nested(levels: int) -> dict[str, Any]:
@@ -249,6 +376,26 @@ def test_oas007_near_miss_big_enum_of_short_strings() -> None:
 def test_oas008_fires_on_an_untyped_subschema() -> None:
     schema = obj({"value": {"description": "The value"}, "tags": {"type": "array", "items": {}}})
     assert pointers("CMP-OAS-008", schema) == [f"{IS}/properties/tags/items", f"{IS}/properties/value"]
+
+
+def test_oas008_fires_on_a_true_subschema() -> None:
+    schema = obj(
+        {"a": True, "l": {"type": "array", "items": True}, "u": {"anyOf": [STR, True]}},
+        **{"$defs": {"D": True}},
+    )
+    assert pointers("CMP-OAS-008", schema) == [
+        f"{IS}/$defs/D",
+        f"{IS}/properties/a",
+        f"{IS}/properties/l/items",
+        f"{IS}/properties/u/anyOf/1",
+    ]
+    f = next(f for f in run("CMP-OAS-008", tool(schema)) if f.pointer == f"{IS}/properties/a")
+    assert "property 'a'" in f.message and "true" in f.message
+
+
+def test_oas008_near_miss_a_false_subschema_or_true_below_a_root_anyof() -> None:
+    assert pointers("CMP-OAS-008", obj({"a": True, "b": False})) == [f"{IS}/properties/a"]
+    assert not run("CMP-OAS-008", tool({"anyOf": [True, obj({"a": STR})]}))  # the root anyOf is refused whole
 
 
 def test_oas008_near_miss_typed_by_anyof_ref_enum_or_left_to_oas003() -> None:
@@ -306,6 +453,23 @@ def test_ant002_validates_as_2020_12_whatever_schema_says() -> None:
     assert "2020-12" in f.message
 
 
+def test_ant002_hint_for_a_draft07_tuple_does_not_suggest_declaring_draft07() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"point": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]}},
+    }
+    message = only("CMP-ANT-002", tool(schema)).message
+    assert "use prefixItems" in message and "declare" not in message
+
+
+def test_ant002_near_miss_sch006_keeps_the_draft07_hint_for_its_declared_dialect() -> None:
+    point = {"type": "array", "items": [{"type": "number"}, {"type": "number"}]}
+    schema = obj({"point": point}, **{"$schema": "https://json-schema.org/draft/2020-12/schema"})
+    assert "declare a draft-07 $schema" in only("SCH-006", tool(schema)).message  # declaring helps SCH-006 ...
+    assert "declare" not in only("CMP-ANT-002", tool(schema)).message  # ... not Anthropic
+
+
 def test_ant002_near_miss_valid_2020_12() -> None:
     point = {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": False}
     assert not run("CMP-ANT-002", tool(obj({"point": point})))
@@ -317,6 +481,14 @@ def test_ant003_critical_at_the_top_warning_nested() -> None:
     assert findings.keys() == {f"{IS}/properties/filter[id]", f"{IS}/properties/opts/properties/$top"}
     assert findings[f"{IS}/properties/filter[id]"].severity == Severity.CRITICAL
     assert findings[f"{IS}/properties/opts/properties/$top"].severity == Severity.WARNING
+
+
+def test_ant003_nested_warning_says_may_reject_top_level_says_rejects() -> None:
+    schema = obj({"filter[id]": STR, "opts": obj({"$top": {"type": "integer"}})})
+    findings = {f.pointer: f.message for f in run("CMP-ANT-003", tool(schema))}
+    nested = findings[f"{IS}/properties/opts/properties/$top"]
+    assert nested.startswith("Anthropic may reject property name '$top'") and "rejects" not in nested
+    assert findings[f"{IS}/properties/filter[id]"].startswith("Anthropic rejects property name 'filter[id]'")
 
 
 def test_ant003_near_miss_dots_and_dashes() -> None:
@@ -395,6 +567,21 @@ def test_gem004_near_miss_string_enum() -> None:
     assert not run("CMP-GEM-004", tool({"type": "object", "properties": {"u": {"type": "string", "enum": ["C"]}}}))
 
 
+@pytest.mark.parametrize(
+    ("prop", "says"),
+    [({"type": "integer", "enum": ["1", "2"]}, 'has type "integer"'), ({"enum": ["asc", "desc"]}, "has no type")],
+)
+def test_gem004_fires_on_an_enum_not_on_a_string(prop: dict[str, Any], says: str) -> None:
+    f = only("CMP-GEM-004", tool({"type": "object", "properties": {"p": prop}}))
+    assert f.pointer == f"{IS}/properties/p/enum"
+    assert 'enum is allowed only on type "string"' in f.message and says in f.message
+
+
+def test_gem004_near_miss_a_type_list_is_left_to_gem003() -> None:
+    props = {"p": {"type": ["string", "null"], "enum": ["a", "b"]}, "q": {"type": "boolean", "enum": ["true"]}}
+    assert pointers("CMP-GEM-004", {"type": "object", "properties": props}) == [f"{IS}/properties/q/enum"]
+
+
 def test_gem005_fires_on_array_without_items() -> None:
     f = only("CMP-GEM-005", tool({"type": "object", "properties": {"tags": {"type": "array"}}}))
     assert f.pointer == f"{IS}/properties/tags"
@@ -411,6 +598,30 @@ def test_gem006_fires_on_a_nested_object_without_properties() -> None:
 
 def test_gem006_near_miss_root_without_arguments() -> None:
     assert not run("CMP-GEM-006", tool({"type": "object", "properties": {}}))
+
+
+def test_gem007_fires_on_object_keywords_without_an_object_type() -> None:
+    untyped = {"description": "The page", "properties": {"page_id": STR}, "required": ["page_id"]}
+    schema = {"type": "object", "properties": {"data": untyped, "s": {"type": "string", "required": ["x"]}}}
+    findings = {f.pointer: f.message for f in run("CMP-GEM-007", tool(schema))}
+    assert findings.keys() == {f"{IS}/properties/data/properties", f"{IS}/properties/s/required"}
+    assert (
+        'properties and required are allowed only on type "object", and it has no type'
+        in findings[f"{IS}/properties/data/properties"]
+    )
+    assert (
+        'required is allowed only on type "object", and it has type "string"' in findings[f"{IS}/properties/s/required"]
+    )
+
+
+def test_gem007_near_miss_typed_objects_type_lists_and_required_only_branches() -> None:
+    props = {
+        "o": {"type": "object", "properties": {"x": STR}},
+        "n": {"type": ["object", "null"], "properties": {"x": STR}},  # CMP-GEM-003's
+        "u": {"properties": {"x": STR}},  # no type: reported
+    }
+    schema = {"type": "object", "properties": props, "anyOf": [{"required": ["o"]}, {"required": ["n"]}]}
+    assert pointers("CMP-GEM-007", schema) == [f"{IS}/properties/u/properties"]
 
 
 # ---------------------------------------------------------------- profiles

@@ -86,8 +86,12 @@ class SchemaError(NamedTuple):
     message: str
 
 
-def schema_errors(schema: Any, dialect: str) -> Iterator[SchemaError]:
-    """Why schema is not a valid schema in dialect: one error per place and message."""
+def schema_errors(schema: Any, dialect: str, declared: bool = True) -> Iterator[SchemaError]:
+    """Why schema is not a valid schema in dialect: one error per place and message.
+
+    declared is False when dialect is imposed whatever the schema's `$schema` says (a client that validates as
+    2020-12): then no hint suggests declaring another dialect.
+    """
     seen: set[tuple[tuple[str | int, ...], str]] = set()
     try:
         validator = meta_validator(dialect)
@@ -98,7 +102,7 @@ def schema_errors(schema: Any, dialect: str) -> Iterator[SchemaError]:
         return
     for error in errors:
         path = tuple(error.instance_path)
-        message = _message(path, error) + _hint(path, error, dialect)
+        message = _message(path, error) + _hint(path, error, dialect, declared)
         if (path, message) not in seen:
             seen.add((path, message))
             yield SchemaError(path, message)
@@ -118,11 +122,11 @@ def _message(path: tuple[str | int, ...], error: Any) -> str:
     return text
 
 
-def _hint(path: tuple[str | int, ...], error: Any, dialect: str) -> str:
+def _hint(path: tuple[str | int, ...], error: Any, dialect: str, declared: bool = True) -> str:
     """A likely cause, for the mistakes that come from writing one dialect under another."""
     keyword = path[-1] if path else None
     if dialect in ("2020-12", "2019-09") and keyword == "items" and isinstance(error.instance, list):
-        return " (the draft-07 tuple form: use prefixItems, or declare a draft-07 $schema)"
+        return " (the draft-07 tuple form: use prefixItems" + (", or declare a draft-07 $schema)" if declared else ")")
     if keyword in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(error.instance, bool):
         return " (the draft-04 boolean form: since draft-06 it is the bound itself, a number)"
     return ""

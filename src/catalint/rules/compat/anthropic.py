@@ -86,7 +86,10 @@ def anthropic_invalid_schema(tool: Tool) -> Iterator[Hit]:
     (`input_schema: JSON schema is invalid. It must match JSON Schema draft
     2020-12`; Anthropic docs, Tool use: Define tools, checked 2026-11-22). A schema
     that declares draft-07 and is valid draft-07 (SCH-006 passes it) can still
-    fail here.
+    fail here: a draft-07 tuple is refused this way (hyperdxio/hyperdx#2925,
+    2026-08), and a schema that declares a draft-07 `$schema` gets no exception
+    (anthropics/claude-code#586, 2025-07). So, unlike SCH-006, the message never
+    suggests declaring draft-07.
 
     **Bad.** `"$schema": "http://json-schema.org/draft-07/schema#", ... "point":
     {"type": "array", "items": [{"type": "number"}, {"type": "number"}]}`
@@ -101,7 +104,7 @@ def anthropic_invalid_schema(tool: Tool) -> Iterator[Hit]:
     if found is None:
         return
     schema, base = found
-    for error in schema_errors(schema, "2020-12"):
+    for error in schema_errors(schema, "2020-12", declared=False):
         where = "/".join(str(p) for p in error.path) or "the root"
         yield Hit(
             join_pointer(base, *error.path),
@@ -128,8 +131,8 @@ def anthropic_property_name(tool: Tool) -> Iterator[Hit]:
     `tools.N.custom.input_schema.properties: Property keys should match pattern
     '^[a-zA-Z0-9_.-]{1,64}$'` (Anthropic API reference, Errors, as the API
     answered in 2026, checked 2026-11-22). The reported refusals are of top-level
-    keys; nested keys are reported as a warning. SCH-014 gives the same advice for
-    every client.
+    keys; nested keys are reported as a warning that says the API may reject them.
+    SCH-014 gives the same advice for every client.
 
     **Bad.** `"properties": {"filter[id]": {"type": "string"}}`
 
@@ -142,15 +145,17 @@ def anthropic_property_name(tool: Tool) -> Iterator[Hit]:
         props = node.schema.get("properties")
         if not isinstance(props, dict) or node.condition:
             continue
+        top = node.parent is None
         for name in props:
             if PROPERTY_NAME.fullmatch(name) is None:
                 why = name_problem(name, "a-zA-Z0-9_.-", 64) or "is not allowed"
                 yield Hit(
                     join_pointer(node.pointer, "properties", name),
-                    f"Anthropic rejects property name {name!r} ({node.label}): it {why} "
-                    "(allowed: 1-64 of [a-zA-Z0-9_.-])",
+                    f"Anthropic {'rejects' if top else 'may reject'} property name {name!r} ({node.label}): it {why} "
+                    "(allowed: 1-64 of [a-zA-Z0-9_.-]"
+                    + (")" if top else "; the reported refusals are of top-level names)"),
                     None,
-                    None if node.parent is None else Severity.WARNING,
+                    None if top else Severity.WARNING,
                 )
 
 

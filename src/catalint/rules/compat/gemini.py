@@ -1,7 +1,7 @@
 """CMP-GEM: what Gemini refuses in a schema sent as `parameters`.
 
-Function names, keywords outside its Schema object, type lists, enums that are not strings, arrays without
-items and objects without properties.
+Function names, keywords outside its Schema object, type lists, enums that are not strings or not on a string,
+arrays without items, objects without properties, and object keywords on a schema that is not an object.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from catalint.rules.compat.shared import (
     name_problem,
     reachable,
     renamed,
+    root_type,
 )
 from catalint.schema_walk import Node, types_of
 from catalint.sourcemap import join_pointer
@@ -181,30 +182,49 @@ def gemini_type_array(tool: Tool) -> Iterator[Hit]:
     "gemini-non-string-enum",
     "critical",
     "brittle",
-    "Gemini: an enum has values that are not strings",
+    'Gemini: an enum has values that are not strings, or is not on a "string" schema',
     default=False,
 )
 def gemini_non_string_enum(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An `enum` with a number, boolean, null, array or object
-    among its values (`"enum": [1, 2, 3]`, `"enum": [true]`).
+    among its values (`"enum": [1, 2, 3]`, `"enum": [true]`), and an `enum` on a
+    schema whose `type` is not `"string"` or is missing (`{"type": "integer",
+    "enum": ["1", "2"]}`, `{"enum": ["asc", "desc"]}`). One finding per `enum`. A
+    `type` list is left to CMP-GEM-003.
 
-    **Why.** Gemini's Schema `enum` is a list of strings whatever the `type`
-    (Gemini API reference, Schema, checked 2026-11-22); any other value fails the
-    whole request with `Invalid value at '...enum[0]' (TYPE_STRING), 1`. JSON
-    Schema allows any values, and zod turns `z.literal(true)` into `enum: [true]`.
+    **Why.** Gemini's Schema `enum` is a list of strings for `Type.STRING` (Gemini
+    API reference, Schema, checked 2026-11-22). Any other value fails the whole
+    request with `Invalid value at '...enum[0]' (TYPE_STRING), 1`, and an enum on
+    any other type, or on no type, with `...enum: only allowed for STRING type`:
+    diegosouzapw/OmniRoute#760 (2026-03, an integer enum from an MCP tool),
+    decolua/9router#380 (2026-03, an enum without a type),
+    sbroenne/mcp-server-excel#607 (2026-04). JSON Schema allows any values on any
+    type, and zod turns `z.literal(true)` into `enum: [true]`.
 
-    **Bad.** `"level": {"type": "integer", "enum": [1, 2, 3]}`
+    **Bad.** `"level": {"type": "integer", "enum": [1, 2, 3]}`, `"order":
+    {"enum": ["asc", "desc"]}`
 
-    **Good.** `"level": {"type": "integer", "minimum": 1, "maximum": 3}`, or a
-    string enum `["1", "2", "3"]` parsed by the server
+    **Good.** `"level": {"type": "integer", "minimum": 1, "maximum": 3}`, or
+    `"order": {"type": "string", "enum": ["asc", "desc"]}`
 
-    **Fix.** Use bounds for numbers, a boolean type for `true`/`false`, or string
-    values.
+    **Fix.** Give an enum `"type": "string"` and string values; use bounds for
+    numbers and a boolean type for `true`/`false`.
     """
     for node in _gemini_nodes(tool):
         enum = node.schema.get("enum")
-        if isinstance(enum, list) and any(not isinstance(v, str) for v in enum):
+        if not isinstance(enum, list):
+            continue
+        declared = node.schema.get("type")
+        if declared is None or (isinstance(declared, str) and declared != "string"):
+            yield Hit(
+                node.pointer + "/enum",
+                f'Gemini rejects {node.label}: enum is allowed only on type "string", and it {root_type(node.schema)}',
+                'add "type": "string" (with string values)'
+                if declared is None
+                else "use minimum/maximum for numbers, a boolean type, or a string type with string values",
+            )
+        elif any(not isinstance(v, str) for v in enum):
             first = next(v for v in enum if not isinstance(v, str))
             yield Hit(
                 node.pointer + "/enum",
@@ -279,4 +299,56 @@ def gemini_empty_object(tool: Tool) -> Iterator[Hit]:
                 node.pointer,
                 f"Gemini rejects {node.label}: an object needs at least one property",
                 "declare its properties, or take it as a JSON string",
+            )
+
+
+@rule(
+    "CMP-GEM-007",
+    "gemini-object-keyword-without-object-type",
+    "critical",
+    "brittle",
+    'Gemini: properties or required on a schema whose type is not "object"',
+    default=False,
+)
+def gemini_object_keyword_without_object_type(tool: Tool) -> Iterator[Hit]:
+    """
+    **What it catches.** A schema, the input schema's root included, with
+    `properties` and no `type`, or with `properties` or `required` and a `type`
+    other than `"object"`: most often a nested object written without its type
+    (`"data": {"properties": {...}}`), which JSON Schema reads as an object
+    anyway. One finding per schema, at `properties` (else `required`). A `type`
+    list is left to CMP-GEM-003; an untyped schema with only `required` (an
+    `anyOf` branch naming required properties) is not reported, as no refusal of
+    that shape has been seen.
+
+    **Why.** Gemini's Schema has `properties` and `required` for `Type.OBJECT`
+    only (Gemini API reference, Schema, checked 2026-11-22) and fails the whole
+    request otherwise: `...parameters.properties[data].properties: only allowed
+    for OBJECT type` and `...required: only allowed for OBJECT type`
+    (anomalyco/opencode#11889, 2026-02, Notion MCP tools on gemini-3-flash;
+    anomalyco/opencode#13150, 2026-02, for the same schema with no type at all).
+
+    **Bad.** `"data": {"properties": {"page_id": {"type": "string"}}, "required":
+    ["page_id"]}`
+
+    **Good.** `"data": {"type": "object", "properties": {"page_id": {"type":
+    "string"}}, "required": ["page_id"]}`
+
+    **Fix.** Declare `"type": "object"` on every schema that has `properties` or
+    `required`.
+    """
+    for node in _gemini_nodes(tool):
+        s = node.schema
+        declared = s.get("type")
+        keys = [key for key in ("properties", "required") if key in s]
+        if declared is None and "properties" not in s:  # required alone, untyped: no refusal seen
+            keys = []
+        elif declared is not None and (not isinstance(declared, str) or declared == "object"):
+            keys = []  # an object, or a type list (CMP-GEM-003's)
+        if keys:
+            yield Hit(
+                join_pointer(node.pointer, keys[0]),
+                f"Gemini rejects {node.label}: {' and '.join(keys)} {'are' if len(keys) > 1 else 'is'} allowed only on "
+                f'type "object", and it {root_type(s)}',
+                'add "type": "object"' if declared is None else 'move these keywords into a "type": "object" schema',
             )

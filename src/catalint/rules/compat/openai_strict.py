@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from catalint.model import Tool
+from catalint.model import Severity, Tool
 from catalint.registry import Hit, rule
+from catalint.rules.compat.openai import object_root, root_composition
 from catalint.rules.compat.shared import (
     reachable,
 )
 from catalint.rules.schema import KEYWORDS, input_schema_of
-from catalint.schema_walk import Node
+from catalint.schema_walk import Node, types_of
 from catalint.sourcemap import join_pointer
 
 STRICT_WALK = frozenset({"properties", "items", "anyOf", "$defs", "definitions"})
@@ -31,19 +32,37 @@ STRICT_ENUM_VALUES = 1000
 STRICT_STRING_TOTAL = 120_000
 STRICT_BIG_ENUM = 250  # past this many values, one enum's strings may total at most STRICT_BIG_ENUM_CHARS
 STRICT_BIG_ENUM_CHARS = 15_000
+# Keywords outside the guide's subset that api.openai.com was seen to accept: a warning that says so, not a refusal.
+_STRICT_DISPUTED = {
+    "default": "api.openai.com accepts it, Azure OpenAI deployments were reported to reject it",
+    "minLength": "api.openai.com accepted it in 2026 probes; other OpenAI-compatible servers may reject it",
+    "maxLength": "api.openai.com accepted it in 2026 probes; other OpenAI-compatible servers may reject it",
+}
 _STRICT_HINTS = {
     "oneOf": "use anyOf",
     "allOf": "merge the branches into one schema",
-    "default": "remove it and say the default in the description",
+    "default": "for Azure OpenAI, remove it and say the default in the description",
     "examples": "move the examples into the description",
-    "minLength": "remove it; say the limit in the description and check it in the server",
-    "maxLength": "remove it; say the limit in the description and check it in the server",
+    "minLength": "for a server that rejects it, remove it, say the limit in the description and check it in the server",
+    "maxLength": "for a server that rejects it, remove it, say the limit in the description and check it in the server",
     "uniqueItems": "remove it and deduplicate in the server",
 }
 
 
 def _strict_nodes(tool: Tool) -> list[Node]:
-    return reachable(tool, STRICT_WALK)
+    """The subschemas strict mode reads, less those below a root anyOf: that anyOf is rejected whole (CMP-OAS-005
+    or CMP-OAI-006), and its branches are not checked one by one."""
+    cached = tool.cache.get("strict_nodes")
+    if cached is None:
+        below: set[int] = set()
+        cached = tool.cache["strict_nodes"] = []
+        for node in reachable(tool, STRICT_WALK):
+            parent = node.parent
+            if parent is not None and (id(parent) in below or (parent.parent is None and node.key == "anyOf")):
+                below.add(id(node))
+            else:
+                cached.append(node)
+    return cached
 
 
 @rule(
@@ -145,20 +164,34 @@ def strict_unsupported_keyword(tool: Tool) -> Iterator[Hit]:
     `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`,
     `patternProperties`, `propertyNames`, `unevaluatedProperties`,
     `minProperties`, `maxProperties`, `prefixItems`, `contains`, `uniqueItems`,
-    `minLength`, `maxLength`, `default`, `examples`, `deprecated`, `readOnly`, ...
+    `examples`, `deprecated`, `readOnly`, ... (critical), and `default`,
+    `minLength` and `maxLength` (warning, see Why).
 
     The subset is `type`, `properties`, `required`, `additionalProperties`,
     `items`, `anyOf`, `enum`, `const`, `$ref`, `$defs`/`definitions`, `title`,
     `description`, `pattern`, `format`, `multipleOf`, `minimum`, `maximum`,
     `exclusiveMinimum`, `exclusiveMaximum`, `minItems` and `maxItems`. Not
     reported: `$schema`, `$id` and `$comment`, which the guide does not mention,
-    and keys that are not JSON Schema keywords (`x-...`, `nullable`). Nothing
-    below a rejected keyword is checked.
+    keys that are not JSON Schema keywords (`x-...`, `nullable`), and a root
+    `oneOf`, `allOf` or `not` beside `"type": "object"`, which CMP-OAI-006
+    reports. Nothing below a rejected keyword is checked.
 
     **Why.** The OpenAI Structured Outputs guide (Supported schemas, checked
     2026-11-22) lists the supported JSON Schema subset and says a strict request
     with anything else fails; the API answers `'uniqueItems' is not permitted`,
-    `'minLength' is not permitted`, `'default' is not permitted`.
+    `In context=(...), 'propertyNames' is not permitted` (can1357/oh-my-pi#209,
+    2026-02), and refuses `prefixItems` (pydantic/pydantic-ai#7315, 2026-08).
+    Three keywords outside the list are not refused by api.openai.com itself, so
+    they are warnings. `default` was accepted in a maintainer's probe of
+    api.openai.com (openai/openai-agents-python#4390, 2026-08; the change to
+    strip it was held back in #4426 because only Azure failed); Azure OpenAI
+    deployments were reported to answer `'default' is not permitted` (the same
+    issue, closed still waiting for an isolated Azure probe). `minLength` and
+    `maxLength` were accepted, and enforced, in live probes
+    (pydantic/pydantic-ai#7315 and #7400, 2026-08), though OpenAI's own SDK docs
+    still say they "can be rejected" (openai/openai-node#1988, 2026-07) and
+    OpenAI-compatible servers such as DeepSeek document them as unsupported
+    (noted in pydantic-ai#7400).
 
     **Bad.** `"ids": {"type": "array", "items": {"type": "string"},
     "uniqueItems": true}`
@@ -169,13 +202,24 @@ def strict_unsupported_keyword(tool: Tool) -> Iterator[Hit]:
     **Fix.** Remove the keyword, state the constraint in the description, and
     enforce it in the server.
     """
+    found = object_root(tool)
+    left_to_oai = frozenset(root_composition(found[0])) if found is not None else frozenset()
     for node in _strict_nodes(tool):
         for key in node.schema:
-            if key in KEYWORDS and key not in STRICT_KEYWORDS and key not in STRICT_UNSTATED:
+            if key not in KEYWORDS or key in STRICT_KEYWORDS or key in STRICT_UNSTATED:
+                continue
+            if node.parent is None and key in left_to_oai:
+                continue
+            hint = _STRICT_HINTS.get(key, "remove it and state the constraint in the description")
+            disputed = _STRICT_DISPUTED.get(key)
+            if disputed is None:
+                yield Hit(join_pointer(node.pointer, key), f"OpenAI strict mode rejects {key!r} ({node.label})", hint)
+            else:
                 yield Hit(
                     join_pointer(node.pointer, key),
-                    f"OpenAI strict mode rejects {key!r} ({node.label})",
-                    _STRICT_HINTS.get(key, "remove it and state the constraint in the description"),
+                    f"{key!r} is outside the subset OpenAI's strict-mode guide lists ({node.label}): {disputed}",
+                    hint,
+                    Severity.WARNING,
                 )
 
 
@@ -191,12 +235,15 @@ def strict_unsupported_format(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** Under OpenAI strict mode, a `format` other than
     `date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`
-    and `uuid`: most often `uri`, also `uri-reference`, `regex`, `int32`.
+    and `uuid` on a string schema (or one with no type): most often `uri`, also
+    `uri-reference`, `regex`. A `format` on a schema typed only as something else
+    (`{"type": "integer", "format": "int32"}`) is not reported: the guide's list
+    is of string formats and says nothing about the others.
 
-    **Why.** These nine are the formats the OpenAI Structured Outputs guide
-    supports (Supported schemas, checked 2026-11-22); any other fails the request
-    with `'uri' is not a valid format`. JSON Schema 2020-12 defines `uri`, so MCP
-    servers (Firecrawl, fetch) use it.
+    **Why.** These nine are the string formats the OpenAI Structured Outputs
+    guide supports (Supported schemas, "Supported string properties", checked
+    2026-11-22); any other fails the request with `'uri' is not a valid format`.
+    JSON Schema 2020-12 defines `uri`, so MCP servers (Firecrawl, fetch) use it.
 
     **Bad.** `"url": {"type": "string", "format": "uri"}`
 
@@ -207,12 +254,17 @@ def strict_unsupported_format(tool: Tool) -> Iterator[Hit]:
     """
     for node in _strict_nodes(tool):
         fmt = node.schema.get("format")
-        if isinstance(fmt, str) and fmt not in STRICT_FORMATS:
+        if isinstance(fmt, str) and fmt not in STRICT_FORMATS and _may_be_string(node.schema):
             yield Hit(
                 node.pointer + "/format",
                 f"OpenAI strict mode rejects format {fmt!r} ({node.label})",
                 "remove it and say it in the description (supported: " + ", ".join(STRICT_FORMATS) + ")",
             )
+
+
+def _may_be_string(schema: dict[str, Any]) -> bool:
+    """Typed as a string (alone or in a list), or not typed at all."""
+    return "type" not in schema or "string" in types_of(schema)
 
 
 @rule(
@@ -225,9 +277,12 @@ def strict_unsupported_format(tool: Tool) -> Iterator[Hit]:
 )
 def strict_root_anyof(tool: Tool) -> Iterator[Hit]:
     """
-    **What it catches.** Under OpenAI strict mode, an `anyOf` on the input
-    schema's root, with or without a root `type` (a missing or wrong root type is
-    CMP-OAI-002's finding).
+    **What it catches.** Under OpenAI strict mode, an `anyOf` on an input schema
+    whose root is not `"type": "object"` (a missing or wrong root type is
+    CMP-OAI-002's finding). A root `anyOf` beside `"type": "object"` is
+    CMP-OAI-006's finding, since OpenAI refuses it strict or not. The branches
+    of a root `anyOf` are not checked by the other CMP-OAS rules: the keyword is
+    refused whole.
 
     **Why.** "Root objects must not be anyOf and must be an object" (OpenAI
     Structured Outputs guide, Supported schemas, checked 2026-11-22). MCP servers
@@ -245,7 +300,7 @@ def strict_root_anyof(tool: Tool) -> Iterator[Hit]:
     or a property holding the alternatives.
     """
     found = input_schema_of(tool)
-    if found is not None and "anyOf" in found[0]:
+    if found is not None and "anyOf" in found[0] and object_root(tool) is None:
         yield Hit(
             found[1] + "/anyOf",
             "OpenAI strict mode rejects anyOf at the root of the input schema",
@@ -394,8 +449,9 @@ def strict_missing_type(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** Under OpenAI strict mode, a subschema (a property, array
     items, an `anyOf` branch, a `$defs` entry) with no `type` and no `anyOf`,
-    `$ref`, `enum` or `const` to stand for one: `"prop": {}` or a property with
-    only a description. The root is CMP-OAI-002's, and a subschema made of
+    `$ref`, `enum` or `const` to stand for one: `"prop": {}`, a property with
+    only a description, or the boolean schema `true`, which JSON Schema defines
+    as the same as `{}`. The root is CMP-OAI-002's, and a subschema made of
     `oneOf`, `allOf` or `not` is CMP-OAS-003's.
 
     **Why.** Strict mode refuses it: `In context=('properties', 'query'), schema
@@ -414,6 +470,32 @@ def strict_missing_type(tool: Tool) -> Iterator[Hit]:
     for node in _strict_nodes(tool):
         if node.parent is not None and _TYPED.isdisjoint(node.schema):
             yield Hit(node.pointer, f"OpenAI strict mode rejects {node.label}: it has no type", 'add "type"')
+        for pointer, what in _true_subschemas(node):
+            yield Hit(
+                pointer,
+                f"OpenAI strict mode rejects {what}: the schema true (any value) has no type",
+                'write a schema with "type"',
+            )
+
+
+def _true_subschemas(node: Node) -> Iterator[tuple[str, str]]:
+    """The boolean `true` subschemas in the places strict mode reads, which the schema walk does not visit."""
+    s = node.schema
+    for key in ("properties", "$defs", "definitions"):
+        entries = s.get(key)
+        if isinstance(entries, dict):
+            for name, sub in entries.items():
+                if sub is True:
+                    path = f"{node.path}.{name}" if node.path else name
+                    what = f"property {path!r}" if key == "properties" else f"definition {name!r}"
+                    yield join_pointer(node.pointer, key, name), what
+    if s.get("items") is True:
+        yield node.pointer + "/items", f"items of {node.label}"
+    branches = s.get("anyOf")
+    if isinstance(branches, list) and node.parent is not None:  # a root anyOf is refused whole
+        for i, sub in enumerate(branches):
+            if sub is True:
+                yield f"{node.pointer}/anyOf/{i}", f"anyOf branch {i} of {node.label}"
 
 
 @rule(
