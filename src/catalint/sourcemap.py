@@ -406,18 +406,19 @@ class YamlSourceMap:
 
 class YamlEventSourceMap:
     """Pointer -> span for a YAML document read from its events: every container's children's
-    (start, end) character offsets, in document order, kept by the container's identity.
+    (start, end) character offsets, in document order, found by the container's identity.
 
     A lookup walks the data along the pointer, so the map holds no pointer strings, and
     the data must not change while the map is in use.
     """
 
-    def __init__(self, text: str, root: Any, root_span: tuple[int, int], kids: dict[int, Any]) -> None:
+    def __init__(self, text: str, root: Any, root_span: tuple[int, int], offsets: Any, begins: dict[int, int]) -> None:
         self.text = text
         self.lines = LineIndex(text)
         self._root = root
         self._root_span = root_span
-        self._kids = kids  # id(container) -> array of start, end, start, end, ... a child
+        self._offsets_of = offsets  # start, end, start, end, ... of each container's children in turn
+        self._begins = begins  # id(container) -> where its children's offsets begin in that array
         self._order: dict[int, dict[str, int]] = {}  # a large mapping's keys -> their places, once asked
 
     def _place(self, mapping: dict[str, Any], key: str) -> int:
@@ -442,8 +443,8 @@ class YamlEventSourceMap:
                 child = node[i]
             else:  # past a scalar, or no such item
                 break
-            kids = self._kids[id(node)]
-            span = (kids[2 * i], kids[2 * i + 1])
+            at = self._begins[id(node)] + 2 * i
+            span = (self._offsets_of[at], self._offsets_of[at + 1])
             node = child
         return span
 

@@ -65,7 +65,12 @@ def read(text: str, loader_class: Any, max_values: int) -> tuple[Any, YamlEventS
             # One frame per open container: [container, its kids' offsets, start, flow style, pending key]
             # (pending key: in a mapping, the key read whose value comes next; None while a key is due).
             stack: list[list[Any]] = []
-            kids_of: dict[int, array[int]] = {}
+            # Every container's children's (start, end) offsets, one container after another in the order they
+            # close, and where each container's run begins. "I" (4 bytes) holds any offset: files are at most
+            # loader.MAX_FILE_BYTES (64 MiB) long.
+            offsets: array[int] = array("I")
+            begins: dict[int, int] = {}
+            keys: dict[str, str] = {}  # one string per distinct key, as json.loads shares them
             values = 0
             while True:
                 event = get()
@@ -81,7 +86,7 @@ def read(text: str, loader_class: Any, max_values: int) -> tuple[Any, YamlEventS
                         # a mapping key: kept as written (`200:` stays "200"), as the composer path keeps it
                         if written in stack[-1][0] or (written == "<<" and event.implicit[0]):
                             return None  # a repeated key, or a merge key
-                        stack[-1][4] = written
+                        stack[-1][4] = keys.setdefault(written, written)
                         continue
                     start, end = event.start_mark.index, event.end_mark.index
                     if event.style == "|" or event.style == ">":
@@ -111,13 +116,14 @@ def read(text: str, loader_class: Any, max_values: int) -> tuple[Any, YamlEventS
                     if stack and stack[-1][4] is None and type(stack[-1][0]) is dict:
                         return None  # a collection as a mapping key
                     container = {} if kind is mapping_start else []
-                    stack.append([container, array("q"), event.start_mark.index, event.flow_style, None])
+                    stack.append([container, array("I"), event.start_mark.index, event.flow_style, None])
                     continue
                 elif kind in end_kinds:
                     container, kids, start, flow, _ = stack.pop()
                     # a block collection ends where its last value does; PyYAML's mark is at the next token
                     end = kids[-1] if kids and not flow else event.end_mark.index
-                    kids_of[id(container)] = kids
+                    begins[id(container)] = len(offsets)
+                    offsets.extend(kids)
                     value = container
                 else:
                     return None  # an alias, or a second document
@@ -138,4 +144,4 @@ def read(text: str, loader_class: Any, max_values: int) -> tuple[Any, YamlEventS
             raise Unsure from None
     finally:
         parser.dispose()
-    return root, YamlEventSourceMap(text, root, root_span, kids_of)
+    return root, YamlEventSourceMap(text, root, root_span, offsets, begins)
