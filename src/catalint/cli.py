@@ -49,7 +49,7 @@ def _codes(values: tuple[str, ...], option: str, what: str = "rule code") -> lis
     '--per-file-ignores "*:,"' is an error instead of a silently empty list."""
     for value in values:
         if not _split((value,)):
-            example = "e.g. DESC,SCH-002, or ALL for every rule" if what == "rule code" else "e.g. mcp,anthropic"
+            example = "e.g. mcp,anthropic" if what == "client" else "e.g. DESC,SCH-002, or ALL for every rule but CMP"
             fail(f"error: {option}: no {what} given in {value!r} ({example})")
     return _split(values)
 

@@ -269,7 +269,7 @@ def _known(code: str) -> bool:
 
 
 _KNOWN: dict[tuple[str, int], bool] = {}
-_EMPTY = "no rule code given; write a code or prefix such as DESC or SCH-002, or ALL for every rule"
+_EMPTY = "no rule code given; write a code or prefix such as DESC or SCH-002, or ALL for every rule but CMP"
 
 
 COMMAND_LINE = "command line"
