@@ -13,6 +13,7 @@ from catalint.cli import main
 from catalint.config import Settings
 from catalint.engine import lint_catalog
 from catalint.loader import LoadError, load_text
+from catalint.registry import all_rules
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -92,13 +93,20 @@ tools = st.fixed_dictionaries(
 )
 
 
+EVERY_RULE = Settings(select=["ALL", "CMP"])  # the off-by-default rules too: TOK, CAT-005 and every client's CMP
+
+
 @FUZZ
 @given(st.lists(tools, max_size=5))
 def test_rules_never_raise_on_any_tool_shape(items: list[dict[str, Any]]) -> None:
     catalog = load_text(json.dumps({"tools": items}), "t.json", "t.json")
-    result = lint_catalog(catalog, Settings(), workers=1)
+    result = lint_catalog(catalog, EVERY_RULE, workers=1)
     for finding in result.findings:
         assert finding.span is not None and finding.span.line >= 1
+
+
+def test_every_rule_is_fuzzed() -> None:
+    assert set(EVERY_RULE.enabled_codes()) == {r.code for r in all_rules()}
 
 
 @FUZZ
