@@ -271,6 +271,46 @@ def test_nesting_just_under_the_parser_limit(tmp_path: Path, schema: str, comman
     clean_or_one_error(done, "deep.json")
 
 
+_WRAPS: dict[str, Any] = {
+    "anyOf": lambda s: {"anyOf": [s]},
+    "oneOf": lambda s: {"oneOf": [{"type": "string"}, s]},
+    "allOf": lambda s: {"allOf": [s]},
+    "not": lambda s: {"not": s},
+    "items": lambda s: {"type": "array", "items": s},
+    "prefixItems": lambda s: {"type": "array", "prefixItems": [s]},
+    "properties": lambda s: {"type": "object", "properties": {"a": s}},
+    "additionalProperties": lambda s: {"type": "object", "additionalProperties": s},
+    "if": lambda s: {"if": s, "then": {"type": "string"}, "else": {"type": "string"}},
+    "else": lambda s: {"if": {"type": "string"}, "then": {"type": "string"}, "else": s},
+    "contains": lambda s: {"type": "array", "contains": s},
+    "dependentSchemas": lambda s: {"dependentSchemas": {"a": s}},
+}
+
+
+@pytest.mark.parametrize("key", [*_WRAPS, "$ref-chain"])
+def test_a_schema_300_deep_is_linted_by_every_rule_without_an_error(key: str) -> None:
+    """The schema walk stops at depth 64 (README, Limits); no rule may need more. SCH-003 followed a chain of
+    anyOf, oneOf or allOf as far as 256 schemas, four Python frames each, and failed the file past about 250."""
+    from catalint.config import Settings
+    from catalint.engine import lint_catalog
+    from catalint.loader import load_text
+
+    depth = 300  # two JSON levels a step: 600, well under the parser's limit
+    if key == "$ref-chain":
+        defs: dict[str, Any] = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(depth)}
+        defs[f"d{depth}"] = {"description": "the end"}
+        schema: dict[str, Any] = {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+    else:
+        inner: dict[str, Any] = {"description": "the end"}
+        for _ in range(depth):
+            inner = _WRAPS[key](inner)
+        schema = {"type": "object", "properties": {"x": inner}}
+    tool = {"name": "deep", "description": "Get a deep value. Returns it as JSON.", "inputSchema": schema}
+    catalog = load_text(json.dumps({"tools": [{**tool, "outputSchema": schema}]}), "deep.json", "deep.json")
+    result = lint_catalog(catalog, Settings(select=["ALL", "CMP"]), workers=1, tokens=True)  # raises a RuleCrash
+    assert result.tools[0].tool.name == "deep"
+
+
 def test_rule_crash_in_one_file_still_reports_the_others(tmp_path: Path) -> None:
     deep = _nest_objects(PARSEABLE)
     write(tmp_path / "deep.json", tool_with_schema(_in_property('{"const": ' + deep + ', "default": ' + deep + "}")))

@@ -13,14 +13,19 @@ from catalint.rules.schema.common import (
     root_of,
     through_branches,
 )
-from catalint.schema_walk import Node, resolve
+from catalint.schema_walk import MAX_DEPTH, Node, resolve
 from catalint.sourcemap import join_pointer
 
 _TYPING = frozenset(("type", "enum", "const"))
 
 
 def _supplies_type(
-    schema: Any, root: dict[str, Any], resource: dict[str, Any], base: str = "", seen: set[int] | None = None
+    schema: Any,
+    root: dict[str, Any],
+    resource: dict[str, Any],
+    base: str = "",
+    seen: set[int] | None = None,
+    depth: int = 0,
 ) -> bool:
     """Whether a schema constrains the JSON type of its value, itself or through $ref/$dynamicRef,
     anyOf/oneOf/allOf or if/then/else."""
@@ -29,18 +34,18 @@ def _supplies_type(
     if not _TYPING.isdisjoint(schema) or schema.get("not") in ({}, True):
         return True
     seen = seen if seen is not None else set()
-    if id(schema) in seen or len(seen) > 256:
-        return True  # a cycle, or too much to tell: say nothing
+    if id(schema) in seen or len(seen) > 256 or depth > MAX_DEPTH:
+        return True  # a cycle, or too much (or too deep) to tell, as the schema walk stops: say nothing
     seen.add(id(schema))
     for key in _REFS:
         if key in schema:
             ref = "#" if key == "$recursiveRef" else schema[key]
             target = resolve(root, ref, resource, base)
-            if target is None or _supplies_type(target, root, resource, base, seen):
+            if target is None or _supplies_type(target, root, resource, base, seen, depth + 1):
                 return True  # an unresolved reference is SCH-010's finding
 
     def typed(branch: Any) -> bool:
-        return _supplies_type(branch, root, resource, base, seen)
+        return _supplies_type(branch, root, resource, base, seen, depth + 1)
 
     if "if" in schema and "else" in schema and typed(schema["else"]):
         # a value that passes `if` meets `then` too; one that fails meets `else`
