@@ -231,6 +231,14 @@ def test_workers_can_be_capped_from_the_environment(monkeypatch: pytest.MonkeyPa
     assert default_workers(PARALLEL_MIN_TOOLS * 10) == 1
 
 
+@pytest.mark.parametrize("value", ["\u00b2", "9" * 5000, "-1", "0", "x", ""])
+def test_a_worker_cap_that_is_no_small_number_is_ignored(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    """'²' passed str.isdigit() and then failed int(), and 5,000 nines failed it too: both were internal errors."""
+    monkeypatch.setenv("CATALINT_WORKERS", value)
+    assert default_workers(5) == 1
+    assert default_workers(PARALLEL_MIN_TOOLS * 10) >= 1
+
+
 def test_chunks_cover_every_tool_once_in_order_and_may_span_files() -> None:
     sizes = [0, 5, 40, 0, 1, 300, 7]
     table = forked.chunks(sizes, workers=2)

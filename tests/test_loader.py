@@ -824,6 +824,14 @@ def test_yaml_that_libyaml_refuses_is_read_by_pyyaml() -> None:
     assert (source.span("/x/1").line, source.span("/x/1").col) == (2, 7)
 
 
+@pytest.mark.parametrize(("escape", "col"), [("\\U00110000", 12), ("\\U99999999", 12), ("\\Uffffffff", 12)])
+def test_a_yaml_escape_past_the_last_code_point_is_one_error_line(escape: str, col: int) -> None:
+    """libyaml refuses it; PyYAML's reader, which words the error, raised chr()'s ValueError (or OverflowError)."""
+    with pytest.raises(LoadError) as info:
+        load_text(f'tools:\n- name: "{escape}"\n', "bad.yaml", "bad.yaml")
+    assert str(info.value).startswith(f"bad.yaml:2:{col}: error: an escape that names no character (")
+
+
 def test_yaml_errors_read_as_pyyaml_words_them() -> None:
     # libyaml would say "mapping values are not allowed in this context"
     with pytest.raises(LoadError) as info:

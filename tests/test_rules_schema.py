@@ -1037,6 +1037,17 @@ def test_sch010_fires_on_relative_file_or_bad_fragment(ref: str) -> None:
     assert "does not resolve inside the schema" in f.message
 
 
+def test_sch010_an_array_index_of_thousands_of_digits_resolves_to_nothing() -> None:
+    """int() refuses a string of more than 4,300 digits: the pointer walk raised inside DESC-006."""
+    schema = obj({"a": {"type": "string", "enum": ["x"]}, "b": {"$ref": "#/properties/a/enum/" + "1" * 5000}})
+    catalog = load_text(json.dumps({"tools": [tool(schema)]}), "t.json", "t.json")
+    codes = {f.code for f in lint_catalog(catalog, Settings()).findings}
+    assert "SCH-010" in codes
+    assert only("SCH-010", obj({"b": {"$ref": "#/$defs/L/" + "9" * 19}}, **{"$defs": {"L": [STR]}})).pointer.endswith(
+        "/$ref"
+    )
+
+
 def test_sch010_fires_on_other_scheme_document() -> None:
     assert "not part of the schema" in only("SCH-010", obj({"a": {"$ref": "urn:example:thing"}})).message
 

@@ -215,6 +215,12 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
             if unsure:
                 raise _Unsure from None
             raise
+        except (ValueError, OverflowError) as exc:  # PyYAML's scanner on "\U00110000": chr() refuses the escape
+            if unsure:
+                raise _Unsure from None
+            at = loader.get_mark()
+            what = f"an escape that names no character ({exc})"
+            raise LoadError(display, what, at.line + 1, at.column + 1) from None
         if node is None:
             raise LoadError(display, "empty document")
         source = YamlSourceMap(text, node)

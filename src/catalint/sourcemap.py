@@ -56,6 +56,15 @@ def is_index(part: str) -> bool:
     return _INDEX.fullmatch(part) is not None
 
 
+def item_index(part: str, size: int) -> int | None:
+    """The item an RFC 6901 array index names in a list of size items; None when part is no index or is past
+    the end. A number of more than 18 digits is past the end of any list (and int() refuses 4,300 digits)."""
+    if len(part) > 18 or _INDEX.fullmatch(part) is None:
+        return None
+    i = int(part)
+    return i if i < size else None
+
+
 _MISSING = object()
 
 
@@ -65,8 +74,8 @@ def resolve_pointer(doc: Any, pointer: str) -> Any:
     for part in split_pointer(pointer):
         if isinstance(node, dict):
             node = node.get(part, _MISSING)
-        elif isinstance(node, list) and is_index(part) and int(part) < len(node):
-            node = node[int(part)]
+        elif isinstance(node, list) and (i := item_index(part, len(node))) is not None:
+            node = node[i]
         else:
             return None
         if node is _MISSING:
@@ -438,8 +447,7 @@ class YamlEventSourceMap:
                 if part not in node:
                     break  # no such member: the closest node there is
                 i, child = self._place(node, part), node[part]
-            elif isinstance(node, list) and is_index(part) and int(part) < len(node):
-                i = int(part)
+            elif isinstance(node, list) and (i := item_index(part, len(node))) is not None:
                 child = node[i]
             else:  # past a scalar, or no such item
                 break
