@@ -209,3 +209,26 @@ def test_the_corpus_as_yaml_reads_as_the_composer_reads_it(style: bool | None) -
             continue
         text = yaml.safe_dump(data, default_flow_style=style, allow_unicode=True, sort_keys=False, width=100)
         assert_agree(text)
+
+
+def test_a_lone_surrogate_in_the_text_is_one_error_line() -> None:
+    """libyaml takes UTF-8 only: CParser raised UnicodeEncodeError before the reader's error handling."""
+    with pytest.raises(loader.LoadError) as info:
+        loader.parse_yaml("a: \ud800\n", "f.yaml")
+    assert str(info.value) == "f.yaml:1:4: error: special characters are not allowed (#xd800)"
+
+
+def test_a_base_60_integer_too_long_to_hold_is_refused_before_it_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """YAML 1.1 reads 1:59:59 as an integer; building one of 100,000 parts took seconds (time squared), and the
+    event reader then handed it to the composer, which built it again."""
+
+    def never(*_: Any) -> Any:
+        raise AssertionError("built")
+
+    monkeypatch.setattr(yaml.constructor.SafeConstructor, "construct_yaml_int", never)
+    for text in ("a: 1" + ":59" * 100_000 + "\n", "a: [1" + ":59" * 2_420 + "]\n"):
+        with pytest.raises(loader.LoadError) as info:
+            loader.parse_yaml(text, "f.yaml")
+        assert "digits: catalint reads integers of up to 4,300 digits" in str(info.value)
+    monkeypatch.undo()
+    assert loader.parse_yaml("a: 1" + ":59" * 2_400 + "\n", "f.yaml")[0]["a"] > 60**2400  # 4,268 digits: read

@@ -349,6 +349,9 @@ _FAST: Any = None  # the libyaml loader, once _json_loader() has run; False: PyY
 MAX_INT_DIGITS = 4300  # Python's default limit on converting integers to and from decimal text
 MAX_INT_BITS = int(MAX_INT_DIGITS * 3.3219)  # log2(10) bits a digit: an integer this wide has about 4,300 digits
 _TOO_LONG = f"catalint reads integers of up to {MAX_INT_DIGITS:,} digits"
+_DIGITS_PER_SEXAGESIMAL_PART = 1.7782  # log10(60)
+# Past this many base-60 parts the integer is over MAX_INT_DIGITS whatever they are (the first part is at least 1).
+_SEXAGESIMAL_PARTS = int(MAX_INT_DIGITS / _DIGITS_PER_SEXAGESIMAL_PART) + 2
 _LONG_DIGITS = re.compile(_STRING + rf"|(-?\d{{{MAX_INT_DIGITS + 1},}})")
 
 
@@ -417,6 +420,12 @@ def _json_loader() -> Any:
         def bounded_int(loader: Any, node: Any) -> int:
             # Hex, octal and binary literals are not bound by Python's 4,300-digit limit for decimal text, so
             # one could build an integer that every later str() or JSON output of it would fail on.
+            parts = node.value.count(":") + 1
+            if parts > _SEXAGESIMAL_PARTS:  # YAML 1.1's base 60 (1:30:00): building it costs time squared
+                digits = int(parts * _DIGITS_PER_SEXAGESIMAL_PART) + 1
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"an integer of about {digits:,} digits: {_TOO_LONG}", node.start_mark
+                )
             try:
                 value: int = yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
             except ValueError as exc:

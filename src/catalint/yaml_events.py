@@ -56,7 +56,10 @@ def read(text: str, loader_class: Any, max_values: int) -> tuple[Any, YamlEventS
     constructor = yaml.constructor.SafeConstructor()
     scalar_node = yaml.ScalarNode
 
-    parser = CParser(text)
+    try:
+        parser = CParser(text)
+    except UnicodeError:  # a lone surrogate: libyaml takes UTF-8 only; PyYAML's reader says where it is
+        raise Unsure from None
     try:
         get = parser.get_event
         try:
