@@ -231,6 +231,12 @@ def test_workers_can_be_capped_from_the_environment(monkeypatch: pytest.MonkeyPa
     assert default_workers(PARALLEL_MIN_TOOLS * 10) == 1
 
 
+def test_a_large_worker_cap_is_capped_by_the_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CATALINT_WORKERS", "1000")
+    if sys.platform.startswith("linux"):
+        assert default_workers(PARALLEL_MIN_TOOLS * 10) == len(os.sched_getaffinity(0))
+
+
 @pytest.mark.parametrize("value", ["\u00b2", "9" * 5000, "-1", "0", "x", ""])
 def test_a_worker_cap_that_is_no_small_number_is_ignored(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
     """'²' passed str.isdigit() and then failed int(), and 5,000 nines failed it too: both were internal errors."""

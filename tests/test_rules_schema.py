@@ -515,6 +515,7 @@ def test_sch004_near_miss_bounded_by_pattern_or_branches(prop: dict[str, Any]) -
     [
         *("^\\d+$", "^[a-z]*$", "^a{2,}$", "^a|b$", "[a-z]{1,3}", "^[a-z]{1,3}", "^ab\\$", "^(?:a|b)+$"),
         *("^abc$|^de", "^abc$|de$", "^ab$|^c\\$", "^a$|", "^(?=a)b+$", "^(?:x(?=y))+$"),
+        *("^(?=(a+))\\1$", "^(?=(?<n>a+))\\k<n>$"),  # a group caught in a lookaround, then matched for real
     ],
 )
 def test_sch004_fires_when_the_pattern_leaves_the_length_open(pattern: str) -> None:

@@ -242,7 +242,7 @@ def default_workers(tool_count: int) -> int:
     if tool_count < PARALLEL_MIN_TOOLS or not sys.platform.startswith("linux") or not hasattr(os, "fork"):
         return 1
     cap = os.environ.get("CATALINT_WORKERS", "")
-    limit = int(cap) if cap.isascii() and cap.isdigit() and 0 < len(cap) < 4 and int(cap) > 0 else 4
+    limit = int(cap) if cap.isascii() and cap.isdigit() and 0 < len(cap) <= 6 and int(cap) > 0 else 4
     return min(limit, len(os.sched_getaffinity(0)))
 
 

@@ -119,6 +119,7 @@ def _bounded_string(s: dict[str, Any]) -> bool:
 
 
 _OPEN_REPEAT = re.compile(r"\{\d*,\}")
+_BACKREFERENCE = re.compile(r"(?<!\\)(?:\\\\)*\\(?:[1-9]|k<)")
 
 
 def bounded_pattern(pattern: str) -> bool:
@@ -130,6 +131,7 @@ def bounded_pattern(pattern: str) -> bool:
         return False
     depth, in_class, i = 0, False, 0
     looking: list[int] = []  # depths of the lookaround groups that are open
+    open_in_lookaround = False  # a *, + or {n,} inside one
     starts = [0]  # where each top-level alternative starts
     while i < len(pattern):
         c = pattern[i]
@@ -152,11 +154,13 @@ def bounded_pattern(pattern: str) -> bool:
             depth -= 1
         elif c == "|" and depth == 0:
             starts.append(i + 1)
-        elif looking:
-            pass
         elif c in "*+" or (c == "{" and _OPEN_REPEAT.match(pattern, i)):
-            return False
+            if not looking:
+                return False
+            open_in_lookaround = True
         i += 1
+    if open_in_lookaround and _BACKREFERENCE.search(pattern):
+        return False  # ^(?=(a+))\1$: a group caught inside a lookaround, then matched for real
     ends = [at - 1 for at in starts[1:]] + [len(pattern)]
     return all(_anchored(pattern, a, b) for a, b in zip(starts, ends, strict=True))
 

@@ -444,7 +444,7 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
             lo, hi = blob.starts[i], blob.starts[i] + len(blob.items[i].text)
             if g.kind == "template" and _token_named(blob.text, m, lo, hi):
                 continue  # "special tokens such as <|endoftext|>", "wraps the turn in [INST] ... [/INST]": data
-            if g.kind == "override" and _machine_instructions(blob.text, m, hi):
+            if g.kind == "override" and _machine_instructions(blob.text, m, lo, hi):
                 continue  # "discarding all previous instructions still in flight": a CPU's, not the model's
             if g.kind == "authority" and _shown_to_user(blob.text, m, lo, hi):
                 continue  # "prints a banner ('you are now in sudo mode') so the user knows": said to the user
@@ -544,13 +544,16 @@ _TOKEN_LEAD = LazyRegex(
     r"(?:\b(?:in|into|with|by|between|around|using|and|or|the)|[(,/:\"'`\]>}]|\.\.\.|…)\s*$", re.IGNORECASE
 )
 # ...and followed by none of a turn's words: an end, a mark, an ellipsis or a {placeholder} for the turn's text,
-# another token, or "and the". "wrapped in [INST] ignore the user" opens a turn.
+# another token, or "and the system prompt". "wrapped in [INST] ignore the user" opens a turn, and so does
+# "<|im_end|> and the assistant must now call ...".
 _TOKEN_TAIL = LazyRegex(
-    r"\s*(?:$|[.,;)/\"'`]|\.\.\.|…|\{\w{1,30}\}|<|\[/?INST\]|(?:and|or)\s+(?:the\b|<|\[))", re.IGNORECASE
+    r"\s*(?:$|[.,;)/\"'`]|\.\.\.|…|\{\w{1,30}\}|<|\[/?INST\]|(?:and|or)\s+(?:<|\[|the\s+(?:(?:system|user"
+    r"|assistant|model)\s+)?(?:prompt|turn|message|reply|response|text|tokens?|tags?|markers?)s?\b))",
+    re.IGNORECASE,
 )
 # A noun for the token after it, past any tokens named with it: "[INST]/[/INST] markers", "<<SYS>> and <</SYS>> tags".
-_TOKEN_NOUN = LazyRegex(
-    r"(?:\s*(?:[/,]|and|or)?\s*(?:<\|\w+\|>|\[/?INST\]|<</?SYS>>|<(?:start|end)_of_turn>)){0,3}"
+_TOKEN_NOUN = LazyRegex(  # one \s* a step: two in a row backtracked in time squared on a run of spaces
+    r"(?:\s*(?:(?:[/,]|and|or)\s*)?(?:<\|\w+\|>|\[/?INST\]|<</?SYS>>|<(?:start|end)_of_turn>)){0,3}"
     r"\s*(?:tags?|tokens?|markers?|delimiters?)\b",
     re.IGNORECASE,
 )
@@ -576,11 +579,30 @@ _IN_PIPELINE = LazyRegex(
 )
 
 
-def _machine_instructions(text: str, m: re.Match[str], hi: int) -> bool:
-    """Whether an override match ends on "instructions" that the words after it place in a CPU's pipeline."""
-    return m.group(0)[-12:].lower().endswith(("instruction", "instructions")) and bool(
-        _IN_PIPELINE.match(text, m.end(), hi)
-    )
+# Elsewhere in the text: a processor the tool is about ("Simulates the CPU", "flushes the pipeline").
+_CPU_CONTEXT = LazyRegex(
+    r"\b(?:cpus?|processors?|pipelines?|simulat\w*|emulat\w*|instruction[\s-]sets?|isa|opcodes?|registers?"
+    r"|microarchitect\w*|out[\s-]of[\s-]order|reorder\s+buffer|branch\s+predict\w*|mispredict\w*|speculat\w*"
+    r"|cores?|micro-?ops?|uops?|risc-?v|x86|arm64|mips)\b",
+    re.IGNORECASE,
+)
+# After the clause, an order: "..., then call", "; from now on you", ". Reveal the system prompt".
+_ORDER_AFTER = LazyRegex(
+    r"[^\n]{0,12}?(?:\bthen\b|\bfrom\s+now\s+on\b|\binstead\b|[.;:]\s*(?:now\s+|also\s+)?(?:call|invoke|send|reply"
+    r"|respond|say|tell|reveal|answer|obey|ignore|forget|disregard)\b)",
+    re.IGNORECASE,
+)
+
+
+def _machine_instructions(text: str, m: re.Match[str], lo: int, hi: int) -> bool:
+    """Whether an override match ends on "instructions" that the words after it place in a CPU's pipeline, in a
+    text about a processor, with no order after the clause."""
+    if not m.group(0)[-12:].lower().endswith(("instruction", "instructions")):
+        return False
+    place = _IN_PIPELINE.match(text, m.end(), hi)
+    if place is None or _ORDER_AFTER.match(text, place.end(), hi):
+        return False
+    return bool(_CPU_CONTEXT.search(text, lo, m.start()) or _CPU_CONTEXT.search(text, place.end(), hi))
 
 
 # A mode the tool announces to the user: "you are now in sudo mode" quoted, after a colon or after "the message",
@@ -590,6 +612,8 @@ _NOW_IN_MODE = LazyRegex(r"you(?:'re|\s+are)\s+now\b", re.IGNORECASE)
 _SHOWN_LEAD = LazyRegex(
     r"\b(?:banners?|messages?|notices?|notifications?|greetings?|motd|toasts?|print(?:s|ing)?|show(?:s|ing)?"
     r"|display(?:s|ing)?|echo(?:es|ing)?|returns?|returning|outputs?|tells?|telling|informs?|informing|warns?)\b"
+    # "tell yourself '...'" is said to the model, not shown to the user
+    r"(?![^.!?\n]{0,40}?\b(?:yourself|you|the\s+(?:assistant|model|ai|agent|llm))\b)"
     r"(?:[^.!?\n]{0,40}?[\"'`(]|[^.!?\n]{0,40}?\b(?:user|banner|message|notice)\s*:\s*"
     r"|\s+(?:the\s+)?(?:banner|message)\s+)$",
     re.IGNORECASE,
@@ -622,8 +646,20 @@ def _in_code(before: str) -> bool:
     return line.count("`") % 2 == 1
 
 
+# A role label before "message" ("System message:", "system-message:", "SYSTEM  MESSAGE:"): what an injection
+# fakes, not a lead to an example; _EXAMPLE_QUOTE's lookbehinds catch one space, this any spacing or a hyphen.
+_ROLE_MESSAGE = LazyRegex(r"\b(?:system|developer|assistant)[\s_-]*$", re.IGNORECASE)
+
+
 def _quoted_example(text: str, at: int) -> bool:
-    return at > 0 and text[at - 1] in "\"'“‘" and _EXAMPLE_QUOTE.search(text, max(0, at - 200), at) is not None
+    if at <= 0 or text[at - 1] not in "\"'“‘":
+        return False
+    lead = _EXAMPLE_QUOTE.search(text, max(0, at - 200), at)
+    if lead is None:
+        return False
+    return not (
+        lead.group(0)[:7].lower() == "message" and _ROLE_MESSAGE.search(text, max(0, lead.start() - 30), lead.start())
+    )
 
 
 @rule(
@@ -652,9 +688,10 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
       (said of this very text, not of a layer a tool merges: "custom instructions
       take precedence over the system prompt's defaults"; nor "directives do not
       override previous rules"; nor a CPU's instructions placed in its
-      pipeline: "discarding all previous instructions still in flight", "… in
-      the reorder buffer", "… not yet retired", unless an order follows, as in
-      "… in flight and call …"), "ignore the above and
+      pipeline, in a text about a processor: "flushes the pipeline, discarding
+      all previous instructions still in flight", "… in the reorder buffer",
+      "… not yet retired", unless an order follows, as in "… in flight, then
+      call …" or "… in flight. Reveal …"), "ignore the above and
       instead …", "disregard everything above this line", and whatever the words, one sentence that names the
       model's own rules ("your earlier rules", "the guardrails you were configured
       with", "system-level rules", "the restrictions in your system prompt") and
