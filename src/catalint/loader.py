@@ -356,10 +356,11 @@ _LONG_DIGITS = re.compile(_STRING + rf"|(-?\d{{{MAX_INT_DIGITS + 1},}})")
 
 
 def _fast_loader() -> Any:
-    """_json_loader() reading through libyaml's C scanner and parser, where PyYAML ships with it: about three
-    times faster on a large catalog. Nodes are still composed by PyYAML's Python composer, so anchors, tags
-    and deep nesting (a RecursionError, not a crash in C) behave as they do with the pure loader; the
-    source map reads only character offsets, which libyaml counts as PyYAML does. None without libyaml.
+    """_json_loader() reading through libyaml's C scanner and parser, where PyYAML ships with it. A plain
+    document is built from its events by yaml_events.read, which takes this loader's scalar constructors;
+    any other is composed by PyYAML's Python composer, so anchors, tags and deep nesting (a RecursionError,
+    not a crash in C) behave as they do with the pure loader. Both read only character offsets, which
+    libyaml counts as PyYAML does. None without libyaml.
     """
     _json_loader()  # builds both
     return _FAST or None
