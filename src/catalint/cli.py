@@ -47,11 +47,14 @@ def _split(values: tuple[str, ...]) -> list[str]:
 def _codes(values: tuple[str, ...], option: str, what: str = "rule code") -> list[str]:
     """A comma-separated list flag: each value must name something, so '--ignore ""' or
     '--per-file-ignores "*:,"' is an error instead of a silently empty list."""
+    codes: list[str] = []
     for value in values:
-        if not _split((value,)):
+        parts = _split((value,))
+        if not parts:
             example = "e.g. mcp,anthropic" if what == "client" else "e.g. DESC,SCH-002, or ALL for every rule but CMP"
             fail(f"error: {option}: no {what} given in {value!r} ({example})")
-    return _split(values)
+        codes += parts
+    return codes
 
 
 def _pairs(values: tuple[str, ...], sep: str, option: str) -> list[tuple[str, str]]:

@@ -59,7 +59,7 @@ def is_index(part: str) -> bool:
 def item_index(part: str, size: int) -> int | None:
     """The item an RFC 6901 array index names in a list of size items; None when part is no index or is past
     the end. A number of more than 18 digits is past the end of any list (and int() refuses 4,300 digits)."""
-    if len(part) > 18 or _INDEX.fullmatch(part) is None:
+    if len(part) > 18 or not is_index(part):
         return None
     i = int(part)
     return i if i < size else None

@@ -529,7 +529,7 @@ def _dismissals(blob: Blob) -> Iterator[tuple[int, int, str]]:
 # right before the phrase, and an example lead just before the quote.
 _EXAMPLE_QUOTE = LazyRegex(
     r"\b(?:for\s+example|for\s+instance|such\s+as|e\.g\.|like|including|inputs?|strings?|payloads?|prompts?"
-    r"|texts?|(?<!system\s)(?<!developer\s)(?<!assistant\s)messages?)"  # "System message: '...'" is a role label
+    r"|texts?|messages?)"  # but "System message: '...'" is a role label: see _quoted_example
     r"(?:\s+(?:saying|that\s+says?|reading|like|such\s+as|tested|tried|used|checked|detected|blocked|flagged))?"
     r"[:,]?\s*(?:[\"'“‘][^\"'”’\n]{0,80}[\"'”’],?\s*(?:and\s+|or\s+)?)*[\"'“‘]$",
     re.IGNORECASE,
@@ -647,7 +647,7 @@ def _in_code(before: str) -> bool:
 
 
 # A role label before "message" ("System message:", "system-message:", "SYSTEM  MESSAGE:"): what an injection
-# fakes, not a lead to an example; _EXAMPLE_QUOTE's lookbehinds catch one space, this any spacing or a hyphen.
+# fakes, not a lead to an example.
 _ROLE_MESSAGE = LazyRegex(r"\b(?:system|developer|assistant)[\s_-]*$", re.IGNORECASE)
 
 
