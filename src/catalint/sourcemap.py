@@ -340,6 +340,13 @@ class JsonSourceMap:
         return None
 
 
+def block_scalar_end(text: str, start: int, end: int) -> int:
+    """Where a `|` or `>` block scalar really ends: PyYAML's mark is past the line breaks and indentation after it."""
+    while end > start and text[end - 1] in " \t\r\n":
+        end -= 1
+    return end
+
+
 class YamlSourceMap:
     """Pointer -> span table built from a composed PyYAML node tree.
 
@@ -392,8 +399,7 @@ class YamlSourceMap:
         if children and not node.flow_style:
             end = last_end
         elif isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
-            while end > start and self.text[end - 1] in " \t\r\n":
-                end -= 1
+            end = block_scalar_end(self.text, start, end)
         self.table[pointer] = self._done[id(node)] = (start, end)
         return start, end
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from catalint.sourcemap import YamlEventSourceMap
+from catalint.sourcemap import YamlEventSourceMap, block_scalar_end
 
 MAX_DEPTH = 256  # deeper documents go through the composer, which reports what it cannot nest
 
@@ -93,8 +93,7 @@ def read(text: str, loader_class: Any, max_values: int) -> tuple[Any, YamlEventS
                         continue
                     start, end = event.start_mark.index, event.end_mark.index
                     if event.style == "|" or event.style == ">":
-                        while end > start and text[end - 1] in " \t\r\n":
-                            end -= 1
+                        end = block_scalar_end(text, start, end)
                     value: Any = written
                     if event.implicit[0]:  # plain: resolved as the composer resolves it
                         tag = _STR
