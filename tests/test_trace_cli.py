@@ -300,7 +300,7 @@ def test_call_checks_with_a_catalog(cli, tmp_path: Path) -> None:
     result = cli("trace", "score", "run.json", "--catalog", "wx=wx.json", "--output-format", "json")
     assert result.exit_code == 0, result.stderr
     report = scenario(result)
-    assert report["figures"]["calls.name_validity"] == 67  # 2 of 3
+    assert report["figures"]["calls.name_validity"] == 66  # 2 of 3, rounded down
     assert report["figures"]["calls.schema_compliance"] == 50  # 1 of the 2 with a valid name
     assert report["figures"]["calls.execution_success"] == 100
     problems = report["calls"]["problems"]
@@ -308,7 +308,7 @@ def test_call_checks_with_a_catalog(cli, tmp_path: Path) -> None:
     assert any("call 3" in p and "no_such_tool" in p for p in problems), problems
     assert not any("no catalog" in n for n in report["notices"])
     text = cli("trace", "score", "run.json", "--catalog", "wx=wx.json")
-    assert "calls 3: name validity 67, schema compliance 50, execution success 100" in lines_of(text)
+    assert "calls 3: name validity 66, schema compliance 50, execution success 100" in lines_of(text)
 
 
 @pytest.mark.parametrize(
@@ -922,8 +922,8 @@ def test_check_compare_against_a_saved_check_report(cli, tmp_path: Path) -> None
     assert saved.exit_code == 0
     write_jsonl(root / "traces" / "research-agent.jsonl", [{"tool_calls": [SEARCH_CALL]}])
     result = cli("check", "proj/suite.yml", "--traces", "proj/traces", "--compare", "base.json")
-    assert result.exit_code == 0  # F1 67 still passes the default gate
-    assert "Research agent: tool_selection.f1 100 -> 67 (-33)" in lines_of(result)
+    assert result.exit_code == 0  # F1 66 still passes the default gate
+    assert "Research agent: tool_selection.f1 100 -> 66 (-34)" in lines_of(result)
     assert "picks search: no change" in lines_of(result)
 
 
@@ -1024,6 +1024,25 @@ def test_orchestration_uses_token_efficiency_classes_when_there_are_no_others(cl
     result = cli("trace", "score", "run.json", "--spec", "spec.yaml", "--output-format", "json")
     figures = json.loads(result.stdout)["scenarios"][0]["figures"]
     assert figures["orchestration.discovery"] == 100 and figures["orchestration.efficiency"] == 50
+    # the text report shows the two figures the gates read, instead of saying they need classes
+    text = cli("trace", "score", "run.json", "--spec", "spec.yaml")
+    line = next(x for x in lines_of(text) if x.startswith("orchestration "))
+    assert "discovery 100" in line and line.endswith("efficiency 50") and "need classes" not in line
+
+
+def test_an_empty_class_list_is_the_reference_vacuous_case(cli, tmp_path: Path) -> None:
+    # equal_function_sets: classes: [] is allowed (token_efficiency's must not be empty): no classes and no
+    # calls scores 100, no classes with calls scores 0
+    (tmp_path / "spec.yaml").write_text("equal_function_sets:\n  classes: []\n")
+    write_json(tmp_path / "none.json", {"tool_calls": []})
+    result = cli("trace", "score", "none.json", "--spec", "spec.yaml", "--output-format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert scenario(result)["figures"]["tool_selection.f1"] == 100
+    write_json(tmp_path / "some.json", HIT)
+    result = cli("trace", "score", "some.json", "--spec", "spec.yaml", "--output-format", "json")
+    assert result.exit_code == 1 and scenario(result)["figures"]["tool_selection.f1"] == 0
+    (tmp_path / "te.yaml").write_text("token_efficiency:\n  classes: []\n")
+    assert cli("trace", "score", "none.json", "--spec", "te.yaml").exit_code == 2
 
 
 def test_a_class_member_no_catalog_has_is_a_notice(cli, tmp_path: Path) -> None:

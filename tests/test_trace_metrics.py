@@ -17,6 +17,7 @@ from catalint.trace_metrics import (
     named_in_prompt,
     orchestration,
     pct,
+    pct_nearest,
     select_run,
     selection,
     token_efficiency,
@@ -79,12 +80,19 @@ def test_bare_member_matches_that_tool_on_any_server() -> None:
         assert select_run(classes, [call("web_search", server)]).tp == 1
 
 
-def test_a_call_in_two_classes_consumes_one() -> None:
+def test_a_call_in_two_classes_satisfies_both() -> None:
+    # the reference: a class is a true positive the first time a call names one of its members
     classes = [EqClass("a", ("x",)), EqClass("b", ("x", "y"))]
     first = select_run(classes, [call("x")])
-    assert (first.tp, first.fn, first.missed) == (1, 1, {"b": 1})
-    second = select_run(classes, [call("x"), call("x")])
-    assert (second.tp, second.fp, second.fn) == (2, 0, 0)
+    assert (first.tp, first.fp, first.fn, first.missed) == (2, 0, 0, {})
+    # repeating the call neither inflates nor penalizes the score
+    again = select_run(classes, [call("x"), call("x")])
+    assert (again.tp, again.fp, again.fn) == (2, 0, 0)
+    # nor does the order the classes are declared in
+    calls = [call("x"), call("y")]
+    assert select_run(classes, calls).f1 == select_run(classes[::-1], calls).f1 == 100
+    only_b = select_run([EqClass("b", ("x", "y")), EqClass("c", ("z",))], [call("y"), call("x")])
+    assert (only_b.tp, only_b.fp, only_b.fn, only_b.missed) == (1, 0, 1, {"c": 1})
 
 
 def test_no_classes_and_no_calls_is_vacuously_perfect() -> None:
@@ -111,8 +119,21 @@ def test_micro_average_sums_counts_before_dividing() -> None:
     lopsided = [run(call("web_search", "brave"), call("get", "http")), run(*[call("exec", "shell")] * 8)]
     m = selection(CLASSES, lopsided)
     assert (m.tp, m.fp, m.fn) == (2, 8, 2)
-    assert m.f1 == pct(4, 14) == 29  # micro; the macro mean would be 50
+    assert m.f1 == pct(4, 14) == 28  # micro; the macro mean would be 50
     assert selection(CLASSES, list(reversed(lopsided))).f1 == m.f1  # order-independent
+
+
+def test_efficiency_caps_each_run_before_the_mean() -> None:
+    classes = CLASSES  # two classes
+    wasteful = run(call("web_search", "brave"), call("get", "http"), call("exec", "shell"), number=1)  # 2 / 3
+    short = run(call("web_search", "brave"), number=2)  # 2 / 1, capped at 1
+    assert orchestration(classes, [wasteful])["efficiency"] == 67  # the reference's worked example
+    # pooled (4 classes over 4 calls) this was 100: the short run hid the wasteful run's extra call
+    assert orchestration(classes, [wasteful, short])["efficiency"] == 83  # (2/3 + 1) / 2
+    assert orchestration(classes, [short, wasteful])["efficiency"] == 83
+    assert orchestration(classes, [wasteful, run(number=2)])["efficiency"] == 33  # a run with no calls: 0
+    assert orchestration([], [wasteful])["efficiency"] == 0
+    assert orchestration(classes, [])["efficiency"] == 0
 
 
 def test_micro_average_of_empty_runs_is_vacuous() -> None:
@@ -122,10 +143,20 @@ def test_micro_average_of_empty_runs_is_vacuous() -> None:
 
 @pytest.mark.parametrize(
     ("part", "whole", "expected"),
-    [(2, 3, 67), (1, 3, 33), (1, 2, 50), (1, 8, 13), (0, 5, 0), (5, 5, 100), (3, 0, 0), (1, 200, 1), (1, 201, 0)],
+    [(2, 3, 66), (1, 3, 33), (1, 2, 50), (1, 8, 12), (0, 5, 0), (5, 5, 100), (3, 0, 0), (1, 200, 0), (199, 200, 99)],
 )
-def test_percent_rounds_half_up_in_integers(part: int, whole: int, expected: int) -> None:
+def test_percent_is_the_integer_division_the_reference_gives(part: int, whole: int, expected: int) -> None:
+    # the reference: "the integer percent chose_correct * 100 / chose_in_scope"
     assert pct(part, whole) == expected
+
+
+@pytest.mark.parametrize(
+    ("part", "whole", "expected"),
+    [(2, 3, 67), (1, 3, 33), (1, 8, 13), (3, 0, 0), (1, 200, 1), (1, 201, 0)],
+)
+def test_orchestration_percents_round_half_up(part: int, whole: int, expected: int) -> None:
+    # the reference: two classes over three calls "rounds efficiency to 67"
+    assert pct_nearest(part, whole) == expected
 
 
 # ---- call checks (MCP-Bench) -------------------------------------------------------------------
@@ -256,7 +287,7 @@ def test_distractor_accuracy_counts_distinct_choices_per_run() -> None:
     ]
     d = distraction(correct, distractors, runs)
     assert (d.chose_correct, d.chose_distractor, d.clean_runs, d.runs) == (2, 1, 1, 3)
-    assert d.accuracy == 67
+    assert d.accuracy == 66  # 2 * 100 // 3, the reference's integer percent
     assert d.failures == ["run 2: chose distractor catalog.search_products_v2", "run 3: chose no correct tool"]
 
 
@@ -376,6 +407,28 @@ def test_pass_k_run_without_a_token_count_is_not_within_a_budget() -> None:
     floor = PassK("w", "get_weather", 0.5, 100, [run(call("get_weather"))])
     assert not floor.passed and floor.pass_k == 0
     assert "run 1: no token count recorded" in floor.lines()
+    # said as what it is, not as a run over the budget
+    assert "FLOOR w: 1 of 1 runs recorded no token count, so cannot be held to the 100-token budget" in floor.lines()
+    assert not any("exceeded" in line for line in floor.lines())
+
+
+def test_pass_k_budget_lines_tell_runs_over_it_from_runs_without_a_count() -> None:
+    runs = [
+        run(call("get_weather"), number=1, tokens=150),
+        run(call("get_weather"), number=2),
+        run(number=3, tokens=90),
+    ]
+    lines = PassK("w", "get_weather", 0.5, 100, runs).lines()
+    assert "FLOOR w: 1 of 3 runs exceeded the 100-token budget (worst run 150 tokens)" in lines
+    assert "FLOOR w: 1 of 3 runs recorded no token count, so cannot be held to the 100-token budget" in lines
+
+
+def test_pass_k_floor_line_never_shows_the_rate_equal_to_the_floor() -> None:
+    # 2 of 3 is below a 0.67 floor: shown rounded half up it read "67% is below the 67% floor"
+    runs = [run(call("get_weather"), number=1), run(call("get_weather"), number=2), run(number=3)]
+    floor = PassK("w", "get_weather", 0.67, None, runs)
+    assert not floor.rate_ok and floor.rate == 66
+    assert floor.lines()[1].startswith("FLOOR w: selection rate 66% is below the 67% floor")
     assert PassK("w", "get_weather", 0.5, None, [run(call("get_weather"))]).lines()[0].endswith("tokens n/a")
 
 
@@ -398,7 +451,7 @@ def test_grade_is_keyed_on_f1(f1: int, letter: str) -> None:
 def test_token_efficiency_per_correct_figures() -> None:
     runs = [run(call("web_search", "brave"), call("get", "http"), cost=0.02), run(call("get", "http"), cost=0.01)]
     te = token_efficiency(selection(CLASSES, runs), 1200, runs)
-    assert te["correct_selections"] == 3 and te["f1"] == 86 and te["grade"] == "B"
+    assert te["correct_selections"] == 3 and te["f1"] == 85 and te["grade"] == "B"  # 6 / 7
     assert te["tokens_per_correct"] == 400.0
     assert te["cost"] == 0.03 and te["cost_per_correct"] == 0.01
 

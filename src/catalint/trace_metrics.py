@@ -1,8 +1,11 @@
 """Deterministic metrics over recorded runs: no model, the same numbers every time.
 
-Percents are integers 0..100, rounded half up from exact fractions, so the
-output is byte-stable across platforms. Several runs are micro-averaged: the
-counts are summed over the runs, then the percent is taken.
+Percents are integers 0..100 taken from exact fractions, so the output is
+byte-stable across platforms. As in the reference, most are the integer
+division part * 100 // whole (rounded down); the orchestration diagnostics
+round to the nearest (its worked example: two classes over three calls is 67).
+Several runs are micro-averaged: the counts are summed over the runs, then the
+percent is taken; efficiency alone is a mean of per-run ratios.
 """
 
 from __future__ import annotations
@@ -14,6 +17,13 @@ from catalint.traces import Call, Resolver, Run
 
 
 def pct(part: int, whole: int) -> int:
+    """part * 100 // whole, rounded down as the reference's integer percents are; 0 when whole is 0."""
+    if whole <= 0:
+        return 0
+    return 100 * part // whole
+
+
+def pct_nearest(part: int, whole: int) -> int:
     """round(100 * part / whole), halves up, in integers; 0 when whole is 0."""
     if whole <= 0:
         return 0
@@ -93,10 +103,11 @@ class ClassIndex:
 def select_run(classes: list[EqClass], calls: list[Call], index: ClassIndex | None = None) -> Selection:
     """The counting rule: each class is consumed at most once.
 
-    A call consumes the first class (in declared order) that it is a member of
-    and that no earlier call consumed: a true positive. A call whose classes are
-    all consumed already is a repeat and counts for nothing. A call in no class
-    is a false positive. A class no call consumed is a false negative.
+    A class is a true positive the first time a call names one of its members;
+    a call that names a member of two classes satisfies both (nothing depends on
+    the order the classes are declared in). A later call to a satisfied class
+    is a repeat and counts for nothing. A call in no class is a false positive.
+    A class no call named is a false negative.
     """
     index = index or ClassIndex(classes)
     consumed: set[int] = set()
@@ -107,10 +118,8 @@ def select_run(classes: list[EqClass], calls: list[Call], index: ClassIndex | No
             result.fp += 1
             result.unexpected[call.shown] = result.unexpected.get(call.shown, 0) + 1
             continue
-        fresh = [i for i in hits if i not in consumed]
-        if fresh:
-            consumed.add(fresh[0])
-            result.tp += 1
+        consumed.update(hits)
+    result.tp = len(consumed)
     for i, c in enumerate(classes):
         if i not in consumed:
             result.fn += 1
@@ -221,11 +230,23 @@ def orchestration(classes: list[EqClass], runs: list[Run]) -> dict[str, int]:
                 ok_classes.update(index.of(call))
     return {
         "discovery": selection(classes, runs).recall,
-        "parameterization": 100 if not n else pct(parameterized, n),
-        "syntax": 100 if not n else pct(well_formed, n),
-        "error_recovery": 100 if not errored else pct(recovered, errored),
-        "efficiency": 0 if not classes else min(100, pct(len(classes) * len(runs), n)),
+        "parameterization": 100 if not n else pct_nearest(parameterized, n),
+        "syntax": 100 if not n else pct_nearest(well_formed, n),
+        "error_recovery": 100 if not errored else pct_nearest(recovered, errored),
+        "efficiency": efficiency(len(classes), runs),
     }
+
+
+def efficiency(classes: int, runs: list[Run]) -> int:
+    """The mean over runs of classes / calls, each run's ratio capped at 1 first (so one short run cannot
+    hide another run's extra calls), as a percent rounded to the nearest; no classes, or no calls: 0."""
+    from fractions import Fraction
+
+    if not classes or not runs:
+        return 0
+    total = sum((min(Fraction(1), Fraction(classes, len(r.calls))) for r in runs if r.calls), Fraction(0))
+    mean = total / len(runs)
+    return pct_nearest(mean.numerator, mean.denominator)
 
 
 def named_in_prompt(prompt: str, names: list[str]) -> list[str]:
@@ -420,12 +441,16 @@ class PassK:
                 f"FLOOR {self.name}: selection rate {self.rate}% is below the {floor}% floor "
                 f"({chosen} of {self.n} runs selected {tool})"
             )
-        over = [r for r, w in zip(self.runs, self.within, strict=True) if not w]
+        missed = [r for r, w in zip(self.runs, self.within, strict=True) if not w]
+        over = [r.tokens for r in missed if r.tokens is not None]
         if over:
-            worst = max((r.tokens for r in over if r.tokens is not None), default=None)
-            tail = f" (worst run {worst} tokens)" if worst is not None else ""
-            budget = f"the {self.max_tokens}-token budget{tail}"
+            budget = f"the {self.max_tokens}-token budget (worst run {max(over)} tokens)"
             out.append(f"FLOOR {self.name}: {len(over)} of {self.n} runs exceeded {budget}")
+        if len(over) < len(missed):
+            out.append(
+                f"FLOOR {self.name}: {len(missed) - len(over)} of {self.n} runs recorded no token count, "
+                f"so cannot be held to the {self.max_tokens}-token budget"
+            )
         for run, s, w in zip(self.runs, self.selected, self.within, strict=True):
             if not w:
                 spent = f"{run.tokens} tokens, over budget" if run.tokens is not None else "no token count recorded"

@@ -80,9 +80,10 @@ def to_text(results: list[Result], comparison: list[dict[str, Any]] | None = Non
         if len(calls["problems"]) > len(shown):
             out.append(f"    ... and {len(calls['problems']) - len(shown)} more (see --output-format json)")
         orch = dict(sec["orchestration"])
-        if "tool_selection" not in sec:  # no classes: discovery and efficiency are 0 by definition
+        classes = "tool_selection" in sec or "token_efficiency" in sec  # orchestration reads either's classes
+        if not classes:  # discovery and efficiency are 0 by definition
             del orch["discovery"], orch["efficiency"]
-        tail = "" if "tool_selection" in sec else " (discovery and efficiency need classes)"
+        tail = "" if classes else " (discovery and efficiency need classes)"
         out.append("  orchestration " + ", ".join(f"{k} {v}" for k, v in orch.items()) + tail)
         if "distractors" in sec:
             d = sec["distractors"]

@@ -393,9 +393,12 @@ EXPLANATION = f"""TRACE (scoring recorded runs)
 `catalint trace score TRACE... --catalog SERVER=PATH` and `catalint check SUITE
 --traces DIR` read recorded agent runs and score them against the catalog. No
 model runs: the same traces always give the same numbers. Percents are integers
-0..100 (rounded half up from exact fractions), and so are their gate bounds: a
-bound past 100, or a fraction such as 0.95, is a config error. Several runs are
-micro-averaged: counts are summed over the runs before any percent is taken.
+0..100 taken from exact fractions, and so are their gate bounds: a bound past
+100, or a fraction such as 0.95, is a config error. As in the reference they
+are rounded down (part x 100 // whole), but for the orchestration diagnostics,
+which round to the nearest (two classes over three calls: efficiency 67).
+Several runs are micro-averaged: counts are summed over the runs before any
+percent is taken (efficiency, a mean of per-run ratios, aside).
 
 A run: {{"tool_calls": [{{"name", "server"?, "args"?, "error"? | "is_error"?,
 "result"?}}], "conversation": {{"tokens": {{"total": N}}}}, "cost": X, "prompt"?}}.
@@ -405,10 +408,10 @@ error is set, is_error is true, or result.isError is true.
 
 Selection F1 (equal_function_sets:; MSC-Bench, arXiv:2510.19423). Classes of
 interchangeable tools; a member `server.tool` matches that qualified id, a bare
-`tool` matches it on any server. Walking the calls in order, a call consumes the
-first class it belongs to that no earlier call consumed (a true positive); a
-call whose classes are all consumed is a repeat and counts for nothing; a call in
-no class is a false positive; a class nothing consumed is a false negative.
+`tool` matches it on any server. A class is a true positive the first time a
+call names one of its members (one call to a tool in two classes satisfies
+both); later calls to a satisfied class are repeats and count for nothing; a
+call in no class is a false positive; a class no call named is a false negative.
 precision = TP/(TP+FP), recall = TP/(TP+FN), F1 = 2TP/(2TP+FP+FN). No classes and
 no calls scores 100; any other zero denominator scores 0. Default gate:
 tool_selection.f1 >= 50.
@@ -423,8 +426,9 @@ Orchestration (orchestration:; MCP-Atlas, arXiv:2602.00933): discovery = the
 class recall; parameterization = calls with a non-empty object as args;
 syntax = calls with a non-empty name and object args; error_recovery = errored
 calls followed later in the run by a successful call to the same tool or to a
-tool in a class with it (no errors: 100); efficiency = classes x runs / calls,
-capped at 100 (no classes: 0). Empty traces score 100 on parameterization and
+tool in a class with it (no errors: 100); efficiency = classes / calls of each
+run, capped at 100 in each run before the mean over runs, so a short run does not
+hide another's extra calls (no classes: 0; a run with no calls: 0). Empty traces score 100 on parameterization and
 syntax. discovery: name_free: true records the promise that the prompt names
 no tool or server; catalint flags a scenario or recorded prompt that does.
 
@@ -445,8 +449,9 @@ arXiv:2510.03992). Default gate: distractors.accuracy >= 50.
 pass^k (tool_selection: expected_tool, min_selection_rate, max_total_tokens).
 A run selects the tool when any call names it. selection rate = selecting runs
 / runs; pass^k = runs that selected it and stayed within the token budget (a
-run without a recorded token count is not within a budget). The floor passes
-when the rate reaches min_selection_rate and every run is within budget:
+run without a recorded token count is not within a budget; FLOOR says so). The
+floor passes when the rate reaches min_selection_rate and every run is within
+budget:
   tool-selection floor [PASS] NAME: selection 9/10 (90%), pass^k 90%, tokens 1520 median / 1840 max
 On a breach, FLOOR lines name the condition and each run that missed.
 
