@@ -1066,3 +1066,32 @@ def test_lint_report_files_get_the_usual_permissions(cli, tmp_path: Path) -> Non
     (tmp_path / "out.json").chmod(0o600)  # an existing file keeps its mode
     cli("lint", "tools.json", "--output-format", "json", "-o", "out.json", "--exit-zero")
     assert (tmp_path / "out.json").stat().st_mode & 0o777 == 0o600
+
+
+# ---- check --catalog ----------------------------------------------------------------------------------------------
+
+
+def test_check_catalog_flag_replaces_the_server_in_tool_quality_blocks(cli, tmp_path: Path) -> None:
+    suite = "servers:\n  live: {command: [nosuch-command-catalint-test]}\ntool_quality:\n  - {name: q, server: live}\n"
+    (tmp_path / "suite.yml").write_text(suite)
+    write_catalog(tmp_path / "saved.json", [BRAVE])
+    result = cli("check", "suite.yml", "--catalog", "live=saved.json", "--output-format", "json")
+    assert result.exit_code == 0, result.stderr  # the server is not started: the saved catalog is linted
+    assert json.loads(result.stdout)["tool_quality"][0]["passed"] is True
+    # it wins over a catalog: file too, and a flawed one fails the gate
+    root = project(tmp_path)
+    write_catalog(tmp_path / "bad.json", [{"name": "web_search", "inputSchema": {"type": "object"}}])
+    failed = cli("check", "proj/suite.yml", "--catalog", "brave=bad.json")
+    assert failed.exit_code == 1 and "tool_quality [FAIL] brave tools (server brave)" in lines_of(failed)
+    assert cli("check", "proj/suite.yml").exit_code == 0  # the suite's own catalog passes
+    assert root.exists()
+
+
+def test_check_catalog_flag_errors_and_unused_servers(cli, tmp_path: Path) -> None:
+    project(tmp_path)
+    missing = cli("check", "proj/suite.yml", "--catalog", "brave=missing.json")
+    assert missing.exit_code == 2 and missing.stderr.strip() == "missing.json: error: No such file or directory"
+    write_catalog(tmp_path / "x.json", [HTTP])
+    unused = cli("check", "proj/suite.yml", "--catalog", "nosuch=x.json")
+    assert unused.exit_code == 0
+    assert "proj/suite.yml: notice: --catalog nosuch: no tool_quality block reads that server" in unused.stderr

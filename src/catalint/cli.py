@@ -796,7 +796,13 @@ def snapshot_cmd(
     type=click.Path(exists=True, file_okay=False),
     help="Score the agent scenarios' runs here.",
 )
-@click.option("--catalog", "catalogs", multiple=True, metavar="SERVER=PATH", help="A server's saved catalog.")
+@click.option(
+    "--catalog",
+    "catalogs",
+    multiple=True,
+    metavar="SERVER=PATH",
+    help="A server's saved catalog, read instead of starting the server or reading its catalog: file (repeatable).",
+)
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @output_option()
 @click.option("--compare", "baseline", type=click.Path(dir_okay=False), help="A saved JSON report to diff against.")
@@ -813,7 +819,8 @@ def check_cmd(
     """Run an mcptest-style SUITE (YAML or JSON): tool_quality blocks, and agent scenarios with --traces.
 
     Each tool_quality block lints a server's live catalog (servers: NAME: command
-    or url), a saved one (servers: NAME: catalog: FILE) or a catalog file, with
+    or url), a saved one (servers: NAME: catalog: FILE, or --catalog NAME=FILE,
+    which wins over both) or a catalog file, with
     the rules, ignores and severities of the config `catalint lint` would use
     there (beside the suite for a server), and gates it (expect:, or the default
     gate). With --traces DIR, each agents:/tests:
@@ -838,6 +845,12 @@ def check_cmd(
         return
     for notice in loaded.notices:
         click.echo(_line(notice), err=True)
+    given = parse_catalogs(catalogs)  # a bad --catalog stops the run before any server starts
+    scored = bool(traces_dir and loaded.scenarios)
+    served = {b.source for b in loaded.blocks if b.kind == "server"}
+    for name in given:
+        if name not in served and not scored:
+            click.echo(_line(f"{suite}: notice: --catalog {name}: no tool_quality block reads that server"), err=True)
     if loaded.scenarios and not traces_dir:
         names = ", ".join(repr(s.name) for s in loaded.scenarios)
         click.echo(_line(f"{suite}: notice: skipping the trace-scored scenarios {names}: give --traces DIR"), err=True)
@@ -847,7 +860,10 @@ def check_cmd(
         entry: dict[str, Any] = {"name": block.name, "kind": block.kind, "source": block.source}
         notes: list[str] = []
         try:
-            catalog = catalog_for(block, loaded.servers, suite, notes)
+            if block.kind == "server" and block.source in given:
+                catalog = given[block.source]  # the saved catalog given for the server, not the server
+            else:
+                catalog = catalog_for(block, loaded.servers, suite, notes)
             # the config `catalint lint` would use on the file (or, for a server, beside the suite);
             # the block's own checks are its gate
             where = catalog.path if os.path.isfile(catalog.path) else suite
@@ -865,8 +881,7 @@ def check_cmd(
             click.echo(_line(f"<{block.source}>: notice: {note}"), err=True)
         quality.append({**entry, "passed": all(r.passed for r in rows), "gates": [r.as_dict() for r in rows]})
     results = []
-    if traces_dir and loaded.scenarios:
-        given = parse_catalogs(catalogs)
+    if scored:
         found = {**suite_catalogs(loaded.servers, suite, given), **given}
         results = check_traces(loaded.scenarios, traces_dir, found)
     elif traces_dir:
