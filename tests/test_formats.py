@@ -295,3 +295,49 @@ def test_finding_lines_are_the_finding_dicts_encoded() -> None:
             line = encode(f, file)
             assert line == _ENCODE(finding_dict(f, file))
             assert json.loads(line) == finding_dict(f, file)
+
+
+# ---------------------------------------------------------------- scores as shown
+
+
+@pytest.mark.parametrize(
+    ("score", "text"),
+    [
+        *[(0.6997, "0.6997"), (0.4981, "0.4981"), (0.6986, "0.6986"), (0.596, "0.5960"), (0.9999, "0.9999")],
+        *[(0.7, "0.70"), (0.69, "0.69"), (0.695, "0.69"), (0.5, "0.50"), (1.0, "1.00"), (0.0, "0.00")],
+        (0.6049, "0.60"),
+    ],
+)
+def test_a_score_is_never_rounded_up_onto_a_tenth(score: float, text: str) -> None:
+    from catalint.tdqs import shown
+
+    assert shown(score) == text
+
+
+def test_summary_gate_and_table_agree_on_a_mean_just_under_the_bar(catalog: Path, monkeypatch) -> None:
+    # a mean of 0.6997 is a D and fails mean_score >= 0.70; the summary once printed "mean 0.70 (D)"
+    from catalint.config import Settings
+    from catalint.engine import lint_catalog
+    from catalint.formatters.text import gate_rows, score_tables, summary
+    from catalint.gate import DEFAULT_GATE
+    from catalint.loader import load_path
+    from catalint.quality import assess
+    from catalint.run import Run
+
+    result = lint_catalog(load_path(str(catalog)), Settings())
+    for tool in result.tools:
+        monkeypatch.setattr(tool.score, "score", 0.6997)
+    result.quality = assess(result, list(DEFAULT_GATE), True)
+    run = Run(files=[result])
+    assert "TDQS min 0.6997, mean 0.6997 (D)" in summary(run)
+    assert "gate [FAIL] mean_score 0.6997 < 0.70" in gate_rows(run)
+    tables = "\n".join(score_tables(run))
+    assert "catalog: min 0.6997, mean 0.6997 (grade D)" in tables and " 0.6997 " in tables
+
+
+def test_github_notice_says_notice_once_and_one_check_is_singular(cli, catalog: Path) -> None:
+    result = cli("lint", str(catalog), "--output-format", "github", "--scores", "--exit-zero")
+    notices = [line for line in result.stdout.splitlines() if line.startswith("::notice")]
+    assert notices and not any("::notice: " in line or "catalint::notice:" in line for line in notices)
+    text = cli("lint", str(catalog), "--gate", "min_score>=1", "--no-gate", "--exit-zero")
+    assert "gate failed (1 of 1 check)" in text.stdout

@@ -331,7 +331,10 @@ def main() -> None:
     "--stdin-filename",
     default="-",
     metavar="NAME",
-    help="Name to report for standard input ('-', read when no path is given); a .yaml/.yml name reads it as YAML.",
+    help=(
+        "Name to report for standard input ('-'); given with no path, it reads standard input. "
+        "A .yaml/.yml name reads it as YAML."
+    ),
 )
 def lint(
     paths: tuple[str, ...],

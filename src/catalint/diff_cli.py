@@ -87,7 +87,9 @@ def diff_command(
 
 
 def _score(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
+    from catalint.tdqs import shown
+
+    return "n/a" if value is None else shown(value)
 
 
 def _signed(delta: float) -> str:
@@ -98,7 +100,7 @@ def _signed(delta: float) -> str:
 def _score_move(before: float | None, after: float | None) -> str:
     if before is None or after is None:
         return f"{_score(before)} -> {_score(after)}"
-    return f"{before:.2f} -> {after:.2f} ({_signed(after - before)})"
+    return f"{_score(before)} -> {_score(after)} ({_signed(after - before)})"
 
 
 def _token_move(before: int, after: int) -> str:
@@ -144,7 +146,7 @@ def format_text(diff: CatalogDiff) -> str:
         one_line(f"catalint diff: {diff.base.display} -> {diff.head.display}"),  # file names, REV:path untrusted
         f"tools: {len(diff.before)} -> {len(diff.after)} (+{_counts(diff)})",
     ]
-    lines += [one_line(f"+ {s.name} (score {s.score:.2f}, {s.tokens:,} tokens)") for s in diff.added]
+    lines += [one_line(f"+ {s.name} (score {_score(s.score)}, {s.tokens:,} tokens)") for s in diff.added]
     lines += [one_line(f"- {s.name}") for s in diff.removed]
     for c in diff.changes:
         label = f"{c.base.name} -> {c.head.name} (renamed)" if c.renamed else c.head.name
@@ -248,7 +250,7 @@ def format_markdown(diff: CatalogDiff) -> str:
     ]
     if diff.added or diff.removed or diff.changes:
         lines += ["", "| Tool | Change | Details |", "|---|---|---|"]
-        lines += [f"| {md.code(s.name)} | added | score {s.score:.2f}, {s.tokens:,} tokens |" for s in diff.added]
+        lines += [f"| {md.code(s.name)} | added | score {_score(s.score)}, {s.tokens:,} tokens |" for s in diff.added]
         lines += [f"| {md.code(s.name)} | removed | |" for s in diff.removed]
         for c in diff.changes:
             name = f"{md.code(c.base.name)} → {md.code(c.head.name)}" if c.renamed else md.code(c.head.name)

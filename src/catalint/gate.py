@@ -291,7 +291,9 @@ def _number(target: str, value: float | int | None) -> str:
     if value is None:
         return "n/a"
     if target in SCORE_TARGETS or target.endswith(".score"):
-        return f"{value:.2f}"
+        from catalint.tdqs import shown
+
+        return shown(value)
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 

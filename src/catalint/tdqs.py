@@ -113,6 +113,13 @@ def grade(score: float) -> str:
     return next((letter for floor, letter in GRADES if score >= floor), "F")
 
 
+def shown(score: float) -> str:
+    """A score to two decimals, or to four where two would round it up onto a tenth, where the grades and the
+    default gate's bounds lie (0.6997 is a D and fails mean_score >= 0.70: it is not shown as 0.70)."""
+    text = f"{score:.2f}"
+    return f"{score:.4f}" if int(float(text) * 10 + 1e-9) > int(score * 10 + 1e-9) else text
+
+
 def _round(value: float) -> float:
     return round(value + 0.0, 4)
 
@@ -321,7 +328,7 @@ def score(tool: Tool) -> Score:
 def explain(tool: Tool) -> str:
     """How a tool's score was reached, heuristic by heuristic."""
     s = score(tool)
-    lines = [f"{one_line(tool.name)}: TDQS {s.score:.2f} (grade {s.grade})", ""]
+    lines = [f"{one_line(tool.name)}: TDQS {shown(s.score)} (grade {s.grade})", ""]
     lines.append(f"  {'heuristic':<25} {'value':>5}  {'weight':>6}  {'points':>6}  what lowered it")
     for part in s.parts:
         label = next(lbl for key, lbl, _ in HEURISTICS if key == part.key)

@@ -7,6 +7,7 @@ from typing import Any
 
 from catalint.bench import Report, wilson
 from catalint.model import SMELLS
+from catalint.tdqs import shown
 from catalint.text import one_line
 
 
@@ -105,8 +106,8 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
     if report.tokens is not None:
         tokens = f"; {report.tokens:,} tokens (cl100k_base), {report.whitespace_tokens:,} whitespace-separated"
     lines.append(
-        f"catalog: {len(spec.catalog.tools)} tools, {n} intent{'s' * (n != 1)}; TDQS mean {report.tdqs_mean:.2f}, "
-        f"min {report.tdqs_min:.2f}; {sum(report.smells.values())} smells{tokens}"
+        f"catalog: {len(spec.catalog.tools)} tools, {n} intent{'s' * (n != 1)}; TDQS mean {shown(report.tdqs_mean)}, "
+        f"min {shown(report.tdqs_min)}; {sum(report.smells.values())} smells{tokens}"
     )
     lines.append(f"baseline: {k}/{n} correct, accuracy {_pct(k / n)} (95% CI {_interval(k, n)})")
     confusions = [(i, p) for i, p, c in zip(spec.intents, report.picks, report.correct, strict=True) if not c]
@@ -170,7 +171,7 @@ def format_markdown(report: Report, min_drop: float | None = None) -> str:
     tokens = f", {report.tokens:,} tokens (cl100k_base)" if report.tokens is not None else ""
     lines.append(
         f"**Baseline:** {k}/{n} intents, accuracy **{_pct(k / n)}** (95% CI {_interval(k, n)}); "
-        f"{len(spec.catalog.tools)} tools, TDQS mean {report.tdqs_mean:.2f}, min {report.tdqs_min:.2f}{tokens}."
+        f"{len(spec.catalog.tools)} tools, TDQS mean {shown(report.tdqs_mean)}, min {shown(report.tdqs_min)}{tokens}."
     )
     largest = report.largest_drop()
     what = _largest_pts(report)

@@ -84,7 +84,7 @@ def format_github(run: Run, statistics: bool = False) -> str:
     hidden = sum(max(0, n - SHOWN_PER_LEVEL) for n in shown.values())
     lines += [annotation(files[id(fr)], f) for fr, f in ordered]
     for notice in run.notices:
-        lines.append(f"::notice title=catalint::{escape_data(notice)}")
+        lines.append(f"::notice title=catalint::{escape_data(notice.removeprefix('notice: '))}")  # said once
     if hidden:
         lines.append(
             f"::notice title=catalint::{hidden} more finding{'s' * (hidden != 1)} than GitHub shows per step; "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from catalint.formatters import md
 from catalint.model import SMELLS, Severity
 from catalint.run import Run
+from catalint.tdqs import shown
 
 MAX_BYTES = 1024 * 1024  # GitHub's limit for one step summary
 _TRUNCATED = "\n\n> The report was cut here to stay under 1 MiB; run `catalint lint` for every finding.\n"
@@ -32,7 +33,7 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
         out += [f"### {md.text(fr.catalog.display)}", ""]
         if q is not None and q.tools:
             tokens = f", {q.token_total:,} tokens" if q.token_total is not None else ""
-            out.append(f"TDQS min {q.min_score:.2f}, mean {q.mean_score:.2f} (grade {q.grade}){tokens}.")
+            out.append(f"TDQS min {shown(q.min_score)}, mean {shown(q.mean_score)} (grade {q.grade}){tokens}.")
             out += [
                 "",
                 "| Tool | Score | Grade | Critical | Warning | Smells | Tokens |",
@@ -43,7 +44,7 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
                 warn = sum(f.severity == Severity.WARNING for f in t.result.findings)
                 smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
                 tokens_cell = str(t.tokens.total) if t.tokens is not None else "-"
-                score = f"{t.score.score:.2f} | {t.score.grade}"
+                score = f"{shown(t.score.score)} | {t.score.grade}"
                 out.append(f"| {md.code(t.name)} | {score} | {crit} | {warn} | {smells} | {tokens_cell} |")
         findings = fr.findings
         if findings:

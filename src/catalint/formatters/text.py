@@ -7,6 +7,7 @@ from collections import Counter
 from catalint.model import SMELLS
 from catalint.registry import get_rule
 from catalint.run import Run
+from catalint.tdqs import shown
 from catalint.text import one_line
 
 
@@ -66,7 +67,9 @@ def score_tables(run: Run) -> list[str]:
         for t in q.tools:
             smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
             tokens = f"{t.tokens.total:>6}" if t.tokens is not None else f"{'-':>6}"
-            lines.append(f"  {one_line(t.name):<{width}}  {t.score.score:5.2f}  {t.score.grade:^5}  {tokens}  {smells}")
+            lines.append(
+                f"  {one_line(t.name):<{width}}  {shown(t.score.score):>5}  {t.score.grade:^5}  {tokens}  {smells}"
+            )
         if q.tools:
             total = q.token_total
             cost = ""
@@ -74,7 +77,7 @@ def score_tables(run: Run) -> list[str]:
                 share = window_share(total)
                 cost = f"; {total:,} tokens ({share['128k']}% of a 128k context window, {share['200k']}% of 200k)"
             lines.append(
-                f"  catalog: min {q.min_score:.2f}, mean {q.mean_score:.2f} (grade {q.grade}), "
+                f"  catalog: min {shown(q.min_score)}, mean {shown(q.mean_score)} (grade {q.grade}), "
                 f"{sum(q.smells.values())} smells{cost}"
             )
     lines.append("")
@@ -113,8 +116,8 @@ def summary(run: Run) -> str:
     if scores:
         from catalint.tdqs import grade
 
-        mean = sum(scores) / len(scores)
-        quality = f"; TDQS min {min(scores):.2f}, mean {mean:.2f} ({grade(round(mean, 4))})"
+        mean = round(sum(scores) / len(scores), 4)  # as quality.mean_score rounds it for the gate
+        quality = f"; TDQS min {shown(min(scores))}, mean {shown(mean)} ({grade(mean)})"
     counted = [fr.quality.token_total for fr in run.files if fr.quality is not None and fr.quality.tools]
     if counted and None not in counted:  # --tokens (or --scores, --explain) counted them
         from catalint.tokens import window_share
@@ -123,7 +126,7 @@ def summary(run: Run) -> str:
         quality += f"; {tokens:,} tokens (cl100k_base, {window_share(tokens)['128k']}% of a 128k context window)"
     rows = [row for fr in run.files if fr.quality is not None for row in fr.quality.gate]
     failed = sum(not row.passed for row in rows)
-    gate = f"; gate failed ({failed} of {len(rows)} checks)" if failed else ""
+    gate = f"; gate failed ({failed} of {len(rows)} check{'s' * (len(rows) != 1)})" if failed else ""
     total = len(run.findings)
     if not total:
         if not files and not errors:
