@@ -1137,3 +1137,12 @@ def test_selector_scores_follow_bm25_formula():
     expected = idf * tf * (selector.K1 + 1) / (tf + selector.K1 * (1 - selector.B + selector.B * length / avgdl))
     assert index.score(["weather", "weather"], docs[0]) == pytest.approx(expected)
     assert index.score(["lisbon"], docs[0]) == 0.0
+
+
+def test_a_mutation_kind_outside_the_four_lists_all_four(cli, tmp_path: Path) -> None:
+    write_spec(tmp_path, weather_spec([{"tool": "weather_now", "kind": "explode"}]))
+    line = assert_spec_error(cli("bench", "run", "spec.json"), "spec.json:")
+    assert line.endswith(
+        'invalid bench spec at mutations/0/kind: "explode" is not one of "blank", "genericize", "truncate" or '
+        '"drop_keyword" (at /mutations/0/kind)'
+    )

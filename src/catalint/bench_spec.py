@@ -147,7 +147,7 @@ def _mutation_fields(data: Any, fail: Any) -> None:
 
 
 def _validate(data: Any, fail: Any) -> None:
-    from catalint.metaschema import value_validator
+    from catalint.metaschema import spec_message, value_validator
 
     _mutation_fields(data, fail)
     schema = spec_schema()
@@ -167,7 +167,7 @@ def _validate(data: Any, fail: Any) -> None:
             raise fail(f"unknown key {unexpected[0]!r}{inside}", "/" + "/".join(_esc(p) for p in path))
         pointer = "".join("/" + _esc(p) for p in path)
         where = "/".join(path) or "the spec"
-        raise fail(f"invalid bench spec at {where}: {error.message}", pointer)
+        raise fail(f"invalid bench spec at {where}: {spec_message(error)}", pointer)
 
 
 def _esc(part: str) -> str:

@@ -109,6 +109,20 @@ def schema_errors(schema: Any, dialect: str, declared: bool = True) -> Iterator[
 
 
 _TYPES = "array, boolean, integer, null, number, object, string"
+MAX_LISTED_OPTIONS = 12  # an enum this short is listed whole in a spec error
+
+
+def spec_message(error: Any) -> str:
+    """An error of a spec, suite or config document in a user's words: an enum lists its options
+    ("is not one of "blank", "genericize", "truncate" or "drop_keyword""), where the validator names two."""
+    kind = error.kind
+    options = getattr(kind, "options", None)
+    if type(kind).__name__ == "Enum" and isinstance(options, list) and 1 < len(options) <= MAX_LISTED_OPTIONS:
+        import json
+
+        shown = [json.dumps(o, ensure_ascii=False) for o in options]
+        return f"{json.dumps(error.instance, ensure_ascii=False)} is not one of {', '.join(shown[:-1])} or {shown[-1]}"
+    return str(error.message)
 
 
 def _message(path: tuple[str | int, ...], error: Any) -> str:

@@ -68,7 +68,7 @@ def _validated(path: str, what: str, pointer: str, misread: Callable[[Any], str 
     misread(data) names a document of the wrong kind as a whole, which says more than the schema's first error.
     """
     data, source = parse_document(path)
-    from catalint.metaschema import value_validator
+    from catalint.metaschema import spec_message, value_validator
 
     schema = _schema()
     validator = value_validator(resolve_pointer(schema, pointer), "2020-12", schema, pointer)
@@ -85,7 +85,7 @@ def _validated(path: str, what: str, pointer: str, misread: Callable[[Any], str 
         where = "/".join(parts) or "the root"
         inner = "".join(f"/{p.replace('~', '~0').replace('/', '~1')}" for p in parts)
         span = source.span(inner)
-        message = misread(data) or f"invalid {what} at {where}: {error.message}"
+        message = misread(data) or f"invalid {what} at {where}: {spec_message(error)}"
         raise LoadError(path, message, span.line, span.col, inner)
     return data, source
 
