@@ -191,6 +191,22 @@ def test_pull_request_summary_names_a_new_catalog_whatever_its_name(repo: tuple[
     assert "### error::x.tools.json" not in summary and "### odd\n" not in summary
 
 
+def test_config_input_reaches_the_pull_request_diff_too(repo: tuple[Path, str], tmp_path: Path) -> None:
+    # the summary's `catalint diff` once ran without the config input, so findings it ignores
+    # showed up there as "Findings introduced" while the lint report above left them out
+    path, base = repo
+    _, _, summary = _run_step(path, tmp_path, base_sha=base)
+    assert "**DESC-001** `get_weather`" in summary.split("## catalint", 1)[1]  # the diff's list
+    for step_file in ("summary.md", "output.txt"):  # the step appends to them
+        (tmp_path / step_file).unlink()
+    (path / "ci").mkdir()
+    (path / "ci" / "catalint.toml").write_text('ignore = ["DESC-001"]\n')
+    proc, outputs, summary = _run_step(path, tmp_path, base_sha=base, config="ci/catalint.toml")
+    assert "Findings introduced" in summary and "(DESC-" in proc.stdout, proc.stderr
+    assert "DESC-001" not in summary and "(DESC-001)" not in proc.stdout
+    assert outputs["critical-count"] == "0"
+
+
 def test_only_new_annotates_only_what_the_pull_request_introduced(repo: tuple[Path, str], tmp_path: Path) -> None:
     path, base = repo
     proc, _, _ = _run_step(path, tmp_path, base_sha=base, only_new="true")
@@ -235,6 +251,22 @@ def test_check_step_fails_and_annotates_when_a_gate_fails(traces_repo: Path, tmp
     assert "::error file=suite.yml,title=catalint check::a check of suite.yml failed (see the job summary)" in (
         proc.stdout.splitlines()
     )
+
+
+def test_check_step_uses_the_config_input(traces_repo: Path, tmp_path: Path) -> None:
+    # config: is "for every catalog": the suite's catalogs too, not only the lint step's
+    (traces_repo / "ci.toml").write_text(
+        'extend-select = ["TOK-002"]\ncatalog-token-budget = 10\n[severity]\nTOK-002 = "critical"\n'
+    )
+    proc, outputs, summary = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml", traces="runs")
+    assert proc.returncode == 0 and "`critical_count 0 <= 0`" in summary, proc.stdout + proc.stderr
+    for step_file in ("summary.md", "output.txt"):  # the step appends to them
+        (tmp_path / step_file).unlink()
+    proc, outputs, summary = _run_step(
+        traces_repo, tmp_path, "check.sh", suite="suite.yml", traces="runs", config="ci.toml"
+    )
+    assert proc.returncode == 1 and outputs == {"check-passed": "false"}, proc.stdout + proc.stderr
+    assert "`critical_count 1 > 0`" in summary
 
 
 def test_check_step_turns_errors_into_annotations_at_their_position(traces_repo: Path, tmp_path: Path) -> None:

@@ -13,7 +13,9 @@ trap 'rm -rf "$work"' EXIT
 read -r -a paths <<< "$(printf '%s' "${INPUT_PATHS:-.}" | tr '\n' ' ')"
 [ "${#paths[@]}" -gt 0 ] || paths=(.)
 args=(lint "${paths[@]}")
-[ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$INPUT_CONFIG")
+config=()  # the config input, for every command that lints (lint and the summary's diff alike)
+[ -n "${INPUT_CONFIG:-}" ] && config=(--config "$INPUT_CONFIG")
+args+=(${config[@]+"${config[@]}"})
 [ -n "${INPUT_FAIL_SEVERITY:-}" ] && args+=(--fail-severity "$INPUT_FAIL_SEVERITY")
 while IFS= read -r check; do
   check="$(printf '%s' "$check" | tr -d '\r' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
@@ -55,7 +57,7 @@ if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
       "$work/report.json" > "$work/files.txt"
     while IFS= read -r -d '' file; do
       if git cat-file -e "$base:$file" 2>/dev/null; then
-        "$bin" diff "$base:$file" "$file" --output-format markdown >> "$step" || true
+        "$bin" diff "$base:$file" "$file" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true
       else
         "$python" -c 'import sys; from catalint.formatters.md import code
 print(f"\n### {code(sys.argv[1], table=False)}\n\nA new catalog in this pull request.")' "$file" >> "$step"
