@@ -237,7 +237,7 @@ def test_check_step_scores_traces_into_the_summary(traces_repo: Path, tmp_path: 
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert outputs == {"check-passed": "true"}
     assert summary.startswith("# catalint check") and "### research agent: PASS" in summary
-    assert "| `tool_selection.f1` | 91 |" in proc.stdout  # the report is in the log too
+    assert "| `tool_selection.f1` | 90 |" in proc.stdout  # the report is in the log too
     assert "::error" not in proc.stdout
 
 
@@ -247,7 +247,7 @@ def test_check_step_fails_and_annotates_when_a_gate_fails(traces_repo: Path, tmp
     proc, outputs, summary = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml", traces="runs")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert outputs == {"check-passed": "false"}
-    assert "### research agent: FAIL" in summary and "| tool_selection.f1 91 &lt; 95 | FAIL |" in summary
+    assert "### research agent: FAIL" in summary and "| tool_selection.f1 90 &lt; 95 | FAIL |" in summary
     assert "::error file=suite.yml,title=catalint check::a check of suite.yml failed (see the job summary)" in (
         proc.stdout.splitlines()
     )
