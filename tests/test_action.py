@@ -159,6 +159,34 @@ def test_step_passes_when_the_cli_would(repo: tuple[Path, str], tmp_path: Path) 
     assert "gate [" not in proc.stdout  # annotations only for failures
 
 
+def test_count_outputs_mean_what_action_yml_says(tmp_path: Path) -> None:
+    # critical-count counts SCH findings; the gate's critical_count does not (and is per file):
+    # action.yml says so, and the numbers add up as it says
+    for name in ("critical-count", "warning-count"):
+        description = ACTION["outputs"][name]["description"]
+        assert "SCH" in description and "over all linted files" in description, name
+    assert "critical_count plus schema_criticals" in ACTION["outputs"]["critical-count"]["description"]
+    assert "warning_count plus schema_warnings" in ACTION["outputs"]["warning-count"]["description"]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    untyped = {**GOOD, "name": "get_it", "inputSchema": {"type": "object", "properties": {"x": {}}}}
+    write_catalog(repo / "a.tools.json", [GOOD, OLD_FLAW, untyped])  # DESC-001, SCH-003
+    write_catalog(repo / "b.tools.json", [NEW_FLAW, untyped])
+    proc, outputs, _ = _run_step(repo, tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    report = subprocess.run(
+        [str(BIN if BIN.exists() else "catalint"), "lint", ".", "--output-format", "json"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    files = [f["quality"] for f in json.loads(report.stdout)["files"]]
+    assert len(files) == 2 and all(q["schema_criticals"] and q["critical_count"] for q in files)
+    assert int(outputs["critical-count"]) == sum(q["critical_count"] + q["schema_criticals"] for q in files)
+    assert int(outputs["warning-count"]) == sum(q["warning_count"] + q["schema_warnings"] for q in files)
+    assert int(outputs["critical-count"]) > max(q["critical_count"] for q in files)
+
+
 def test_gate_and_fail_severity_inputs(repo: tuple[Path, str], tmp_path: Path) -> None:
     path, _ = repo
     write_catalog(path / "tools.json", [GOOD])
