@@ -187,6 +187,43 @@ def test_count_outputs_mean_what_action_yml_says(tmp_path: Path) -> None:
     assert int(outputs["critical-count"]) > max(q["critical_count"] for q in files)
 
 
+def test_paths_input_expands_globs(tmp_path: Path) -> None:
+    # `paths: servers/*.json` once reached catalint as a file name ("servers/*.json: error: No such
+    # file or directory"); a paths input is expected to take patterns, as other actions' do
+    repo = tmp_path / "repo"
+    for name in ("a.json", "b c.json", "sub/d.json", "with space/e.json", "--gate=min_score>=0.json"):
+        (repo / "servers" / name).parent.mkdir(parents=True, exist_ok=True)
+        write_catalog(repo / "servers" / name, [GOOD, OLD_FLAW])
+    write_catalog(repo / "other.tools.json", [NEW_FLAW])
+
+    def linted(paths: str) -> tuple[int, set[str]]:
+        proc, _, _ = _run_step(repo, tmp_path, paths=paths, summary="false")
+        files = {m for m in re.findall(r"^::error file=([^,]+),", proc.stdout, flags=re.M)}
+        return proc.returncode, files
+
+    # one level, names with spaces kept whole; a file named like an option is still a file
+    assert linted("servers/*.json") == (1, {"servers/a.json", "servers/b c.json", "servers/--gate=min_score>=0.json"})
+    every = {f"servers/{n}" for n in ("a.json", "b c.json", "sub/d.json", "with space/e.json")}
+    assert linted("servers/**/*.json\nother.tools.json")[1] == every | {
+        "servers/--gate=min_score>=0.json",
+        "other.tools.json",
+    }
+    assert linted("other.tools.json servers/[ab]*.json")[1] == {
+        "other.tools.json",
+        "servers/a.json",
+        "servers/b c.json",
+    }
+    proc, _, _ = _run_step(repo / "servers", tmp_path, paths="*.json", summary="false")  # matches '--gate=...'
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "::error file=--gate=min_score>=0.json,title=catalint gate::" in proc.stdout
+    (tmp_path / "output.txt").unlink()  # the step appends to it
+    proc, outputs, _ = _run_step(repo, tmp_path, paths="other.tools.json servers/*.yaml")
+    assert proc.returncode == 2 and outputs == {}
+    assert proc.stdout == "::error title=catalint::paths: servers/*.yaml matches no file or folder\n"
+    write_catalog(repo / "odd[1].tools.json", [GOOD])  # an existing name is taken as it is, not as a pattern
+    assert linted("odd[1].tools.json")[0] == 0
+
+
 def test_gate_and_fail_severity_inputs(repo: tuple[Path, str], tmp_path: Path) -> None:
     path, _ = repo
     write_catalog(path / "tools.json", [GOOD])

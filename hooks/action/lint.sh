@@ -10,7 +10,32 @@ python="$(dirname "$bin")/python"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-read -r -a paths <<< "$(printf '%s' "${INPUT_PATHS:-.}" | tr '\n' ' ')"
+# The paths input: words separated by spaces or newlines. A word with a glob character (* ? [)
+# that is not itself an existing path is expanded here, as GitHub users expect of a paths input
+# (`servers/*.json`, `**/*.tools.json`): its matches stay whole words, spaces and all, and a
+# pattern that matches nothing stops the step with one error line rather than reaching catalint
+# as a file name. ** spans folders where bash has globstar (4.0 and later).
+read -r -a words <<< "$(printf '%s' "${INPUT_PATHS:-.}" | tr '\n' ' ')"
+paths=()
+shopt -s globstar 2> /dev/null || true
+for word in ${words[@]+"${words[@]}"}; do
+  if [[ "$word" != *[\*\?\[]* ]] || [ -e "$word" ]; then
+    paths+=("$word")
+    continue
+  fi
+  shopt -s nullglob
+  matches=($word)  # unquoted on purpose: pathname expansion; the word holds no IFS character
+  shopt -u nullglob
+  if [ "${#matches[@]}" -eq 0 ]; then
+    word="${word//'%'/%25}"
+    printf '::error title=catalint::paths: %s matches no file or folder\n' "${word//$'\r'/%0D}"
+    exit 2
+  fi
+  for match in "${matches[@]}"; do  # a file named '-x' or '--gate=...' is a file, not an option
+    [[ "$match" == -* ]] && match="./$match"
+    paths+=("$match")
+  done
+done
 [ "${#paths[@]}" -gt 0 ] || paths=(.)
 args=(lint "${paths[@]}")
 config=()  # the config input, for every command that lints (lint and the summary's diff alike)
