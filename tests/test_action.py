@@ -272,6 +272,27 @@ def test_config_input_reaches_the_pull_request_diff_too(repo: tuple[Path, str], 
     assert outputs["critical-count"] == "0"
 
 
+def test_pull_request_summary_diffs_a_catalog_named_like_an_option(tmp_path: Path) -> None:
+    # the summary's `catalint diff BASE:f f` read a head side named '--exit-code.tools.json' (a name
+    # the default include picks up) as an option, failed, and left that catalog's diff out
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git("init", "-q", cwd=repo)
+    _git("config", "user.email", "test@example.com", cwd=repo)
+    _git("config", "user.name", "test", cwd=repo)
+    write_catalog(repo / "--exit-code.tools.json", [GOOD])
+    _git("add", "--", ".", cwd=repo)
+    _git("commit", "-qm", "base", cwd=repo)
+    base = _git("rev-parse", "HEAD", cwd=repo)
+    write_catalog(repo / "--exit-code.tools.json", [GOOD, NEW_FLAW])
+    _git("commit", "-qam", "head", cwd=repo)
+    proc, _, summary = _run_step(repo, tmp_path, base_sha=base)
+    assert proc.returncode == 1 and "No such option" not in proc.stderr, proc.stderr
+    assert "Findings introduced" in summary and "get_weather" in summary.split("## catalint", 1)[1]
+
+
 def test_only_new_annotates_only_what_the_pull_request_introduced(repo: tuple[Path, str], tmp_path: Path) -> None:
     path, base = repo
     proc, _, _ = _run_step(path, tmp_path, base_sha=base, only_new="true")

@@ -82,7 +82,8 @@ if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
       "$work/report.json" > "$work/files.txt"
     while IFS= read -r -d '' file; do
       if git cat-file -e "$base:$file" 2>/dev/null; then
-        "$bin" diff "$base:$file" "$file" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true
+        head="$file" && [[ "$head" == -* ]] && head="./$head"  # a file named '--x.tools.json' is no option
+        "$bin" diff "$base:$file" "$head" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true
       else
         "$python" -c 'import sys; from catalint.formatters.md import code
 print(f"\n### {code(sys.argv[1], table=False)}\n\nA new catalog in this pull request.")' "$file" >> "$step"
