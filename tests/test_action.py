@@ -159,6 +159,71 @@ def test_step_passes_when_the_cli_would(repo: tuple[Path, str], tmp_path: Path) 
     assert "gate [" not in proc.stdout  # annotations only for failures
 
 
+def test_count_outputs_mean_what_action_yml_says(tmp_path: Path) -> None:
+    # critical-count counts SCH findings; the gate's critical_count does not (and is per file):
+    # action.yml says so, and the numbers add up as it says
+    for name in ("critical-count", "warning-count"):
+        description = ACTION["outputs"][name]["description"]
+        assert "SCH" in description and "over all linted files" in description, name
+    assert "critical_count plus schema_criticals" in ACTION["outputs"]["critical-count"]["description"]
+    assert "warning_count plus schema_warnings" in ACTION["outputs"]["warning-count"]["description"]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    untyped = {**GOOD, "name": "get_it", "inputSchema": {"type": "object", "properties": {"x": {}}}}
+    write_catalog(repo / "a.tools.json", [GOOD, OLD_FLAW, untyped])  # DESC-001, SCH-003
+    write_catalog(repo / "b.tools.json", [NEW_FLAW, untyped])
+    proc, outputs, _ = _run_step(repo, tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    report = subprocess.run(
+        [str(BIN if BIN.exists() else "catalint"), "lint", ".", "--output-format", "json"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+    files = [f["quality"] for f in json.loads(report.stdout)["files"]]
+    assert len(files) == 2 and all(q["schema_criticals"] and q["critical_count"] for q in files)
+    assert int(outputs["critical-count"]) == sum(q["critical_count"] + q["schema_criticals"] for q in files)
+    assert int(outputs["warning-count"]) == sum(q["warning_count"] + q["schema_warnings"] for q in files)
+    assert int(outputs["critical-count"]) > max(q["critical_count"] for q in files)
+
+
+def test_paths_input_expands_globs(tmp_path: Path) -> None:
+    # `paths: servers/*.json` once reached catalint as a file name ("servers/*.json: error: No such
+    # file or directory"); a paths input is expected to take patterns, as other actions' do
+    repo = tmp_path / "repo"
+    for name in ("a.json", "b c.json", "sub/d.json", "with space/e.json", "--gate=min_score>=0.json"):
+        (repo / "servers" / name).parent.mkdir(parents=True, exist_ok=True)
+        write_catalog(repo / "servers" / name, [GOOD, OLD_FLAW])
+    write_catalog(repo / "other.tools.json", [NEW_FLAW])
+
+    def linted(paths: str) -> tuple[int, set[str]]:
+        proc, _, _ = _run_step(repo, tmp_path, paths=paths, summary="false")
+        files = {m for m in re.findall(r"^::error file=([^,]+),", proc.stdout, flags=re.M)}
+        return proc.returncode, files
+
+    # one level, names with spaces kept whole; a file named like an option is still a file
+    assert linted("servers/*.json") == (1, {"servers/a.json", "servers/b c.json", "servers/--gate=min_score>=0.json"})
+    every = {f"servers/{n}" for n in ("a.json", "b c.json", "sub/d.json", "with space/e.json")}
+    assert linted("servers/**/*.json\nother.tools.json")[1] == every | {
+        "servers/--gate=min_score>=0.json",
+        "other.tools.json",
+    }
+    assert linted("other.tools.json servers/[ab]*.json")[1] == {
+        "other.tools.json",
+        "servers/a.json",
+        "servers/b c.json",
+    }
+    proc, _, _ = _run_step(repo / "servers", tmp_path, paths="*.json", summary="false")  # matches '--gate=...'
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "::error file=--gate=min_score>=0.json,title=catalint gate::" in proc.stdout
+    (tmp_path / "output.txt").unlink()  # the step appends to it
+    proc, outputs, _ = _run_step(repo, tmp_path, paths="other.tools.json servers/*.yaml")
+    assert proc.returncode == 2 and outputs == {}
+    assert proc.stdout == "::error title=catalint::paths: servers/*.yaml matches no file or folder\n"
+    write_catalog(repo / "odd[1].tools.json", [GOOD])  # an existing name is taken as it is, not as a pattern
+    assert linted("odd[1].tools.json")[0] == 0
+
+
 def test_gate_and_fail_severity_inputs(repo: tuple[Path, str], tmp_path: Path) -> None:
     path, _ = repo
     write_catalog(path / "tools.json", [GOOD])
@@ -191,6 +256,43 @@ def test_pull_request_summary_names_a_new_catalog_whatever_its_name(repo: tuple[
     assert "### error::x.tools.json" not in summary and "### odd\n" not in summary
 
 
+def test_config_input_reaches_the_pull_request_diff_too(repo: tuple[Path, str], tmp_path: Path) -> None:
+    # the summary's `catalint diff` once ran without the config input, so findings it ignores
+    # showed up there as "Findings introduced" while the lint report above left them out
+    path, base = repo
+    _, _, summary = _run_step(path, tmp_path, base_sha=base)
+    assert "**DESC-001** `get_weather`" in summary.split("## catalint", 1)[1]  # the diff's list
+    for step_file in ("summary.md", "output.txt"):  # the step appends to them
+        (tmp_path / step_file).unlink()
+    (path / "ci").mkdir()
+    (path / "ci" / "catalint.toml").write_text('ignore = ["DESC-001"]\n')
+    proc, outputs, summary = _run_step(path, tmp_path, base_sha=base, config="ci/catalint.toml")
+    assert "Findings introduced" in summary and "(DESC-" in proc.stdout, proc.stderr
+    assert "DESC-001" not in summary and "(DESC-001)" not in proc.stdout
+    assert outputs["critical-count"] == "0"
+
+
+def test_pull_request_summary_diffs_a_catalog_named_like_an_option(tmp_path: Path) -> None:
+    # the summary's `catalint diff BASE:f f` read a head side named '--exit-code.tools.json' (a name
+    # the default include picks up) as an option, failed, and left that catalog's diff out
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git("init", "-q", cwd=repo)
+    _git("config", "user.email", "test@example.com", cwd=repo)
+    _git("config", "user.name", "test", cwd=repo)
+    write_catalog(repo / "--exit-code.tools.json", [GOOD])
+    _git("add", "--", ".", cwd=repo)
+    _git("commit", "-qm", "base", cwd=repo)
+    base = _git("rev-parse", "HEAD", cwd=repo)
+    write_catalog(repo / "--exit-code.tools.json", [GOOD, NEW_FLAW])
+    _git("commit", "-qam", "head", cwd=repo)
+    proc, _, summary = _run_step(repo, tmp_path, base_sha=base)
+    assert proc.returncode == 1 and "No such option" not in proc.stderr, proc.stderr
+    assert "Findings introduced" in summary and "get_weather" in summary.split("## catalint", 1)[1]
+
+
 def test_only_new_annotates_only_what_the_pull_request_introduced(repo: tuple[Path, str], tmp_path: Path) -> None:
     path, base = repo
     proc, _, _ = _run_step(path, tmp_path, base_sha=base, only_new="true")
@@ -221,7 +323,7 @@ def test_check_step_scores_traces_into_the_summary(traces_repo: Path, tmp_path: 
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert outputs == {"check-passed": "true"}
     assert summary.startswith("# catalint check") and "### research agent: PASS" in summary
-    assert "| `tool_selection.f1` | 91 |" in proc.stdout  # the report is in the log too
+    assert "| `tool_selection.f1` | 90 |" in proc.stdout  # the report is in the log too
     assert "::error" not in proc.stdout
 
 
@@ -231,10 +333,26 @@ def test_check_step_fails_and_annotates_when_a_gate_fails(traces_repo: Path, tmp
     proc, outputs, summary = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml", traces="runs")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert outputs == {"check-passed": "false"}
-    assert "### research agent: FAIL" in summary and "| tool_selection.f1 91 &lt; 95 | FAIL |" in summary
+    assert "### research agent: FAIL" in summary and "| tool_selection.f1 90 &lt; 95 | FAIL |" in summary
     assert "::error file=suite.yml,title=catalint check::a check of suite.yml failed (see the job summary)" in (
         proc.stdout.splitlines()
     )
+
+
+def test_check_step_uses_the_config_input(traces_repo: Path, tmp_path: Path) -> None:
+    # config: is "for every catalog": the suite's catalogs too, not only the lint step's
+    (traces_repo / "ci.toml").write_text(
+        'extend-select = ["TOK-002"]\ncatalog-token-budget = 10\n[severity]\nTOK-002 = "critical"\n'
+    )
+    proc, outputs, summary = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml", traces="runs")
+    assert proc.returncode == 0 and "`critical_count 0 <= 0`" in summary, proc.stdout + proc.stderr
+    for step_file in ("summary.md", "output.txt"):  # the step appends to them
+        (tmp_path / step_file).unlink()
+    proc, outputs, summary = _run_step(
+        traces_repo, tmp_path, "check.sh", suite="suite.yml", traces="runs", config="ci.toml"
+    )
+    assert proc.returncode == 1 and outputs == {"check-passed": "false"}, proc.stdout + proc.stderr
+    assert "`critical_count 1 > 0`" in summary
 
 
 def test_check_step_turns_errors_into_annotations_at_their_position(traces_repo: Path, tmp_path: Path) -> None:

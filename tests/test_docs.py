@@ -86,3 +86,21 @@ def test_readme_sample_output_is_what_catalint_prints(monkeypatch: pytest.Monkey
     printed = CliRunner().invoke(main, ["lint", "examples/weather.tools.json"]).stdout.splitlines()
     assert printed[: len(head)] == head
     assert printed[-len(tail) :] == tail
+
+
+def test_ci_example_readme_shows_the_first_annotations_the_action_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """examples/ci/README.md once said the Action's first line was a DESC-006 finding; the failed
+    gate checks come first. The block is the real first lines of the command it names."""
+    from click.testing import CliRunner
+
+    from catalint.cli import main
+
+    readme = (ROOT / "examples" / "ci" / "README.md").read_text(encoding="utf-8")
+    command = "catalint lint examples/weather.tools.json --output-format github"
+    assert f"```sh\n{command}\n```" in readme
+    shown = readme.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    monkeypatch.chdir(ROOT)
+    monkeypatch.delenv("CATALINT_OUTPUT_FORMAT", raising=False)
+    printed = CliRunner().invoke(main, command.split()[1:]).stdout.splitlines()
+    assert shown and printed[: len(shown)] == shown, "stale example: rerun the command in examples/ci/README.md"
+    assert shown[0].startswith("::error file=examples/weather.tools.json,title=catalint gate::gate [FAIL]")

@@ -144,6 +144,34 @@ def test_sarif_uris_are_percent_encoded(cli, tmp_path: Path) -> None:
     assert uris == {"my%20%231%20tools.json"}
 
 
+def test_sarif_fingerprints_survive_a_tool_inserted_above(cli, tmp_path: Path) -> None:
+    # code scanning matches alerts across runs by partialFingerprints: a tool's absolute pointer in
+    # them (/tools/1/description) re-keyed every later finding when a tool was inserted, and closed
+    # and reopened its alert. They key on rule, tool name and the pointer inside the tool, as diff does.
+    def results(name: str, tools: list) -> list[dict]:
+        write_catalog(tmp_path / name, tools)
+        return json.loads(cli("lint", "--output-format", "sarif", name).stdout)["runs"][0]["results"]
+
+    def keyed(rs: list[dict]) -> dict[tuple[str, str], dict]:
+        return {(r["ruleId"], r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]): r for r in rs}
+
+    new = {"name": "new_tool", "description": "x", "inputSchema": {"type": "object"}}
+    before, after = results("before.json", [BAD, GOOD]), results("after.json", [new, BAD, GOOD])
+    old, moved = keyed(before), keyed(after)
+    assert len(old) == len(before) and ("DESC-006", "get_alerts/inputSchema/properties/state") in old
+
+    def line(r: dict) -> int:
+        return r["locations"][0]["physicalLocation"]["region"]["startLine"]
+
+    for key, r in old.items():
+        assert moved[key]["partialFingerprints"] == r["partialFingerprints"] and line(moved[key]) > line(r), key
+    # findings alike in rule, tool and pointer (two tools of one name) still get one fingerprint each
+    twins = results("twins.json", [BAD, BAD])
+    prints = [r["partialFingerprints"]["catalintFinding/v2"] for r in twins]
+    assert len(set(prints)) == len(prints) > 2 * len(before)
+    assert {p[:-2] for p in prints if p.endswith(":2")} == {p[:-2] for p in (prints[: len(before)])}
+
+
 @pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason="../shared/schemas is not present")
 def test_sarif_validates_against_the_official_schema(cli, catalog: Path, tmp_path: Path) -> None:
     import jsonschema_rs

@@ -16,6 +16,7 @@ prop() {  # a workflow-command property value
 
 args=(check "$INPUT_SUITE" --output-format markdown -o "$work/check.md")
 [ -n "${INPUT_TRACES:-}" ] && args+=(--traces "$INPUT_TRACES")
+[ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$INPUT_CONFIG")  # as the lint step: one config for every catalog
 
 "$bin" "${args[@]}" 2> "$work/stderr.txt"
 status=$?

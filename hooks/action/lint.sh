@@ -10,10 +10,37 @@ python="$(dirname "$bin")/python"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-read -r -a paths <<< "$(printf '%s' "${INPUT_PATHS:-.}" | tr '\n' ' ')"
+# The paths input: words separated by spaces or newlines. A word with a glob character (* ? [)
+# that is not itself an existing path is expanded here, as GitHub users expect of a paths input
+# (`servers/*.json`, `**/*.tools.json`): its matches stay whole words, spaces and all, and a
+# pattern that matches nothing stops the step with one error line rather than reaching catalint
+# as a file name. ** spans folders where bash has globstar (4.0 and later).
+read -r -a words <<< "$(printf '%s' "${INPUT_PATHS:-.}" | tr '\n' ' ')"
+paths=()
+shopt -s globstar 2> /dev/null || true
+for word in ${words[@]+"${words[@]}"}; do
+  if [[ "$word" != *[\*\?\[]* ]] || [ -e "$word" ]; then
+    paths+=("$word")
+    continue
+  fi
+  shopt -s nullglob
+  matches=($word)  # unquoted on purpose: pathname expansion; the word holds no IFS character
+  shopt -u nullglob
+  if [ "${#matches[@]}" -eq 0 ]; then
+    word="${word//'%'/%25}"
+    printf '::error title=catalint::paths: %s matches no file or folder\n' "${word//$'\r'/%0D}"
+    exit 2
+  fi
+  for match in "${matches[@]}"; do  # a file named '-x' or '--gate=...' is a file, not an option
+    [[ "$match" == -* ]] && match="./$match"
+    paths+=("$match")
+  done
+done
 [ "${#paths[@]}" -gt 0 ] || paths=(.)
 args=(lint "${paths[@]}")
-[ -n "${INPUT_CONFIG:-}" ] && args+=(--config "$INPUT_CONFIG")
+config=()  # the config input, for every command that lints (lint and the summary's diff alike)
+[ -n "${INPUT_CONFIG:-}" ] && config=(--config "$INPUT_CONFIG")
+args+=(${config[@]+"${config[@]}"})
 [ -n "${INPUT_FAIL_SEVERITY:-}" ] && args+=(--fail-severity "$INPUT_FAIL_SEVERITY")
 while IFS= read -r check; do
   check="$(printf '%s' "$check" | tr -d '\r' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//')"
@@ -55,7 +82,8 @@ if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
       "$work/report.json" > "$work/files.txt"
     while IFS= read -r -d '' file; do
       if git cat-file -e "$base:$file" 2>/dev/null; then
-        "$bin" diff "$base:$file" "$file" --output-format markdown >> "$step" || true
+        head="$file" && [[ "$head" == -* ]] && head="./$head"  # a file named '--x.tools.json' is no option
+        "$bin" diff "$base:$file" "$head" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true
       else
         "$python" -c 'import sys; from catalint.formatters.md import code
 print(f"\n### {code(sys.argv[1], table=False)}\n\nA new catalog in this pull request.")' "$file" >> "$step"

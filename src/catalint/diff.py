@@ -22,7 +22,7 @@ from catalint.config import Settings
 from catalint.engine import FileResult, ToolResult, lint_catalog
 from catalint.loader import MAX_FILE_BYTES, LoadError, decode_bytes, load_path, load_text, read_text
 from catalint.model import Catalog, Finding, Tool
-from catalint.sourcemap import join_pointer
+from catalint.sourcemap import join_pointer, pointer_in_tool
 from catalint.tdqs import score as tdqs_score
 from catalint.tokens import count
 
@@ -508,16 +508,9 @@ def _keyed(result: FileResult, new_names: dict[int, str]) -> list[tuple[Key, Fin
     out: list[tuple[Key, Finding]] = []
     for tr in result.tools:
         name = new_names.get(tr.tool.index, tr.tool.name)
-        out += [((f.code, name, _inside(f.pointer, tr.tool.pointer)), f) for f in tr.findings]
+        out += [((f.code, name, pointer_in_tool(f.pointer, tr.tool.pointer)), f) for f in tr.findings]
     out.sort(key=lambda kf: (kf[0][1], kf[0][2], kf[0][0], kf[1].message))
     return out
-
-
-def _inside(pointer: str, tool_pointer: str) -> str:
-    """A finding's pointer relative to its tool: /tools/3/inputSchema -> /inputSchema."""
-    if pointer == tool_pointer or pointer.startswith(tool_pointer + "/"):
-        return pointer[len(tool_pointer) :]
-    return pointer
 
 
 def _unmatched(ours: list[tuple[Key, Finding]], theirs: list[tuple[Key, Finding]]) -> list[Finding]:

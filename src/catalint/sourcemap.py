@@ -92,6 +92,15 @@ def join_pointer(pointer: str, *parts: str | int) -> str:
     return pointer
 
 
+def pointer_in_tool(pointer: str, tool_pointer: str) -> str:
+    """A finding's pointer relative to its tool (/tools/3/inputSchema -> /inputSchema), unchanged
+    when it lies outside the tool. What matches findings across versions of a catalog (diff,
+    --baseline, SARIF fingerprints): it does not move when tools are added or reordered."""
+    if pointer == tool_pointer or pointer.startswith(tool_pointer + "/"):
+        return pointer[len(tool_pointer) :]
+    return pointer
+
+
 class LineIndex:
     """Offset -> (line, column) over a text, both 1-based.
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +14,7 @@ from catalint.formatters.json_format import encode_line
 from catalint.model import Severity
 from catalint.registry import Rule, all_rules
 from catalint.run import Run
+from catalint.sourcemap import pointer_in_tool
 from catalint.text import one_line
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -50,6 +53,28 @@ def rule_descriptor(r: Rule) -> dict[str, Any]:
 # which are encoded one a line by the C encoder instead.
 _RESULTS = "\u0000catalint-results\u0000"
 
+FINGERPRINT = "catalintFinding/v2"
+
+
+def fingerprints(fr: Any) -> dict[int, tuple[str, str]]:
+    """Each finding of one file (by id) with its pointer inside its tool and its fingerprint.
+
+    A fingerprint hashes what diff and --baseline match findings by (rule code, tool name, pointer
+    inside the tool), never a line or the tool's place in the tools array: inserting or moving a tool
+    leaves every other finding's fingerprint, and so its code scanning alert, as it was. Findings
+    alike in all three (two tools of one name, CAT-001) are told apart by ':n', the nth of them in
+    file order, as CodeQL numbers equal line hashes: code scanning keeps one alert per fingerprint.
+    """
+    tool_pointer = {id(f): tr.tool.pointer for tr in fr.tools for f in tr.findings}
+    seen: Counter[str] = Counter()
+    out: dict[int, tuple[str, str]] = {}
+    for f in fr.findings:  # in file order
+        inner = pointer_in_tool(f.pointer, tool_pointer[id(f)])
+        key = json.dumps([f.code, f.tool, inner])  # ASCII, unambiguous whatever the tool's name holds
+        seen[key] += 1
+        out[id(f)] = (inner, f"{hashlib.sha256(key.encode()).hexdigest()[:32]}:{seen[key]}")
+    return out
+
 
 def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
     """The SARIF document in pieces: the indented frame, then each result as one line, built and
@@ -57,9 +82,13 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
     uris = {id(fr): _uri(file_of(fr)) for fr in run.files}  # one per file: resolving a path is a system call or more
+    current: list[Any] = [None, {}]  # the file whose fingerprints are at hand, and them
 
     def result(fr: Any, f: Any) -> dict[str, Any]:
         uri = uris[id(fr)]
+        if current[0] is not fr:
+            current[:] = [fr, fingerprints(fr)]
+        inner, fingerprint = current[1][id(f)]
         span = f.span
         # A suggestion has no edit to carry (a SARIF fix needs artifactChanges): a property bag holds it.
         extra = {"properties": {"suggestion": f.suggestion}} if f.suggestion else {}
@@ -79,12 +108,10 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
                             "endColumn": span.end_col,
                         },
                     },
-                    "logicalLocations": [
-                        {"name": f.tool, "fullyQualifiedName": f"{f.tool}{f.pointer}", "kind": "member"}
-                    ],
+                    "logicalLocations": [{"name": f.tool, "fullyQualifiedName": f"{f.tool}{inner}", "kind": "member"}],
                 }
             ],
-            "partialFingerprints": {"catalintFinding/v1": f"{f.code}|{f.tool}|{f.pointer}"},
+            "partialFingerprints": {FINGERPRINT: fingerprint},
             **extra,
         }
 
