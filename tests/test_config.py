@@ -156,7 +156,8 @@ def test_per_file_ignores(cli, tmp_path: Path) -> None:
 def test_per_tool_ignores_with_reason(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "tools.json", [TOOL, DEBUG_TOOL])
     (tmp_path / "catalint.toml").write_text(
-        '[[per-tool-ignores]]\ntools = "debug_*"\nrules = ["DESC"]\nreason = "internal tools, never shown to agents"\n'
+        '[[per-tool-ignores]]\ntools = ["debug_*"]\nrules = ["DESC"]\n'
+        'reason = "internal tools, never shown to agents"\n'
     )
     result = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)
     assert {f["tool"] for f in result["findings"]} == {"get_weather"}
@@ -177,7 +178,7 @@ def test_stale_ignores_are_reported_as_notices(cli, tmp_path: Path, catalog: Pat
     write_catalog(tmp_path / "old" / "tools.json", [TOOL])  # no DESC-001 finding to suppress
     (tmp_path / "catalint.toml").write_text(
         '[per-file-ignores]\n"old/*.json" = ["DESC-001"]\n'
-        '[[per-tool-ignores]]\ntools = "gone_tool"\nrules = ["DESC-012"]\nreason = "removed last year"\n'
+        '[[per-tool-ignores]]\ntools = ["gone_tool"]\nrules = ["DESC-012"]\nreason = "removed last year"\n'
     )
     result = cli("lint", str(catalog), "old/tools.json")
     notices = [line for line in result.stdout.splitlines() if "notice" in line]
@@ -194,8 +195,8 @@ def test_ignores_that_could_not_match_in_this_run_are_not_stale(cli, tmp_path: P
     write_catalog(tmp_path / "legacy" / "tools.json", [TOOL])
     (tmp_path / "catalint.toml").write_text(
         '[per-file-ignores]\n"legacy/*.json" = ["DESC-012"]\n'
-        '[[per-tool-ignores]]\ntools = "get_weather"\nrules = ["DESC-006"]\nfiles = ["legacy/*.json"]\n'
-        '[[per-tool-ignores]]\ntools = "gone_tool"\nrules = ["DESC"]\n'
+        '[[per-tool-ignores]]\ntools = ["get_weather"]\nrules = ["DESC-006"]\nfiles = ["legacy/*.json"]\n'
+        '[[per-tool-ignores]]\ntools = ["gone_tool"]\nrules = ["DESC"]\n'
     )
     result = cli("lint", "--select", "SCH", "tools.json")  # legacy/ not linted, no DESC rule on
     assert "notice" not in result.stdout, result.stdout
@@ -210,16 +211,17 @@ def test_ignores_that_could_not_match_in_this_run_are_not_stale(cli, tmp_path: P
     [
         ('selct = ["DESC"]\n', "unknown setting 'selct'"),
         ('select = ["DESC-999"]\n', "unknown rule or prefix 'DESC-999'"),
-        ('ignore = "XYZ"\n', "unknown rule or prefix 'XYZ'"),
+        ('ignore = ["XYZ"]\n', "unknown rule or prefix 'XYZ'"),
         (
-            'select = "DESC, SCH-002"\n',
+            'select = ["DESC, SCH-002"]\n',
             'select: \'DESC, SCH-002\' is one string; write a list of codes: ["DESC", "SCH-002"]',
         ),
+        ('select = "DESC, SCH-002"\n', 'select must be a list of strings, not a string: write ["DESC", "SCH-002"]'),
         ('ignore = ["DESC,XYZ"]\n', "unknown rule or prefix 'DESC,XYZ'"),
         ('fail-severity = "fatal"\n', "unknown severity 'fatal'"),
         ('[severity]\nDESC-001 = "loud"\n', "unknown severity 'loud'"),
-        ('[[per-tool-ignores]]\ntools = "x"\n', "needs both 'tools'"),
-        ('[[per-tool-ignores]]\ntools = "x"\nrules = ["DESC"]\nwhy = "?"\n', "unknown key 'why'"),
+        ('[[per-tool-ignores]]\ntools = ["x"]\n', "needs both 'tools'"),
+        ('[[per-tool-ignores]]\ntools = ["x"]\nrules = ["DESC"]\nwhy = "?"\n', "unknown key 'why'"),
         ("select = [\n", "invalid TOML"),
         ("select = 3\n", "must be a list of strings"),
     ],
@@ -276,6 +278,95 @@ def test_config_errors_give_the_line_and_column(
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {expected}"), result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+# A value of the wrong type is an error at the value, as ruff's is: a string where a list belongs is
+# not read as a one-entry list.
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('select = "DESC"\n', 'catalint.toml:1:10: select must be a list of strings, not a string: write ["DESC"]'),
+        ("extend-select = 3\n", "catalint.toml:1:17: extend-select must be a list of strings, not an integer"),
+        ("ignore = { DESC = 1 }\n", "catalint.toml:1:10: ignore must be a list of strings, not a table"),
+        (
+            'include = "*.json"\n',
+            'catalint.toml:1:11: include must be a list of strings, not a string: write ["*.json"]',
+        ),
+        ("exclude = true\n", "catalint.toml:1:11: exclude must be a list of strings, not a boolean"),
+        ('targets = "mcp"\n', 'catalint.toml:1:11: targets must be a list of strings, not a string: write ["mcp"]'),
+        (
+            'extend-gate = "mean_score>=0.8"\n',
+            "catalint.toml:1:15: extend-gate must be a list of strings, not a string",
+        ),
+        ('select = ["DESC", 3]\n', "catalint.toml:1:10: select: entry 2 must be a string, not an integer"),
+        (
+            "fail-severity = 1\n",
+            "catalint.toml:1:17: fail-severity must be one of critical, warning, info, not an integer",
+        ),
+        ('force-exclude = "yes"\n', "catalint.toml:1:17: force-exclude must be true or false, not a string"),
+        (
+            'tool-token-budget = "700"\n',
+            "catalint.toml:1:21: tool-token-budget must be a positive whole number of tokens, not a string",
+        ),
+        (
+            "catalog-token-budget = 1.5\n",
+            "catalint.toml:1:24: catalog-token-budget must be a positive whole number of tokens, not a float",
+        ),
+        ('severity = "info"\n', "catalint.toml:1:12: severity must be a table of"),
+        (
+            "[severity]\nDESC-001 = 3\n",
+            "catalint.toml:2:12: severity.DESC-001 must be one of critical, warning, info, not an integer",
+        ),
+        ('per-file-ignores = ["a"]\n', "catalint.toml:1:20: per-file-ignores must be a table of"),
+        (
+            '[per-file-ignores]\n"a/*.json" = "DESC"\n',
+            'catalint.toml:2:14: per-file-ignores.a/*.json must be a list of strings, not a string: write ["DESC"]',
+        ),
+        (
+            'per-tool-ignores = { tools = ["a"] }\n',
+            "catalint.toml:1:20: per-tool-ignores must be an array of tables, not a table",
+        ),
+        (
+            '[[per-tool-ignores]]\ntools = "debug_*"\nrules = ["DESC"]\n',
+            'catalint.toml:2:9: per-tool-ignores[0]: tools must be a list of strings, not a string: write ["debug_*"]',
+        ),
+        (
+            '[[per-tool-ignores]]\ntools = ["a"]\nrules = "DESC"\n',
+            "catalint.toml:3:9: per-tool-ignores[0]: rules must be a list of strings, not a string",
+        ),
+        (
+            '[[per-tool-ignores]]\ntools = ["a"]\nrules = ["DESC"]\nfiles = "x.json"\n',
+            "catalint.toml:4:9: per-tool-ignores[0]: files must be a list of strings",
+        ),
+        (
+            '[[per-tool-ignores]]\ntools = ["a"]\nrules = ["DESC"]\nreason = 1\n',
+            "catalint.toml:4:10: per-tool-ignores[0]: reason must be a string, not an integer",
+        ),
+        ("gate = 0.7\n", "catalint.toml:1:8: gate must be a table of"),
+        ("[gate]\nmean_score = 0.7\n", "catalint.toml:2:14: gate.mean_score: a matcher is"),
+        (
+            '[gate]\nmean_score = { ">=" = "high" }\n',
+            "catalint.toml:2:14: gate.mean_score: >= needs a number, got 'high'",
+        ),
+    ],
+)
+def test_a_setting_of_the_wrong_type_is_an_error_at_its_value(
+    cli, tmp_path: Path, catalog: Path, content: str, expected: str
+) -> None:
+    (tmp_path / "catalint.toml").write_text(content, encoding="utf-8")
+    result = cli("lint", str(catalog))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {expected}"), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_per_tool_ignore_flag_is_still_one_glob(cli, tmp_path: Path) -> None:
+    """The flag hands its glob on as a list now that a config's lone string is an error."""
+    write_catalog(tmp_path / "tools.json", [TOOL, DEBUG_TOOL])
+    result = json.loads(
+        cli("lint", "--output-format", "json", "--per-tool-ignores", "debug_*:DESC", "tools.json").stdout
+    )
+    assert {f["tool"] for f in result["findings"]} == {"get_weather"}
 
 
 def test_bad_cli_selector_is_exit_2(cli, catalog: Path) -> None:
@@ -336,7 +427,7 @@ def test_unknown_target_is_a_config_error(cli, tmp_path: Path) -> None:
 def test_messages_name_the_config_file_by_its_path_not_just_its_name(cli, tmp_path: Path, monkeypatch) -> None:
     # with a config in several folders, "pyproject.toml: ..." would not say which one
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.catalint]\nper-tool-ignores = [{tools = "nothing_*", rules = ["DESC-001"]}]\n', encoding="utf-8"
+        '[tool.catalint]\nper-tool-ignores = [{tools = ["nothing_*"], rules = ["DESC-001"]}]\n', encoding="utf-8"
     )
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "pyproject.toml").write_text('[tool.catalint]\nselectt = ["DESC"]\n', encoding="utf-8")
@@ -407,7 +498,7 @@ def test_force_exclude_must_be_a_boolean(cli, tmp_path: Path) -> None:
     _vendored(tmp_path, 'force-exclude = "yes"\n')
     result = cli("lint", "src/tools.json")
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: pyproject.toml:2:1: force-exclude must be true or false"
+    assert result.stderr.strip() == "error: pyproject.toml:2:17: force-exclude must be true or false, not a string"
 
 
 # ---------------------------------------------------------------- --per-file-ignores on the command line

@@ -413,7 +413,7 @@ def lint(
         }
     if per_tool_ignores:
         overrides["per-tool-ignores"] = [
-            {"tools": g, "rules": _codes((c,), "--per-tool-ignores")}
+            {"tools": [g], "rules": _codes((c,), "--per-tool-ignores")}
             for g, c in _pairs(per_tool_ignores, ":", "--per-tool-ignores")
         ]
     if gates:

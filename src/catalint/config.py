@@ -7,6 +7,7 @@ one for all files). Command-line flags are applied on top.
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 import re
 import sys
@@ -237,11 +238,38 @@ _KEYS = {
 
 
 def _strings(value: Any, where: str) -> list[str]:
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where} must be a list of strings")
+    """A list of strings, as written: a lone string is a type error, as it is in ruff (`select = "DESC"`)."""
+    if not isinstance(value, list):
+        hint = ""
+        if isinstance(value, str):
+            parts = [p.strip() for p in value.split(",") if p.strip()] or [value]
+            hint = f": write [{', '.join(json.dumps(p) for p in parts)}]"
+        raise ConfigError(f"{where} must be a list of strings, not {kind(value)}{hint}")
+    for i, v in enumerate(value):
+        if not isinstance(v, str):
+            raise ConfigError(f"{where}: entry {i + 1} must be a string, not {kind(v)}")
     return value
+
+
+def kind(value: Any) -> str:
+    """A TOML value's type, as a message names it."""
+    import datetime
+
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return "a date or time"
+    return type(value).__name__
 
 
 def _codes(value: Any, where: str) -> list[str]:
@@ -304,12 +332,14 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         settings.exclude = _strings(table["exclude"], _named(where, "exclude"))
     if "force-exclude" in table:
         if not isinstance(table["force-exclude"], bool):
-            raise ConfigError(f"{_named(where, 'force-exclude')} must be true or false")
+            raise ConfigError(
+                f"{_named(where, 'force-exclude')} must be true or false, not {kind(table['force-exclude'])}"
+            )
         settings.force_exclude = table["force-exclude"]
     if "severity" in table:
         sev = table["severity"]
         if not isinstance(sev, dict):
-            raise ConfigError(f'{where}: severity must be a table of RULE = "critical|warning|info"')
+            raise ConfigError(f'{where}: severity must be a table of RULE = "critical|warning|info", not {kind(sev)}')
         for code, value in sev.items():
             if not code.strip():  # "" = "info" would match every rule
                 raise ConfigError(f"{_named(where, 'severity')}: an empty key ({_EMPTY})")
@@ -322,7 +352,7 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
-            raise ConfigError(f'{where}: per-file-ignores must be a table of "GLOB" = [RULES]')
+            raise ConfigError(f'{where}: per-file-ignores must be a table of "GLOB" = [RULES], not {kind(pfi)}')
         root = Path.cwd().resolve() if where == COMMAND_LINE else None  # a flag's glob: from where it was typed
         for pattern, rules in pfi.items():
             codes = _codes(rules, f"{where}: per-file-ignores.{pattern}")
@@ -332,7 +362,8 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         if key in table:
             value = table[key]
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{where}: {key} must be a positive whole number of tokens")
+                got = value if isinstance(value, int) and not isinstance(value, bool) else kind(value)
+                raise ConfigError(f"{where}: {key} must be a positive whole number of tokens, not {got}")
             setattr(settings, key.replace("-", "_"), value)
     if "gate" in table:
         from catalint.gate import parse_gate_table
@@ -365,14 +396,14 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
     if "per-tool-ignores" in table:
         entries = table["per-tool-ignores"]
         if not isinstance(entries, list):
-            raise ConfigError(f"{where}: per-tool-ignores must be an array of tables")
+            raise ConfigError(f"{where}: per-tool-ignores must be an array of tables, not {kind(entries)}")
         for i, entry in enumerate(entries):
             settings.per_tool_ignores.append(_tool_ignore(entry, f"{where}: per-tool-ignores[{i}]"))
 
 
 def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
     if not isinstance(entry, dict):
-        raise ConfigError(f"{where} must be a table with tools, rules and an optional reason")
+        raise ConfigError(f"{where} must be a table with tools, rules and an optional reason, not {kind(entry)}")
     extra = sorted(set(entry) - {"tools", "rules", "reason", "files"})
     if extra:
         raise ConfigError(f"{where}: unknown key {extra[0]!r} (known: tools, rules, reason, files)")
@@ -380,7 +411,7 @@ def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
         raise ConfigError(f"{where} needs both 'tools' (name globs) and 'rules'")
     reason = entry.get("reason")
     if reason is not None and not isinstance(reason, str):
-        raise ConfigError(f"{where}: reason must be a string")
+        raise ConfigError(f"{where}: reason must be a string, not {kind(reason)}")
     tools = _strings(entry["tools"], f"{where}: tools")
     codes = _codes(entry["rules"], f"{where}: rules")
     files = _strings(entry.get("files", []), f"{where}: files")
@@ -390,7 +421,7 @@ def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
 
 def _severity(value: Any, where: str) -> Severity:
     if not isinstance(value, str):
-        raise ConfigError(f"{where} must be one of critical, warning, info")
+        raise ConfigError(f"{where} must be one of critical, warning, info, not {kind(value)}")
     try:
         return Severity.parse(value)
     except ValueError as exc:
@@ -468,6 +499,8 @@ def load_settings(config_path: Path | None) -> Settings:
 
 _UNKNOWN = re.compile(r"unknown (?:setting|key|gate target|smell) '([^']+)'")
 _SETTING = re.compile(r"([a-z-]+)(?:\[(\d+)\])?(?:\.(.+?))?(?:\[\d+\])?$")
+_TOOL_IGNORE_KEY = re.compile(r" (tools|rules|reason|files)[:\s]")
+_TYPE_ERRORS = (" must be ", ": a matcher is ", " needs a number")
 
 
 def placed(message: str, where: str, path: Path) -> str:
@@ -493,13 +526,16 @@ def placed(message: str, where: str, path: Path) -> str:
             keys.append(token.group(3))
         elif unknown:
             keys.append(unknown.group(1))
+        elif token.group(2) is not None and (sub := _TOOL_IGNORE_KEY.match(rest, token.end() + 1)):
+            keys.append(sub.group(1))  # per-tool-ignores[1]: tools must be ...: the tools line
     try:
         text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError):
         return message
     bases = [["tool", "catalint"]] if path.name == "pyproject.toml" else [["tool", "catalint"], []]
+    value = any(kind in rest for kind in _TYPE_ERRORS)  # a value of the wrong type: point at the value
     for base in bases:
-        found = locate(text, keys, base)
+        found = locate(text, keys, base, value)
         if found is not None:
             return f"{where}:{found[0]}:{found[1]}: {rest}"
     return message
