@@ -62,9 +62,53 @@ def test_prefix_selectors_and_specificity(cli, tmp_path: Path, catalog: Path) ->
     assert codes(result) == ["DESC-012"]  # the more specific selector wins
 
 
-def test_catalint_toml_accepts_tool_table_too(cli, tmp_path: Path, catalog: Path) -> None:
-    (tmp_path / ".catalint.toml").write_text('[tool.catalint]\nignore = ["DESC-012"]\n')
+@pytest.mark.parametrize("name", ["catalint.toml", ".catalint.toml", "--config"])
+@pytest.mark.parametrize(
+    ("content", "place"),
+    [
+        ('[tool.catalint]\nignore = ["DESC-012"]\n', "1:1"),
+        ('ignore = ["DESC-006"]\n\n[tool.catalint.severity]\nDESC-012 = "info"\n', "3:1"),
+        ('tool = { catalint = { ignore = ["DESC-012"] } }\n', "1:1"),
+        ('tool.catalint.ignore = ["DESC-012"]\n', "1:1"),
+    ],
+)
+def test_a_tool_table_in_catalint_toml_is_an_error(
+    cli, tmp_path: Path, catalog: Path, name: str, content: str, place: str
+) -> None:
+    """As [tool.ruff] in ruff.toml: settings there go at the top level. It was read, and hid any
+    top-level settings beside it."""
+    file = "other.toml" if name == "--config" else name
+    (tmp_path / file).write_text(content, encoding="utf-8")
+    result = cli("lint", *(["--config", file] if name == "--config" else []), str(catalog))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {file}:{place}: [tool.catalint] belongs in pyproject.toml; in {file} the settings go at"
+        " the top level: move them out of the table (or into pyproject.toml)\n"
+    )
+
+
+def test_an_empty_tool_table_in_pyproject_is_a_config(cli, tmp_path: Path) -> None:
+    """[tool.catalint] with nothing in it is a config of defaults (as [tool.ruff] is): the search stops
+    there, and a catalint.toml further up does not apply."""
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC"]\n')
+    sub = tmp_path / "server"
+    sub.mkdir()
+    (sub / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.catalint]\n')
+    write_catalog(sub / "tools.json", [TOOL])
+    assert codes(cli("lint", "--output-format", "json", "server/tools.json")) == ["DESC-006", "DESC-012"]
+    assert cli("lint", "--config", "server/pyproject.toml", "server/tools.json").exit_code == 1
+
+
+@pytest.mark.parametrize("table", ["", '\n[tool.catalint]\nignore = ["DESC-006"]\n'])
+def test_catalint_toml_wins_over_a_pyproject_beside_it(cli, tmp_path: Path, catalog: Path, table: str) -> None:
+    """README: in one folder catalint.toml comes first, then .catalint.toml, then pyproject.toml, and only
+    that one is read; a pyproject.toml without [tool.catalint] is passed over either way."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n' + table)
+    (tmp_path / ".catalint.toml").write_text('ignore = ["DESC-006"]\n')
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC-012"]\n')
     assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-006"]
+    (tmp_path / "catalint.toml").unlink()
+    assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-012"]
 
 
 def test_nearest_config_wins_and_pyproject_without_table_is_skipped(cli, tmp_path: Path) -> None:
@@ -256,8 +300,8 @@ def test_bad_config_is_exit_2_with_one_clear_line(cli, tmp_path: Path, catalog: 
         ),
         (
             "catalint.toml",
-            '[tool.catalint]\nper-file-ignores = { "a/*.json" = ["XYZ"] }\n',
-            "catalint.toml:2:22: per-file-ignores.a/*.json:",
+            'per-file-ignores = { "a/*.json" = ["XYZ"] }\n',
+            "catalint.toml:1:22: per-file-ignores.a/*.json:",
         ),
         (
             "catalint.toml",
@@ -265,6 +309,8 @@ def test_bad_config_is_exit_2_with_one_clear_line(cli, tmp_path: Path, catalog: 
             '[[per-tool-ignores]]\ntools = ["b"]\nrules = ["DESC"]\nwhy = 1\n',
             "catalint.toml:8:1: per-tool-ignores[1]: unknown key 'why'",
         ),
+        # a table of another tool: the header of the unknown setting
+        ("catalint.toml", 'select = ["DESC"]\n\n[tool.ruff]\nx = 1\n', "catalint.toml:3:1: unknown setting 'tool'"),
         ("catalint.toml", "select = [\n  'DESC',,\n]\n", "catalint.toml:2:10: invalid TOML: "),
         # nothing to point at: the message names the file alone
         ("pyproject.toml", '[project]\nname = "x"\n', "pyproject.toml: no [tool.catalint] table"),

@@ -454,12 +454,34 @@ def read_table(path: Path) -> dict[str, Any] | None:
         if table is None:
             return None
     else:
-        # catalint.toml holds the keys at top level, or under [tool.catalint].
+        # catalint.toml holds the keys at top level; a [tool.catalint] there is an error, as [tool.ruff] is
+        # in ruff.toml (read, it would hide any top-level keys beside it; passed over, all of its own).
         tool = doc.get("tool")
-        table = tool["catalint"] if isinstance(tool, dict) and "catalint" in tool else doc
+        if isinstance(tool, dict) and "catalint" in tool:
+            raise ConfigError(
+                f"{_tool_table_place(path, shown)}: [tool.catalint] belongs in pyproject.toml; in {path.name}"
+                " the settings go at the top level: move them out of the table (or into pyproject.toml)"
+            )
+        table = doc
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.catalint] must be a table")
+        raise ConfigError(f"{shown}: [tool.catalint] must be a table, not {kind(table)}")
     return table
+
+
+def _tool_table_place(path: Path, shown: str) -> str:
+    """FILE:LINE:COL of the first [tool.catalint...] header or tool.catalint key in path, else FILE."""
+    try:
+        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
+    except (OSError, UnicodeDecodeError):
+        return shown
+    for number, line in enumerate(text.splitlines(), 1):
+        found = _TOOL_TABLE.match(line)
+        if found:
+            return f"{shown}:{number}:{found.start(1) + 1}"
+    return shown
+
+
+_TOOL_TABLE = re.compile(r"""\s*(\[*\s*["']?tool["']?\s*(?:\.\s*["']?catalint["']?|=\s*\{\s*["']?catalint["']?\s*=))""")
 
 
 def shown_path(path: Path) -> str:
@@ -532,12 +554,10 @@ def placed(message: str, where: str, path: Path) -> str:
         text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError):
         return message
-    bases = [["tool", "catalint"]] if path.name == "pyproject.toml" else [["tool", "catalint"], []]
-    value = any(kind in rest for kind in _TYPE_ERRORS)  # a value of the wrong type: point at the value
-    for base in bases:
-        found = locate(text, keys, base, value)
-        if found is not None:
-            return f"{where}:{found[0]}:{found[1]}: {rest}"
+    value = any(phrase in rest for phrase in _TYPE_ERRORS)  # a value of the wrong type: point at the value
+    found = locate(text, keys, ["tool", "catalint"] if path.name == "pyproject.toml" else [], value)
+    if found is not None:
+        return f"{where}:{found[0]}:{found[1]}: {rest}"
     return message
 
 

@@ -41,15 +41,17 @@ def locate(text: str, path: list[str | int], base: list[str], value: bool = Fals
         found = _KEY.match(line)
         if not found:
             continue
-        here = _depth(base, table + _parts(found.group(1)), path)
+        keys = table + _parts(found.group(1))
+        here = _depth(base, keys, path)
         if here is None:
             continue
+        value_here = value and len(keys) - len(base) <= len(path)  # not `tool.other.x = 1` for "tool"
         column, after = found.start(1) + 1, found.end()
         if here < len(path):  # an inline table may hold the rest: `severity = { DESC-001 = "info" }`
             inline = _inline(line, found.end(), str(path[here]))  # an int: an array element, not a key
             if inline is not None:
                 here, column, after = here + 1, inline[0], inline[1]
-        if value and here == len(path):
+        if value_here and here == len(path):
             column = _value_column(line, after, column)
         best = _better(best, (here, number, column))
         if best[0] == len(path):
@@ -58,10 +60,11 @@ def locate(text: str, path: list[str | int], base: list[str], value: bool = Fals
 
 
 def _depth(base: list[str], keys: list[str], path: list[str]) -> int | None:
-    """How many of path's keys `keys` (a header or key, in full) reaches, if it lies on path."""
+    """How many of path's keys `keys` (a header or key, in full) reaches, if it lies on path; one that goes
+    on below path (`[tool.other]` for an unknown setting 'tool') reaches all of it."""
     if keys[: len(base)] != base or len(keys) == len(base):
         return None
-    below = keys[len(base) :]
+    below = keys[len(base) :][: len(path)]
     if below != [str(p) for p in path[: len(below)]]:
         return None
     return len(below)
