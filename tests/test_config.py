@@ -312,6 +312,18 @@ def test_bad_config_is_exit_2_with_one_clear_line(cli, tmp_path: Path, catalog: 
         # a table of another tool: the header of the unknown setting
         ("catalint.toml", 'select = ["DESC"]\n\n[tool.ruff]\nx = 1\n', "catalint.toml:3:1: unknown setting 'tool'"),
         ("catalint.toml", "select = [\n  'DESC',,\n]\n", "catalint.toml:2:10: invalid TOML: "),
+        # the parser's "at end of document": the end of the last line with text on it
+        ("catalint.toml", "select = [\n", "catalint.toml:1:11: invalid TOML: Invalid value (at end of document)"),
+        (
+            "pyproject.toml",
+            '[tool.catalint]\nselect = [\n  "DESC",\n\n\n',
+            "pyproject.toml:3:10: invalid TOML: Invalid value (at end of document)",
+        ),
+        (
+            "catalint.toml",
+            'select = ["DESC',
+            "catalint.toml:1:16: invalid TOML: Unterminated string (at end of document)",
+        ),
         # nothing to point at: the message names the file alone
         ("pyproject.toml", '[project]\nname = "x"\n', "pyproject.toml: no [tool.catalint] table"),
     ],

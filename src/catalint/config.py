@@ -435,13 +435,18 @@ def read_table(path: Path) -> dict[str, Any] | None:
         with path.open("rb") as fh:
             raw = fh.read()
         # A UTF-8 byte order mark, as some Windows editors write one, is no TOML statement: read past it.
-        doc = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))
+        text = raw.decode("utf-8").removeprefix("\ufeff")
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r" \(at line (\d+), column (\d+)\)$", str(exc))
-        if found is None:
-            raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
-        detail = str(exc)[: found.start()]
-        raise ConfigError(f"{shown}:{found.group(1)}:{found.group(2)}: invalid TOML: {detail}") from None
+        if found is not None:
+            detail = str(exc)[: found.start()]
+            raise ConfigError(f"{shown}:{found.group(1)}:{found.group(2)}: invalid TOML: {detail}") from None
+        if str(exc).endswith(" (at end of document)"):  # `select = [` with nothing after it
+            line, column = _end_of(text)
+            detail = str(exc).removesuffix(" (at end of document)")
+            raise ConfigError(f"{shown}:{line}:{column}: invalid TOML: {detail} (at end of document)") from None
+        raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
     except OSError as exc:
         raise ConfigError(f"{shown}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -466,6 +471,13 @@ def read_table(path: Path) -> dict[str, Any] | None:
     if not isinstance(table, dict):
         raise ConfigError(f"{shown}: [tool.catalint] must be a table, not {kind(table)}")
     return table
+
+
+def _end_of(text: str) -> tuple[int, int]:
+    """1-based line and column just past the last character of the last line with any text on it."""
+    lines = text.splitlines() or [""]
+    number = max((i for i, line in enumerate(lines) if line.strip()), default=0)
+    return number + 1, len(lines[number].rstrip()) + 1
 
 
 def _tool_table_place(path: Path, shown: str) -> str:
