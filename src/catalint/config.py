@@ -311,6 +311,12 @@ def _named(where: str, key: str) -> str:
     return f"{where}: {key}"
 
 
+def _entry(where: str, key: str, sub: str) -> str:
+    """How a message names one entry of a setting: `severity.DESC-001` in a file, `--severity DESC-001`
+    on the command line."""
+    return f"{_named(where, key)} {sub}" if where == COMMAND_LINE else f"{where}: {key}.{sub}"
+
+
 def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
     """Apply a [tool.catalint] table (or the same keys from the CLI) onto settings."""
     unknown = sorted(set(table) - _KEYS)
@@ -348,14 +354,14 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
                     f"{_named(where, 'severity')}: unknown rule or prefix {code!r} (see 'catalint rules')"
                 )
             _codes([code], _named(where, "severity"))
-            settings.severity[code.upper()] = _severity(value, f"{where}: severity.{code}")
+            settings.severity[code.upper()] = _severity(value, _entry(where, "severity", code))
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
             raise ConfigError(f'{where}: per-file-ignores must be a table of "GLOB" = [RULES], not {kind(pfi)}')
         root = Path.cwd().resolve() if where == COMMAND_LINE else None  # a flag's glob: from where it was typed
         for pattern, rules in pfi.items():
-            codes = _codes(rules, f"{where}: per-file-ignores.{pattern}")
+            codes = _codes(rules, _entry(where, "per-file-ignores", pattern))
             label = f"per-file-ignores {pattern!r} ({', '.join(codes)})"
             settings.per_file_ignores.append(FileIgnore(pattern, codes, label, root=root))
     for key in ("tool-token-budget", "catalog-token-budget"):
@@ -391,14 +397,18 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
             try:
                 resolve(target)
             except ValueError as exc:
-                raise ConfigError(f"{where}: targets: {exc}") from None
+                raise ConfigError(f"{_named(where, 'targets')}: {exc}") from None
         settings.targets = targets
     if "per-tool-ignores" in table:
         entries = table["per-tool-ignores"]
         if not isinstance(entries, list):
             raise ConfigError(f"{where}: per-tool-ignores must be an array of tables, not {kind(entries)}")
         for i, entry in enumerate(entries):
-            settings.per_tool_ignores.append(_tool_ignore(entry, f"{where}: per-tool-ignores[{i}]"))
+            if where == COMMAND_LINE:  # one glob a flag
+                label = f"{_named(where, 'per-tool-ignores')} {entry['tools'][0]}"
+            else:
+                label = f"{where}: per-tool-ignores[{i}]"
+            settings.per_tool_ignores.append(_tool_ignore(entry, label))
 
 
 def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
