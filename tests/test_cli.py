@@ -122,8 +122,8 @@ def test_bad_output_format_from_environment_names_the_variable(
     monkeypatch.setenv("CATALINT_OUTPUT_FORMAT", "xml")
     result = cli("lint", "tools.json")
     assert result.exit_code == 2
-    assert "Invalid value for CATALINT_OUTPUT_FORMAT (the environment variable): 'xml'" in result.stderr
-    assert "'--output-format'" in cli("lint", "--output-format", "xml", "tools.json").stderr
+    assert result.stderr.startswith("error: CATALINT_OUTPUT_FORMAT (the environment variable): 'xml' is not one of")
+    assert cli("lint", "--output-format", "xml", "tools.json").stderr.startswith("error: --output-format: 'xml'")
 
 
 def test_flags_the_run_has_no_use_for_are_noticed(cli, catalog: Path) -> None:
@@ -358,3 +358,61 @@ def test_an_output_file_that_cannot_be_written_is_one_line_before_any_work(cli, 
         result = cli(*[target if arg == "OUT" else arg for arg in command])
         assert result.exit_code == 2
         assert result.stderr.splitlines() == [f"{target}: error: cannot write {what}: {why}"]
+
+
+# Every flag with a value that cannot be taken gives one `error: FLAG: ...` line and exit 2, whether
+# catalint checks the value (--report, --gate) or click does (a choice, a range): not click's usage
+# text, a "Try ... --help" hint and "Error: Invalid value for ...".
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["lint", "tools.json", "--per-file-ignores", "foo"],
+            "error: --per-file-ignores: expected GLOB:CODES, got 'foo'",
+        ),
+        (
+            ["lint", "tools.json", "--per-tool-ignores", "foo"],
+            "error: --per-tool-ignores: expected GLOB:CODES, got 'foo'",
+        ),
+        (["lint", "tools.json", "--severity", "DESC-001"], "error: --severity: expected CODE=LEVEL, got 'DESC-001'"),
+        (["lint", "tools.json", "--severity", "DESC-001=loud"], "error: command line: --severity DESC-001: unknown"),
+        (["lint", "tools.json", "--per-file-ignores", "x:NOPE"], "error: command line: --per-file-ignores x: unknown"),
+        (["lint", "tools.json", "--per-tool-ignores", "x:NOPE"], "error: command line: --per-tool-ignores x: rules:"),
+        (["lint", "tools.json", "--target", "bogus"], "error: command line: --target: unknown target 'bogus'"),
+        (["lint", "tools.json", "--report", "sarif"], "error: --report: expected FORMAT:FILE, got 'sarif'"),
+        (["lint", "tools.json", "--gate", "x=>1"], "error: command line: --gate: bad comparison in 'x=>1'"),
+        (["lint", "tools.json", "--fail-severity", "bogus"], "error: --fail-severity: 'bogus' is not one of"),
+        (["lint", "tools.json", "--output-format", "bogus"], "error: --output-format: 'bogus' is not one of"),
+        (["lint", "tools.json", "--tool-token-budget", "0"], "error: --tool-token-budget: 0 is not in the range x>=1"),
+        (["lint", "tools.json", "--catalog-token-budget", "x"], "error: --catalog-token-budget: 'x' is not a valid"),
+        (["lint", "--url", "http://x", "--timeout", "0"], "error: --timeout: 0.0 is not in the range x>=0.1"),
+        (["lint", "--server", "--env", "FOO", "--", "true"], "error: --env: expected NAME=VALUE, got 'FOO'"),
+        (["check", "s.yml", "--output-format", "bogus"], "error: --output-format: 'bogus' is not one of"),
+        (["check", "s.yml", "--traces", "nowhere"], "error: --traces: Directory 'nowhere' does not exist"),
+        (["diff", "tools.json", "tools.json", "--output-format", "x"], "error: --output-format: 'x' is not one of"),
+        (["bench", "run", "x.yml", "--min-drop", "2"], "error: --min-drop: 2.0 is not in the range 0.0<=x<=1.0"),
+        (["bench", "run", "x.yml", "--output-format", "x"], "error: --output-format: 'x' is not one of"),
+        (["rules", "--output-format", "x"], "error: --output-format: 'x' is not one of"),
+        (["rule", "DESC-001", "--output-format", "x"], "error: --output-format: 'x' is not one of"),
+        (["snapshot", "-o", "out.json", "--timeout", "0", "--", "true"], "error: --timeout: 0.0 is not in the range"),
+        (["snapshot", "-o", "out.json", "--env", "FOO", "--", "true"], "error: --env: expected NAME=VALUE"),
+        (["trace", "score", "t.json", "--min-selection-rate", "2"], "error: --min-selection-rate: 2.0 is not in"),
+        (["trace", "score", "t.json", "--max-total-tokens", "-1"], "error: --max-total-tokens: -1 is not in"),
+        (["trace", "score", "t.json", "--output-format", "x"], "error: --output-format: 'x' is not one of"),
+        (["trace", "distract", "tools.json", "--count", "-1"], "error: --count: -1 is not in the range x>=0"),
+        (["trace", "distract", "tools.json", "--count", "1", "--from", "x"], "error: --from: 'x' is not one of"),
+    ],
+)
+def test_a_bad_flag_value_is_one_error_line(cli, catalog: Path, args: list[str], expected: str) -> None:
+    result = cli(*args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(expected), result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert not result.stderr.rstrip().endswith("."), result.stderr
+
+
+def test_unknown_options_and_missing_arguments_keep_clicks_usage_text(cli, catalog: Path) -> None:
+    for args in (["lint", "--bogus-flag"], ["snapshot"], ["trace", "distract", "tools.json"]):
+        result = cli(*args)
+        assert result.exit_code == 2
+        assert result.stderr.startswith("Usage: "), result.stderr

@@ -62,9 +62,53 @@ def test_prefix_selectors_and_specificity(cli, tmp_path: Path, catalog: Path) ->
     assert codes(result) == ["DESC-012"]  # the more specific selector wins
 
 
-def test_catalint_toml_accepts_tool_table_too(cli, tmp_path: Path, catalog: Path) -> None:
-    (tmp_path / ".catalint.toml").write_text('[tool.catalint]\nignore = ["DESC-012"]\n')
+@pytest.mark.parametrize("name", ["catalint.toml", ".catalint.toml", "--config"])
+@pytest.mark.parametrize(
+    ("content", "place"),
+    [
+        ('[tool.catalint]\nignore = ["DESC-012"]\n', "1:1"),
+        ('ignore = ["DESC-006"]\n\n[tool.catalint.severity]\nDESC-012 = "info"\n', "3:1"),
+        ('tool = { catalint = { ignore = ["DESC-012"] } }\n', "1:1"),
+        ('tool.catalint.ignore = ["DESC-012"]\n', "1:1"),
+    ],
+)
+def test_a_tool_table_in_catalint_toml_is_an_error(
+    cli, tmp_path: Path, catalog: Path, name: str, content: str, place: str
+) -> None:
+    """As [tool.ruff] in ruff.toml: settings there go at the top level. It was read, and hid any
+    top-level settings beside it."""
+    file = "other.toml" if name == "--config" else name
+    (tmp_path / file).write_text(content, encoding="utf-8")
+    result = cli("lint", *(["--config", file] if name == "--config" else []), str(catalog))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {file}:{place}: [tool.catalint] belongs in pyproject.toml; in {file} the settings go at"
+        " the top level: move them out of the table (or into pyproject.toml)\n"
+    )
+
+
+def test_an_empty_tool_table_in_pyproject_is_a_config(cli, tmp_path: Path) -> None:
+    """[tool.catalint] with nothing in it is a config of defaults (as [tool.ruff] is): the search stops
+    there, and a catalint.toml further up does not apply."""
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC"]\n')
+    sub = tmp_path / "server"
+    sub.mkdir()
+    (sub / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.catalint]\n')
+    write_catalog(sub / "tools.json", [TOOL])
+    assert codes(cli("lint", "--output-format", "json", "server/tools.json")) == ["DESC-006", "DESC-012"]
+    assert cli("lint", "--config", "server/pyproject.toml", "server/tools.json").exit_code == 1
+
+
+@pytest.mark.parametrize("table", ["", '\n[tool.catalint]\nignore = ["DESC-006"]\n'])
+def test_catalint_toml_wins_over_a_pyproject_beside_it(cli, tmp_path: Path, catalog: Path, table: str) -> None:
+    """README: in one folder catalint.toml comes first, then .catalint.toml, then pyproject.toml, and only
+    that one is read; a pyproject.toml without [tool.catalint] is passed over either way."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n' + table)
+    (tmp_path / ".catalint.toml").write_text('ignore = ["DESC-006"]\n')
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC-012"]\n')
     assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-006"]
+    (tmp_path / "catalint.toml").unlink()
+    assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-012"]
 
 
 def test_nearest_config_wins_and_pyproject_without_table_is_skipped(cli, tmp_path: Path) -> None:
@@ -156,7 +200,8 @@ def test_per_file_ignores(cli, tmp_path: Path) -> None:
 def test_per_tool_ignores_with_reason(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "tools.json", [TOOL, DEBUG_TOOL])
     (tmp_path / "catalint.toml").write_text(
-        '[[per-tool-ignores]]\ntools = "debug_*"\nrules = ["DESC"]\nreason = "internal tools, never shown to agents"\n'
+        '[[per-tool-ignores]]\ntools = ["debug_*"]\nrules = ["DESC"]\n'
+        'reason = "internal tools, never shown to agents"\n'
     )
     result = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)
     assert {f["tool"] for f in result["findings"]} == {"get_weather"}
@@ -177,7 +222,7 @@ def test_stale_ignores_are_reported_as_notices(cli, tmp_path: Path, catalog: Pat
     write_catalog(tmp_path / "old" / "tools.json", [TOOL])  # no DESC-001 finding to suppress
     (tmp_path / "catalint.toml").write_text(
         '[per-file-ignores]\n"old/*.json" = ["DESC-001"]\n'
-        '[[per-tool-ignores]]\ntools = "gone_tool"\nrules = ["DESC-012"]\nreason = "removed last year"\n'
+        '[[per-tool-ignores]]\ntools = ["gone_tool"]\nrules = ["DESC-012"]\nreason = "removed last year"\n'
     )
     result = cli("lint", str(catalog), "old/tools.json")
     notices = [line for line in result.stdout.splitlines() if "notice" in line]
@@ -194,8 +239,8 @@ def test_ignores_that_could_not_match_in_this_run_are_not_stale(cli, tmp_path: P
     write_catalog(tmp_path / "legacy" / "tools.json", [TOOL])
     (tmp_path / "catalint.toml").write_text(
         '[per-file-ignores]\n"legacy/*.json" = ["DESC-012"]\n'
-        '[[per-tool-ignores]]\ntools = "get_weather"\nrules = ["DESC-006"]\nfiles = ["legacy/*.json"]\n'
-        '[[per-tool-ignores]]\ntools = "gone_tool"\nrules = ["DESC"]\n'
+        '[[per-tool-ignores]]\ntools = ["get_weather"]\nrules = ["DESC-006"]\nfiles = ["legacy/*.json"]\n'
+        '[[per-tool-ignores]]\ntools = ["gone_tool"]\nrules = ["DESC"]\n'
     )
     result = cli("lint", "--select", "SCH", "tools.json")  # legacy/ not linted, no DESC rule on
     assert "notice" not in result.stdout, result.stdout
@@ -210,16 +255,17 @@ def test_ignores_that_could_not_match_in_this_run_are_not_stale(cli, tmp_path: P
     [
         ('selct = ["DESC"]\n', "unknown setting 'selct'"),
         ('select = ["DESC-999"]\n', "unknown rule or prefix 'DESC-999'"),
-        ('ignore = "XYZ"\n', "unknown rule or prefix 'XYZ'"),
+        ('ignore = ["XYZ"]\n', "unknown rule or prefix 'XYZ'"),
         (
-            'select = "DESC, SCH-002"\n',
+            'select = ["DESC, SCH-002"]\n',
             'select: \'DESC, SCH-002\' is one string; write a list of codes: ["DESC", "SCH-002"]',
         ),
+        ('select = "DESC, SCH-002"\n', 'select must be a list of strings, not a string: write ["DESC", "SCH-002"]'),
         ('ignore = ["DESC,XYZ"]\n', "unknown rule or prefix 'DESC,XYZ'"),
         ('fail-severity = "fatal"\n', "unknown severity 'fatal'"),
         ('[severity]\nDESC-001 = "loud"\n', "unknown severity 'loud'"),
-        ('[[per-tool-ignores]]\ntools = "x"\n', "needs both 'tools'"),
-        ('[[per-tool-ignores]]\ntools = "x"\nrules = ["DESC"]\nwhy = "?"\n', "unknown key 'why'"),
+        ('[[per-tool-ignores]]\ntools = ["x"]\n', "needs both 'tools'"),
+        ('[[per-tool-ignores]]\ntools = ["x"]\nrules = ["DESC"]\nwhy = "?"\n', "unknown key 'why'"),
         ("select = [\n", "invalid TOML"),
         ("select = 3\n", "must be a list of strings"),
     ],
@@ -254,8 +300,8 @@ def test_bad_config_is_exit_2_with_one_clear_line(cli, tmp_path: Path, catalog: 
         ),
         (
             "catalint.toml",
-            '[tool.catalint]\nper-file-ignores = { "a/*.json" = ["XYZ"] }\n',
-            "catalint.toml:2:22: per-file-ignores.a/*.json:",
+            'per-file-ignores = { "a/*.json" = ["XYZ"] }\n',
+            "catalint.toml:1:22: per-file-ignores.a/*.json:",
         ),
         (
             "catalint.toml",
@@ -263,7 +309,21 @@ def test_bad_config_is_exit_2_with_one_clear_line(cli, tmp_path: Path, catalog: 
             '[[per-tool-ignores]]\ntools = ["b"]\nrules = ["DESC"]\nwhy = 1\n',
             "catalint.toml:8:1: per-tool-ignores[1]: unknown key 'why'",
         ),
+        # a table of another tool: the header of the unknown setting
+        ("catalint.toml", 'select = ["DESC"]\n\n[tool.ruff]\nx = 1\n', "catalint.toml:3:1: unknown setting 'tool'"),
         ("catalint.toml", "select = [\n  'DESC',,\n]\n", "catalint.toml:2:10: invalid TOML: "),
+        # the parser's "at end of document": the end of the last line with text on it
+        ("catalint.toml", "select = [\n", "catalint.toml:1:11: invalid TOML: Invalid value (at end of document)"),
+        (
+            "pyproject.toml",
+            '[tool.catalint]\nselect = [\n  "DESC",\n\n\n',
+            "pyproject.toml:3:10: invalid TOML: Invalid value (at end of document)",
+        ),
+        (
+            "catalint.toml",
+            'select = ["DESC',
+            "catalint.toml:1:16: invalid TOML: Unterminated string (at end of document)",
+        ),
         # nothing to point at: the message names the file alone
         ("pyproject.toml", '[project]\nname = "x"\n', "pyproject.toml: no [tool.catalint] table"),
     ],
@@ -276,6 +336,95 @@ def test_config_errors_give_the_line_and_column(
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {expected}"), result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+# A value of the wrong type is an error at the value, as ruff's is: a string where a list belongs is
+# not read as a one-entry list.
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('select = "DESC"\n', 'catalint.toml:1:10: select must be a list of strings, not a string: write ["DESC"]'),
+        ("extend-select = 3\n", "catalint.toml:1:17: extend-select must be a list of strings, not an integer"),
+        ("ignore = { DESC = 1 }\n", "catalint.toml:1:10: ignore must be a list of strings, not a table"),
+        (
+            'include = "*.json"\n',
+            'catalint.toml:1:11: include must be a list of strings, not a string: write ["*.json"]',
+        ),
+        ("exclude = true\n", "catalint.toml:1:11: exclude must be a list of strings, not a boolean"),
+        ('targets = "mcp"\n', 'catalint.toml:1:11: targets must be a list of strings, not a string: write ["mcp"]'),
+        (
+            'extend-gate = "mean_score>=0.8"\n',
+            "catalint.toml:1:15: extend-gate must be a list of strings, not a string",
+        ),
+        ('select = ["DESC", 3]\n', "catalint.toml:1:10: select: entry 2 must be a string, not an integer"),
+        (
+            "fail-severity = 1\n",
+            "catalint.toml:1:17: fail-severity must be one of critical, warning, info, not an integer",
+        ),
+        ('force-exclude = "yes"\n', "catalint.toml:1:17: force-exclude must be true or false, not a string"),
+        (
+            'tool-token-budget = "700"\n',
+            "catalint.toml:1:21: tool-token-budget must be a positive whole number of tokens, not a string",
+        ),
+        (
+            "catalog-token-budget = 1.5\n",
+            "catalint.toml:1:24: catalog-token-budget must be a positive whole number of tokens, not a float",
+        ),
+        ('severity = "info"\n', "catalint.toml:1:12: severity must be a table of"),
+        (
+            "[severity]\nDESC-001 = 3\n",
+            "catalint.toml:2:12: severity.DESC-001 must be one of critical, warning, info, not an integer",
+        ),
+        ('per-file-ignores = ["a"]\n', "catalint.toml:1:20: per-file-ignores must be a table of"),
+        (
+            '[per-file-ignores]\n"a/*.json" = "DESC"\n',
+            'catalint.toml:2:14: per-file-ignores.a/*.json must be a list of strings, not a string: write ["DESC"]',
+        ),
+        (
+            'per-tool-ignores = { tools = ["a"] }\n',
+            "catalint.toml:1:20: per-tool-ignores must be an array of tables, not a table",
+        ),
+        (
+            '[[per-tool-ignores]]\ntools = "debug_*"\nrules = ["DESC"]\n',
+            'catalint.toml:2:9: per-tool-ignores[0]: tools must be a list of strings, not a string: write ["debug_*"]',
+        ),
+        (
+            '[[per-tool-ignores]]\ntools = ["a"]\nrules = "DESC"\n',
+            "catalint.toml:3:9: per-tool-ignores[0]: rules must be a list of strings, not a string",
+        ),
+        (
+            '[[per-tool-ignores]]\ntools = ["a"]\nrules = ["DESC"]\nfiles = "x.json"\n',
+            "catalint.toml:4:9: per-tool-ignores[0]: files must be a list of strings",
+        ),
+        (
+            '[[per-tool-ignores]]\ntools = ["a"]\nrules = ["DESC"]\nreason = 1\n',
+            "catalint.toml:4:10: per-tool-ignores[0]: reason must be a string, not an integer",
+        ),
+        ("gate = 0.7\n", "catalint.toml:1:8: gate must be a table of"),
+        ("[gate]\nmean_score = 0.7\n", "catalint.toml:2:14: gate.mean_score: a matcher is"),
+        (
+            '[gate]\nmean_score = { ">=" = "high" }\n',
+            "catalint.toml:2:14: gate.mean_score: >= needs a number, got 'high'",
+        ),
+    ],
+)
+def test_a_setting_of_the_wrong_type_is_an_error_at_its_value(
+    cli, tmp_path: Path, catalog: Path, content: str, expected: str
+) -> None:
+    (tmp_path / "catalint.toml").write_text(content, encoding="utf-8")
+    result = cli("lint", str(catalog))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {expected}"), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_per_tool_ignore_flag_is_still_one_glob(cli, tmp_path: Path) -> None:
+    """The flag hands its glob on as a list now that a config's lone string is an error."""
+    write_catalog(tmp_path / "tools.json", [TOOL, DEBUG_TOOL])
+    result = json.loads(
+        cli("lint", "--output-format", "json", "--per-tool-ignores", "debug_*:DESC", "tools.json").stdout
+    )
+    assert {f["tool"] for f in result["findings"]} == {"get_weather"}
 
 
 def test_bad_cli_selector_is_exit_2(cli, catalog: Path) -> None:
@@ -336,7 +485,7 @@ def test_unknown_target_is_a_config_error(cli, tmp_path: Path) -> None:
 def test_messages_name_the_config_file_by_its_path_not_just_its_name(cli, tmp_path: Path, monkeypatch) -> None:
     # with a config in several folders, "pyproject.toml: ..." would not say which one
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.catalint]\nper-tool-ignores = [{tools = "nothing_*", rules = ["DESC-001"]}]\n', encoding="utf-8"
+        '[tool.catalint]\nper-tool-ignores = [{tools = ["nothing_*"], rules = ["DESC-001"]}]\n', encoding="utf-8"
     )
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "pyproject.toml").write_text('[tool.catalint]\nselectt = ["DESC"]\n', encoding="utf-8")
@@ -407,7 +556,7 @@ def test_force_exclude_must_be_a_boolean(cli, tmp_path: Path) -> None:
     _vendored(tmp_path, 'force-exclude = "yes"\n')
     result = cli("lint", "src/tools.json")
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: pyproject.toml:2:1: force-exclude must be true or false"
+    assert result.stderr.strip() == "error: pyproject.toml:2:17: force-exclude must be true or false, not a string"
 
 
 # ---------------------------------------------------------------- --per-file-ignores on the command line

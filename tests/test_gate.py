@@ -500,7 +500,7 @@ def test_failing_row_shows_the_digits_that_decide() -> None:
         ('[tool.catalint.gate]\nmean_score = { ">=" = true }\n', "gate.mean_score: >= needs a number"),
         ("[tool.catalint.gate]\nmean_score = 0.7\n", "gate.mean_score: a matcher is"),
         ("[tool.catalint.gate]\nmean_score = {}\n", "gate.mean_score: a matcher is"),
-        ("[tool.catalint]\ngate = 0.7\n", "pyproject.toml:2:1: gate must be a table"),
+        ("[tool.catalint]\ngate = 0.7\n", "pyproject.toml:2:8: gate must be a table"),
         (
             '[tool.catalint.gate]\nmean_score = { schema = { minimum = "x" } }\n',
             'gate.mean_score: not a valid JSON Schema at minimum: "x" is not of type "number"',

@@ -196,13 +196,13 @@ def test_a_gate_schema_with_a_local_ref_is_used(cli, tmp_path: Path) -> None:
     [
         ('ignore = [""]', "error: catalint.toml:1:1: ignore: entry 1 is empty (no rule code given"),
         ('ignore = ["DESC-002", " "]', "error: catalint.toml:1:1: ignore: entry 2 is empty"),
-        ('select = " "', "error: catalint.toml:1:1: select: entry 1 is empty"),
+        ('select = [" "]', "error: catalint.toml:1:1: select: entry 1 is empty"),
         ('extend-select = [""]', "error: catalint.toml:1:1: extend-select: entry 1 is empty"),
         ('[severity]\n"" = "info"', "error: catalint.toml:1:1: severity: an empty key (no rule code given"),
         ('[per-file-ignores]\n"*.json" = [""]', "error: catalint.toml:2:1: per-file-ignores.*.json: entry 1 is empty"),
         (
             '[[per-tool-ignores]]\ntools = ["*"]\nrules = [""]',
-            "error: catalint.toml:1:1: per-tool-ignores[0]: rules: entry 1 is empty",
+            "error: catalint.toml:3:1: per-tool-ignores[0]: rules: entry 1 is empty",
         ),
         (
             '[severity]\n" DESC-001 " = "info"',

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from catalint import __version__
-from catalint.cli_options import config_option, output_option, output_target
+from catalint.cli_options import OneLineErrors, config_option, output_option, output_target
 from catalint.diff_cli import diff_command
 from catalint.trace_cli import trace_group
 
@@ -57,12 +57,15 @@ def _codes(values: tuple[str, ...], option: str, what: str = "rule code") -> lis
     return codes
 
 
+_PAIR_SHAPES = {"--severity": "CODE=LEVEL", "--per-file-ignores": "GLOB:CODES", "--per-tool-ignores": "GLOB:CODES"}
+
+
 def _pairs(values: tuple[str, ...], sep: str, option: str) -> list[tuple[str, str]]:
     pairs = []
     for value in values:
         key, found, rest = value.rpartition(sep)
         if not found or not key or not rest:
-            raise click.BadParameter(f"expected KEY{sep}VALUE, got {value!r}", param_hint=option)
+            fail(f"error: {option}: expected {_PAIR_SHAPES.get(option, 'KEY' + sep + 'VALUE')}, got {value!r}")
         pairs.append((key, rest))
     return pairs
 
@@ -74,7 +77,7 @@ def _env_pairs(values: tuple[str, ...]) -> dict[str, str]:
     for value in values:
         name, found, rest = value.partition("=")
         if not found or not name.strip() or "\0" in value:
-            raise click.BadParameter(f"expected NAME=VALUE, got {value!r}", param_hint="--env")
+            fail(f"error: --env: expected NAME=VALUE, got {value!r}")
         pairs[name] = rest
     return pairs
 
@@ -209,7 +212,7 @@ def fail(message: str) -> NoReturn:
     sys.exit(EXIT_ERROR)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="catalint")
 def main() -> None:
     """Lint MCP tools/list catalogs: descriptions and schemas that agents read."""
@@ -416,7 +419,7 @@ def lint(
         }
     if per_tool_ignores:
         overrides["per-tool-ignores"] = [
-            {"tools": g, "rules": _codes((c,), "--per-tool-ignores")}
+            {"tools": [g], "rules": _codes((c,), "--per-tool-ignores")}
             for g, c in _pairs(per_tool_ignores, ":", "--per-tool-ignores")
         ]
     if gates:

@@ -63,3 +63,34 @@ def output_option(
 ) -> Callable[[Any], Any]:
     """-o/--output-file FILE, checked by output_target."""
     return click.option("-o", "--output-file", type=click.Path(), callback=output_target(what), help=help_text)
+
+
+def bad_value_line(exc: click.BadParameter) -> str:
+    """click's error for a value it could not take (a --fail-severity outside the choices, a
+    --timeout below its range), as the one line catalint gives for its own: `error: --timeout: 0.0 is
+    not in the range x>=0.1` instead of the usage text, a hint and `Error: Invalid value for ...`."""
+    hint = exc.param_hint
+    if hint is None and isinstance(exc.param, click.Option):
+        hint = max(exc.param.opts, key=len)  # -o, --output-file: the long name
+    elif hint is None and exc.param is not None:
+        hint = exc.param.human_readable_name  # an argument: its metavar, such as SUITE
+    if hint is not None and not isinstance(hint, str):
+        hint = " / ".join(hint)
+    message = exc.format_message() if hint is None else f"{hint}: {exc.message}"
+    return f"error: {message.rstrip('.')}"
+
+
+class OneLineErrors(click.Group):
+    """The top-level group: a bad value for any option or argument of any command below it is one
+    error line and exit 2 (see bad_value_line). Unknown options, missing arguments and missing
+    commands keep click's usage text."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.BadParameter as exc:
+            if isinstance(exc, click.MissingParameter):
+                raise
+            from catalint.cli import fail
+
+            fail(bad_value_line(exc))

@@ -7,6 +7,7 @@ one for all files). Command-line flags are applied on top.
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 import re
 import sys
@@ -237,11 +238,38 @@ _KEYS = {
 
 
 def _strings(value: Any, where: str) -> list[str]:
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where} must be a list of strings")
+    """A list of strings, as written: a lone string is a type error, as it is in ruff (`select = "DESC"`)."""
+    if not isinstance(value, list):
+        hint = ""
+        if isinstance(value, str):
+            parts = [p.strip() for p in value.split(",") if p.strip()] or [value]
+            hint = f": write [{', '.join(json.dumps(p) for p in parts)}]"
+        raise ConfigError(f"{where} must be a list of strings, not {kind(value)}{hint}")
+    for i, v in enumerate(value):
+        if not isinstance(v, str):
+            raise ConfigError(f"{where}: entry {i + 1} must be a string, not {kind(v)}")
     return value
+
+
+def kind(value: Any) -> str:
+    """A TOML value's type, as a message names it."""
+    import datetime
+
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return "a date or time"
+    return type(value).__name__
 
 
 def _codes(value: Any, where: str) -> list[str]:
@@ -283,6 +311,12 @@ def _named(where: str, key: str) -> str:
     return f"{where}: {key}"
 
 
+def _entry(where: str, key: str, sub: str) -> str:
+    """How a message names one entry of a setting: `severity.DESC-001` in a file, `--severity DESC-001`
+    on the command line."""
+    return f"{_named(where, key)} {sub}" if where == COMMAND_LINE else f"{where}: {key}.{sub}"
+
+
 def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
     """Apply a [tool.catalint] table (or the same keys from the CLI) onto settings."""
     unknown = sorted(set(table) - _KEYS)
@@ -304,12 +338,14 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         settings.exclude = _strings(table["exclude"], _named(where, "exclude"))
     if "force-exclude" in table:
         if not isinstance(table["force-exclude"], bool):
-            raise ConfigError(f"{_named(where, 'force-exclude')} must be true or false")
+            raise ConfigError(
+                f"{_named(where, 'force-exclude')} must be true or false, not {kind(table['force-exclude'])}"
+            )
         settings.force_exclude = table["force-exclude"]
     if "severity" in table:
         sev = table["severity"]
         if not isinstance(sev, dict):
-            raise ConfigError(f'{where}: severity must be a table of RULE = "critical|warning|info"')
+            raise ConfigError(f'{where}: severity must be a table of RULE = "critical|warning|info", not {kind(sev)}')
         for code, value in sev.items():
             if not code.strip():  # "" = "info" would match every rule
                 raise ConfigError(f"{_named(where, 'severity')}: an empty key ({_EMPTY})")
@@ -318,21 +354,22 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
                     f"{_named(where, 'severity')}: unknown rule or prefix {code!r} (see 'catalint rules')"
                 )
             _codes([code], _named(where, "severity"))
-            settings.severity[code.upper()] = _severity(value, f"{where}: severity.{code}")
+            settings.severity[code.upper()] = _severity(value, _entry(where, "severity", code))
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
-            raise ConfigError(f'{where}: per-file-ignores must be a table of "GLOB" = [RULES]')
+            raise ConfigError(f'{where}: per-file-ignores must be a table of "GLOB" = [RULES], not {kind(pfi)}')
         root = Path.cwd().resolve() if where == COMMAND_LINE else None  # a flag's glob: from where it was typed
         for pattern, rules in pfi.items():
-            codes = _codes(rules, f"{where}: per-file-ignores.{pattern}")
+            codes = _codes(rules, _entry(where, "per-file-ignores", pattern))
             label = f"per-file-ignores {pattern!r} ({', '.join(codes)})"
             settings.per_file_ignores.append(FileIgnore(pattern, codes, label, root=root))
     for key in ("tool-token-budget", "catalog-token-budget"):
         if key in table:
             value = table[key]
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{where}: {key} must be a positive whole number of tokens")
+                got = value if isinstance(value, int) and not isinstance(value, bool) else kind(value)
+                raise ConfigError(f"{where}: {key} must be a positive whole number of tokens, not {got}")
             setattr(settings, key.replace("-", "_"), value)
     if "gate" in table:
         from catalint.gate import parse_gate_table
@@ -360,19 +397,23 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
             try:
                 resolve(target)
             except ValueError as exc:
-                raise ConfigError(f"{where}: targets: {exc}") from None
+                raise ConfigError(f"{_named(where, 'targets')}: {exc}") from None
         settings.targets = targets
     if "per-tool-ignores" in table:
         entries = table["per-tool-ignores"]
         if not isinstance(entries, list):
-            raise ConfigError(f"{where}: per-tool-ignores must be an array of tables")
+            raise ConfigError(f"{where}: per-tool-ignores must be an array of tables, not {kind(entries)}")
         for i, entry in enumerate(entries):
-            settings.per_tool_ignores.append(_tool_ignore(entry, f"{where}: per-tool-ignores[{i}]"))
+            if where == COMMAND_LINE:  # one glob a flag
+                label = f"{_named(where, 'per-tool-ignores')} {entry['tools'][0]}"
+            else:
+                label = f"{where}: per-tool-ignores[{i}]"
+            settings.per_tool_ignores.append(_tool_ignore(entry, label))
 
 
 def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
     if not isinstance(entry, dict):
-        raise ConfigError(f"{where} must be a table with tools, rules and an optional reason")
+        raise ConfigError(f"{where} must be a table with tools, rules and an optional reason, not {kind(entry)}")
     extra = sorted(set(entry) - {"tools", "rules", "reason", "files"})
     if extra:
         raise ConfigError(f"{where}: unknown key {extra[0]!r} (known: tools, rules, reason, files)")
@@ -380,7 +421,7 @@ def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
         raise ConfigError(f"{where} needs both 'tools' (name globs) and 'rules'")
     reason = entry.get("reason")
     if reason is not None and not isinstance(reason, str):
-        raise ConfigError(f"{where}: reason must be a string")
+        raise ConfigError(f"{where}: reason must be a string, not {kind(reason)}")
     tools = _strings(entry["tools"], f"{where}: tools")
     codes = _codes(entry["rules"], f"{where}: rules")
     files = _strings(entry.get("files", []), f"{where}: files")
@@ -390,7 +431,7 @@ def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
 
 def _severity(value: Any, where: str) -> Severity:
     if not isinstance(value, str):
-        raise ConfigError(f"{where} must be one of critical, warning, info")
+        raise ConfigError(f"{where} must be one of critical, warning, info, not {kind(value)}")
     try:
         return Severity.parse(value)
     except ValueError as exc:
@@ -404,13 +445,18 @@ def read_table(path: Path) -> dict[str, Any] | None:
         with path.open("rb") as fh:
             raw = fh.read()
         # A UTF-8 byte order mark, as some Windows editors write one, is no TOML statement: read past it.
-        doc = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))
+        text = raw.decode("utf-8").removeprefix("\ufeff")
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r" \(at line (\d+), column (\d+)\)$", str(exc))
-        if found is None:
-            raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
-        detail = str(exc)[: found.start()]
-        raise ConfigError(f"{shown}:{found.group(1)}:{found.group(2)}: invalid TOML: {detail}") from None
+        if found is not None:
+            detail = str(exc)[: found.start()]
+            raise ConfigError(f"{shown}:{found.group(1)}:{found.group(2)}: invalid TOML: {detail}") from None
+        if str(exc).endswith(" (at end of document)"):  # `select = [` with nothing after it
+            line, column = _end_of(text)
+            detail = str(exc).removesuffix(" (at end of document)")
+            raise ConfigError(f"{shown}:{line}:{column}: invalid TOML: {detail} (at end of document)") from None
+        raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
     except OSError as exc:
         raise ConfigError(f"{shown}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -423,12 +469,41 @@ def read_table(path: Path) -> dict[str, Any] | None:
         if table is None:
             return None
     else:
-        # catalint.toml holds the keys at top level, or under [tool.catalint].
+        # catalint.toml holds the keys at top level; a [tool.catalint] there is an error, as [tool.ruff] is
+        # in ruff.toml (read, it would hide any top-level keys beside it; passed over, all of its own).
         tool = doc.get("tool")
-        table = tool["catalint"] if isinstance(tool, dict) and "catalint" in tool else doc
+        if isinstance(tool, dict) and "catalint" in tool:
+            raise ConfigError(
+                f"{_tool_table_place(path, shown)}: [tool.catalint] belongs in pyproject.toml; in {path.name}"
+                " the settings go at the top level: move them out of the table (or into pyproject.toml)"
+            )
+        table = doc
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.catalint] must be a table")
+        raise ConfigError(f"{shown}: [tool.catalint] must be a table, not {kind(table)}")
     return table
+
+
+def _end_of(text: str) -> tuple[int, int]:
+    """1-based line and column just past the last character of the last line with any text on it."""
+    lines = text.splitlines() or [""]
+    number = max((i for i, line in enumerate(lines) if line.strip()), default=0)
+    return number + 1, len(lines[number].rstrip()) + 1
+
+
+def _tool_table_place(path: Path, shown: str) -> str:
+    """FILE:LINE:COL of the first [tool.catalint...] header or tool.catalint key in path, else FILE."""
+    try:
+        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
+    except (OSError, UnicodeDecodeError):
+        return shown
+    for number, line in enumerate(text.splitlines(), 1):
+        found = _TOOL_TABLE.match(line)
+        if found:
+            return f"{shown}:{number}:{found.start(1) + 1}"
+    return shown
+
+
+_TOOL_TABLE = re.compile(r"""\s*(\[*\s*["']?tool["']?\s*(?:\.\s*["']?catalint["']?|=\s*\{\s*["']?catalint["']?\s*=))""")
 
 
 def shown_path(path: Path) -> str:
@@ -468,6 +543,8 @@ def load_settings(config_path: Path | None) -> Settings:
 
 _UNKNOWN = re.compile(r"unknown (?:setting|key|gate target|smell) '([^']+)'")
 _SETTING = re.compile(r"([a-z-]+)(?:\[(\d+)\])?(?:\.(.+?))?(?:\[\d+\])?$")
+_TOOL_IGNORE_KEY = re.compile(r" (tools|rules|reason|files)[:\s]")
+_TYPE_ERRORS = (" must be ", ": a matcher is ", " needs a number")
 
 
 def placed(message: str, where: str, path: Path) -> str:
@@ -493,15 +570,16 @@ def placed(message: str, where: str, path: Path) -> str:
             keys.append(token.group(3))
         elif unknown:
             keys.append(unknown.group(1))
+        elif token.group(2) is not None and (sub := _TOOL_IGNORE_KEY.match(rest, token.end() + 1)):
+            keys.append(sub.group(1))  # per-tool-ignores[1]: tools must be ...: the tools line
     try:
         text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError):
         return message
-    bases = [["tool", "catalint"]] if path.name == "pyproject.toml" else [["tool", "catalint"], []]
-    for base in bases:
-        found = locate(text, keys, base)
-        if found is not None:
-            return f"{where}:{found[0]}:{found[1]}: {rest}"
+    value = any(phrase in rest for phrase in _TYPE_ERRORS)  # a value of the wrong type: point at the value
+    found = locate(text, keys, ["tool", "catalint"] if path.name == "pyproject.toml" else [], value)
+    if found is not None:
+        return f"{where}:{found[0]}:{found[1]}: {rest}"
     return message
 
 
