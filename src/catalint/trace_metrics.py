@@ -2,8 +2,9 @@
 
 Percents are integers 0..100 taken from exact fractions, so the output is
 byte-stable across platforms. As in the reference, most are the integer
-division part * 100 // whole (rounded down); the orchestration diagnostics
-round to the nearest (its worked example: two classes over three calls is 67).
+division part * 100 // whole (rounded down); the orchestration diagnostics but
+discovery (the class recall) round to the nearest (the reference's worked
+example: two classes over three calls is 67).
 Several runs are micro-averaged: the counts are summed over the runs, then the
 percent is taken; efficiency alone is a mean of per-run ratios.
 """

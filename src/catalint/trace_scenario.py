@@ -395,8 +395,9 @@ EXPLANATION = f"""TRACE (scoring recorded runs)
 model runs: the same traces always give the same numbers. Percents are integers
 0..100 taken from exact fractions, and so are their gate bounds: a bound past
 100, or a fraction such as 0.95, is a config error. As in the reference they
-are rounded down (part x 100 // whole), but for the orchestration diagnostics,
-which round to the nearest (two classes over three calls: efficiency 67).
+are rounded down (part x 100 // whole), but for the orchestration diagnostics
+other than discovery (the class recall), which round to the nearest (two
+classes over three calls: efficiency 67).
 Several runs are micro-averaged: counts are summed over the runs before any
 percent is taken (efficiency, a mean of per-run ratios, aside).
 
