@@ -2054,3 +2054,114 @@ def test_every_command_error_is_one_line(cli) -> None:
     result = cli("lint", "--config", "no\u2028such.toml", "x.json")  # the path is printed as given
     assert result.exit_code == 2
     assert len(result.stderr.splitlines()) == 1 and "no\\u2028such.toml" in result.stderr
+
+
+# --------------------------------------------------------------------------------------
+# Config files: a pull request can change them too.
+# --------------------------------------------------------------------------------------
+
+GOOD_CONFIG = """\
+select = ["DESC", "SCH"]
+extend-select = ["CAT-004"]
+ignore = ["DESC-012"]
+fail-severity = "warning"
+include = ["*.tools.json"]
+tool-token-budget = 600
+targets = ["openai"]
+
+[severity]
+DESC-010 = "info"
+
+[per-file-ignores]
+"legacy/*.json" = ["DESC-004"]
+
+[gate]
+min_score = 0.4
+mean_score = { ">=" = 0.6 }
+
+[[per-tool-ignores]]
+tools = ["debug_*"]
+rules = ["DESC-001"]
+reason = "internal tools"
+"""
+
+CONFIG_KEYS = [
+    *"select extend-select ignore per-file-ignores per-tool-ignores severity fail-severity include".split(),
+    *"exclude force-exclude tool-token-budget catalog-token-budget gate extend-gate targets".split(),
+    "tool",
+    "selekt",
+]
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string (but for DEL)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return "{" + ", ".join(f"{_toml_value(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)  # TOML holds no lone surrogate
+_scalars = st.one_of(
+    st.booleans(),
+    st.integers(-5, 10**6),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.sampled_from(["DESC", "DESC-001", "SCH-004", "ALL", "warning", "critical", "*.json", "openai", "", "x"]),
+    _text,
+)
+_toml_values = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_text, inner, max_size=3)),
+    max_leaves=6,
+)
+_codes = st.lists(st.sampled_from(["DESC", "SCH-004", "ALL", "CAT", "DESC-001", "CMP", "SEC-001"]), max_size=3)
+_VALID: dict[str, Any] = {  # values each setting takes, so that runs get past the first key to the lint
+    "select": _codes,
+    "extend-select": _codes,
+    "ignore": _codes,
+    "per-file-ignores": st.dictionaries(st.sampled_from(["*.json", "cfg/*", "x"]), _codes, max_size=2),
+    "per-tool-ignores": st.lists(
+        st.fixed_dictionaries({"tools": st.just(["get_*"]), "rules": _codes}, optional={"reason": _text}), max_size=2
+    ),
+    "severity": st.dictionaries(st.sampled_from(["DESC-001", "SCH"]), st.sampled_from(["info", "critical"])),
+    "fail-severity": st.sampled_from(["critical", "warning", "info"]),
+    "include": st.lists(st.sampled_from(["*.json", "*.tools.json"]), max_size=2),
+    "exclude": st.lists(st.sampled_from(["vendor", "*.yaml"]), max_size=2),
+    "force-exclude": st.booleans(),
+    "tool-token-budget": st.integers(1, 2000),
+    "catalog-token-budget": st.integers(1, 10**6),
+    "gate": st.one_of(st.booleans(), st.dictionaries(st.sampled_from(["min_score", "mean_score"]), st.floats(0, 1))),
+    "extend-gate": st.lists(st.sampled_from(["warning_count<=9", "mean_score>=0.1"]), max_size=2),
+    "targets": st.lists(st.sampled_from(["openai", "anthropic", "gemini", "mcp"]), max_size=2),
+}
+_settings = st.lists(st.sampled_from(sorted(_VALID)), max_size=3, unique=True).flatmap(
+    lambda keys: st.fixed_dictionaries({k: st.one_of(*[_VALID[k]] * 4, _toml_values) for k in keys})
+)  # each key's own kind of value four times in five, so that most runs get to the lint
+_configs = st.one_of(
+    _settings,
+    _settings,
+    _settings,
+    st.dictionaries(st.sampled_from(CONFIG_KEYS), _toml_values, max_size=4),  # anything, unknown keys too
+)
+
+
+@settings(PROPERTY, max_examples=PROPERTY.max_examples * 5)  # a run takes a few milliseconds
+@given(st.one_of(mutated(GOOD_CONFIG), _configs))
+def test_any_config_file_is_read_or_refused_in_one_line(cli, tmp_path: Path, config: Any) -> None:
+    root = tmp_path / "cfg"
+    shutil.rmtree(root, ignore_errors=True)
+    text = config if isinstance(config, str) else "".join(f"{k} = {_toml_value(v)}\n" for k, v in config.items())
+    write(root / "catalint.toml", text.encode("utf-8", "surrogatepass"))
+    write(root / "a.tools.json", GOOD_JSON)
+    result = cli("lint", "cfg/a.tools.json")
+    no_crash(result)
+    assert result.exit_code in (0, 1, 2), (result.exit_code, result.stderr[-2000:])
+    if result.exit_code == 2:  # a config error: one line naming the config file, and no report
+        errors = [line for line in result.stderr.splitlines() if ": notice: " not in line]
+        assert len(errors) == 1, result.stderr[-3000:]
+        assert "catalint.toml" in errors[0], errors[0]
+        assert result.stdout == ""
