@@ -250,6 +250,11 @@ def test_cat004_remove_from_is_unlinking_not_deleting() -> None:
     assert [f.tool for f in run("CAT-004", *tools)] == ["remove_comment"]
 
 
+def test_cat004_a_remove_tool_without_a_description_is_still_compared() -> None:
+    tools = [*_named("delete_file"), {"name": "remove_dir", "description": None}]
+    assert [f.tool for f in run("CAT-004", *tools)] == ["remove_dir"]
+
+
 def test_cat004_a_verb_several_tools_share_is_a_convention() -> None:
     names = ("search_events", "search_docs", "search_issues", "search_traces", "find_projects", "find_teams")
     names += ("find_dsns",)

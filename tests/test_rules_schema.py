@@ -1300,6 +1300,28 @@ def test_sch012_near_miss_keys_inside_values() -> None:
     assert not fires("SCH-012", tool(obj({"v": prop})))
 
 
+def test_sch012_a_transposition_of_the_first_letter_is_no_crash() -> None:
+    # 'tabcy' ends in 'y' and starts with 't': 'ty' against 'type' would look two rows back from the first
+    assert not fires("SCH-012", tool(obj({"city": {"type": "string", "tabcy": 1}})))
+
+
+def test_sch012_a_long_key_may_be_two_edits_away() -> None:
+    f = only("SCH-012", obj({"city": {"type": "string", "additonalPropertis": 1}}))
+    assert "did you mean 'additionalProperties'" in f.message
+
+
+@pytest.mark.parametrize(("key", "meant"), [("item", "items"), ("nots", "not")])
+def test_sch012_a_short_singular_or_plural_is_the_keyword(key: str, meant: str) -> None:
+    f = only("SCH-012", obj({"city": {"type": "string", key: {}}}))
+    assert f"did you mean {meant!r}" in f.message
+
+
+@pytest.mark.parametrize("key", ["x-pattern", "x_pattern"])
+def test_sch012_near_miss_an_extension_close_to_a_keyword(key: str) -> None:
+    # without its prefix 'xpattern' is two edits from 'pattern'; an x- or x_ key is an extension all the same
+    assert not fires("SCH-012", tool(obj({"city": {"type": "string", key: "a"}})))
+
+
 # ---------------------------------------------------------------- SCH-013
 
 
