@@ -846,6 +846,9 @@ def test_desc012_near_miss_empty_object() -> None:
         "Type of biomarker ('reference_gene' or 'branch')",
         "Grafana-managed only. State on execution error: NoData, Alerting, OK (required for 'create', 'update')",
         "Scope to filter attributes by (span, resource, event, link). Strongly recommended.",
+        "Allowed values are json and csv.",
+        "Accepted values: json, csv.",
+        "Mode when idle: fast, slow.",  # a label with a qualifier, not a condition
     ],
 )
 def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
@@ -879,15 +882,24 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         "Categories, separated by commas. The allowed values are 'Security', 'ErrorProne' and 'Style'.",
         # JSON whose inner field takes the values (awslabs billing server)
         "Optional JSON string containing a list of billing view types.\nValid values: PRIMARY, BILLING_GROUP, CUSTOM",
+        "Optional JSON object containing a list of view types.\nValid values: PRIMARY, BILLING_GROUP, CUSTOM",
         # samples, not the set
         "Possible values include 'en', 'de', 'fr' and more.",
         "Output format (json, csv, etc.)",
+        "One of json, csv, etc.",
+        "Examples: one of json or csv.",
+        "A format such as one of json or csv.",
+        # the list names kinds of value: the example is none of them
+        "One of country, province or city; for example `Xian`.",
+        "One of country, province or city; for example 'Paris'.",
         "MIME type of the image (e.g., image/png, image/jpeg)",
         "Type of organization (e.g., 'Academic', 'Industry', 'Government')",
         # a value may carry a prefix an enum would refuse
         "One of name, size or date; prefix with '-' for descending order.",
         # sets under a condition
         "Object kind. For databases, one of: table, view; for buckets, one of: file, folder.",
+        "With action=search, one of: fast, slow.",
+        "For source=nixos, one of: fast, slow.",
         # a label, but no bare list of values after it
         "Sort order: newest first unless told otherwise.",
         "Status of the order (pending means unpaid, paid means settled).",
@@ -905,6 +917,20 @@ def test_desc013_says_when_it_shows_only_some_of_the_values() -> None:
     assert "(search, info, stats, browse, channels, flake-inputs, …)" in found.message
 
 
+def test_desc013_double_quoted_values_may_hold_spaces() -> None:
+    s = schema({"status": {"type": "string", "description": 'One of "in progress", "done".'}})
+    (found,) = run("DESC-013", tool(inputSchema=s))
+    assert "(in progress, done)" in found.message
+
+
+def test_desc013_more_than_twelve_bare_words_are_prose_not_a_list() -> None:
+    words = "red, green, blue, cyan, pink, gray, teal, navy, gold, plum, rose, sand"
+    twelve = schema({"colour": {"type": "string", "description": f"One of {words}."}})
+    thirteen = schema({"colour": {"type": "string", "description": f"One of {words}, lime."}})
+    assert fires("DESC-013", tool(inputSchema=twelve))
+    assert not fires("DESC-013", tool(inputSchema=thirteen))
+
+
 def test_desc013_skips_arguments_with_enum_or_non_string_type() -> None:
     desc = "One of open, closed or pending."
     with_enum = schema({"s": {"type": "string", "enum": ["open", "closed", "pending"], "description": desc}})
@@ -913,6 +939,8 @@ def test_desc013_skips_arguments_with_enum_or_non_string_type() -> None:
     nullable = schema({"s": {"type": ["string", "null"], "description": desc}})
     assert not fires("DESC-013", tool(inputSchema=with_enum))
     assert not fires("DESC-013", tool(inputSchema=integer))
+    const = {"type": "object", "properties": {"s": {"const": "json", "description": "One of json or csv."}}}
+    assert not fires("DESC-013", tool(inputSchema=const))
     assert fires("DESC-013", tool(inputSchema=untyped))
     assert fires("DESC-013", tool(inputSchema=nullable))
 
