@@ -72,6 +72,11 @@ def test_desc001_a_wide_cjk_character_counts_as_three() -> None:
     assert fires("DESC-001", tool(description="Ĝet wéather"))  # accented Latin is not wide
 
 
+def test_desc001_a_cjk_description_of_weight_exactly_twenty_passes() -> None:
+    assert not fires("DESC-001", tool(description="查询天气 in city"))  # 4 wide characters (12) and 8 more
+    assert fires("DESC-001", tool(description="查询天气 in cit"))  # 19
+
+
 def test_desc001_an_emoji_is_no_word() -> None:
     # emoji are wide too, but carry no description: four rockets do not make 'Get stuff' long enough
     (f,) = run("DESC-001", tool(description="🚀🚀🚀🚀 Get stuff"))
@@ -250,6 +255,11 @@ def test_desc004_still_judges_english_with_foreign_words_or_ise_nouns(desc: str)
         "Look up the summoner first, and then call the next functions.",  # opgg's lol-summoner-renewal
         "Same as the previous command, but recursive.",
         "Use the last function to save the result.",
+        "Uses the settings defined above.",
+        "Options are explained below.",
+        "Options are given below.",
+        "Options are detailed below.",
+        "Call the preceding function first.",
     ],
 )
 def test_desc005_fires_on_positional_phrases(desc: str) -> None:
@@ -268,6 +278,7 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         # Earlier calls in the conversation, not a place in the list (mui-mcp's fetchDocs):
         "Fetch documentation for one or more URLs extracted from previous tool calls responses.",
         "Pass the cursor from the last tool result to get the next page.",
+        "Summarise the previous tool response for the user. Returns text.",
         # the next step a result recommends (mfa-servicenow-mcp's sn_resolve_url)
         "Parse a ServiceNow URL into table, sys_id, scope and the suggested next tool. Read-only.",
         # a command or function of the tool's domain, not a tool of the catalog
@@ -283,6 +294,23 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
 )
 def test_desc005_near_misses(desc: str) -> None:
     assert not fires("DESC-005", tool(description=desc))
+
+
+LEAD79 = "Delete a folder and everything in it, including hidden files, links and caches."
+LIST80 = ":\n- csv: values separated by commas, one row per line\n- json: one object per row"
+LIST79 = ":\n- csv: comma separated values, one row a line\n- json: one JSON object per row"
+
+
+def test_desc005_see_above_needs_eighty_characters_before_it() -> None:
+    assert (len(LEAD79), len(LEAD79[:-2] + ".")) == (79, 78)
+    assert not fires("DESC-005", tool(description=LEAD79 + " See above."))  # 'See' at character 80
+    assert fires("DESC-005", tool(description=LEAD79[:-2] + ". See above."))  # at 79
+
+
+def test_desc005_listed_below_needs_eighty_characters_after_it() -> None:
+    assert (len(LIST80), len(LIST79)) == (80, 79)
+    assert not fires("DESC-005", tool(description="Convert a file. Options are listed below" + LIST80))
+    assert fires("DESC-005", tool(description="Convert a file. Options are listed below" + LIST79))
 
 
 # ---------------------------------------------------------------- DESC-006
