@@ -246,6 +246,8 @@ def test_cat004_remove_from_is_unlinking_not_deleting() -> None:
     assert run("CAT-004", *tools) == []
     tools[2] = tool("remove_related_issue", "Removes the relation between an issue and a related issue.")
     assert run("CAT-004", *tools) == []
+    tools[2] = tool("remove_link", "Removes the association between two issues.")
+    assert run("CAT-004", *tools) == []
     tools[2] = tool("remove_comment", "Remove a comment for good; it cannot be restored.")
     assert [f.tool for f in run("CAT-004", *tools)] == ["remove_comment"]
 
@@ -265,6 +267,24 @@ def test_cat004_a_verb_several_tools_share_is_a_convention() -> None:
     assert [f.tool for f in run("CAT-004", *_named("update_issue", "set_project"))] == ["set_project"]
 
 
+def test_cat004_a_verb_of_exactly_a_third_of_its_group_is_no_convention() -> None:
+    found = run("CAT-004", *_named("get_user", "get_repo", "fetch_issue", "fetch_pull", "fetch_commit", "fetch_branch"))
+    assert [f.tool for f in found] == ["get_user", "get_repo"]
+    # the examples are tools that use the common verb
+    assert "where other tools say 'fetch' (fetch_branch, fetch_commit, fetch_issue)" in found[0].message
+
+
+def test_cat004_a_number_is_a_word_of_the_name() -> None:
+    assert [f.tool for f in run("CAT-004", *_named("fetch_user", "get_2"))] == ["get_2"]
+
+
+def test_cat004_an_underscore_for_a_dot_after_a_prefix_stays_camel_case() -> None:
+    # 'iCloud_jsSync' (from "iCloud.js") after the prefix 'hosting_': the capital right after the first letter counts
+    found = run("CAT-004", *_named("list_users", "get_user", "hosting_iCloud_jsSync"))
+    assert [f.tool for f in found] == ["hosting_iCloud_jsSync"]
+    assert "is camelCase" in found[0].message
+
+
 def test_cat004_a_tie_names_the_same_side_whatever_the_order() -> None:
     # the group's first verb and snake_case win a tie, not the tool that comes first
     for names in (("update_issue", "set_project"), ("set_project", "update_issue")):
@@ -278,6 +298,9 @@ def test_cat004_a_tie_names_the_same_side_whatever_the_order() -> None:
     [
         ("list_users", "create_user", "delete_user"),  # one style, one verb per action
         ("github.search_issues", "github.create_issue", "ping"),  # namespaces and one-word names
+        ("my-server.list_issues", "get_user"),  # only the part after the last dot has a style
+        # no inner capital before the underscore: 'get_jsBuild' is snake_case words, not 'get.jsBuild'
+        ("list_get_jsBuild", "get_user", "list_repos"),
         ("edit_note", "set_config_value"),  # editing is not setting
         ("getUser", "listUsers", "createUser"),  # consistently camelCase
         # a category prefix before camelCase is a namespace (Hostinger's 401 tools)
