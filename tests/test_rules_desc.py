@@ -834,6 +834,12 @@ def test_desc011_fires_on_non_boolean_hint(value: Any) -> None:
     assert [f.pointer for f in findings] == ["/tools/0/annotations/readOnlyHint"]
 
 
+@pytest.mark.parametrize("hint", ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"])
+def test_desc011_checks_every_hint(hint: str) -> None:
+    findings = run("DESC-011", tool(annotations={hint: "true"}))
+    assert [f.pointer for f in findings] == [f"/tools/0/annotations/{hint}"]
+
+
 def test_desc011_near_misses() -> None:
     assert not fires("DESC-011", tool(annotations={"readOnlyHint": True, "openWorldHint": False}))
     assert not fires("DESC-011", tool(annotations={"title": "Weather", "customHint": "yes"}))

@@ -849,6 +849,12 @@ def test_sch008_near_miss_properties_named_required_and_optional() -> None:
     assert not fires("SCH-008", tool(schema))
 
 
+def test_sch008_near_miss_optional_outside_a_property() -> None:
+    # an items schema is no property: there is no parent required array for it to belong in
+    schema = obj({"tags": {"type": "array", "maxItems": 5, "items": {"type": "string", "optional": True}}})
+    assert not fires("SCH-008", tool(schema))
+
+
 def test_sch008_near_miss_required_array() -> None:
     assert not fires("SCH-008", tool(obj({"city": STR}, ["city"])))
 
@@ -1443,6 +1449,7 @@ OBJ_DEF = {"type": "object", "properties": {}, "additionalProperties": False}
         ("ctx", {"$ref": "#/$defs/CallToolResult"}, {"CallToolResult": OBJ_DEF}, "typed CallToolResult"),
         ("ctx", {"$ref": "#/$defs/Context"}, {"Context": OBJ_DEF}, "typed Context"),
         ("c", {"$ref": "#/definitions/request_context"}, {}, "typed request_context"),
+        ("session", {"$ref": "#/$defs/ClientSession"}, {"ClientSession": OBJ_DEF}, "typed ClientSession"),
         ("session", {"title": "Server Session", "type": "object"}, {}, "typed Server Session"),
         ("self", {"type": "string", "maxLength": 9}, {}, "'self' is a Python method's receiver"),
         ("cls", {}, {}, "'cls' is a Python method's receiver"),
