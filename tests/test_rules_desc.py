@@ -686,6 +686,9 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Port or port range, ex: 1024:2048",
         "Message timestamp in the format '1234567890.123456'",
         "Body: { shift: 'Up' } or { shift: 'Left' }",
+        'Body: { shift: "Up" }',
+        "Body: { shift: false }",
+        "Page size. Default is null when omitted.",
         '### Single Statement Example\n```json\n{"Effect": "Allow"}\n```',
     ],
 )
