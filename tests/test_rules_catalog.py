@@ -407,6 +407,27 @@ def test_cat005_skips_a_more_specific_rival_named_so_when_the_description_says_t
     assert [f.tool for f in run("CAT-005", *tools)] == ["list_issues"]
 
 
+def test_cat005_a_more_specific_rival_is_still_reported_when_the_description_has_nothing_of_its_own() -> None:
+    # "List issues." says the name, but every word of it is in the rival's text too
+    tools = [
+        {"name": "list_issues", "description": "List issues."},
+        {"name": "list_issue_labels", "description": "List issues, list issues and issue labels. Issues issues list."},
+    ]
+    (found,) = run("CAT-005", *tools)
+    assert found.tool == "list_issues"
+    assert found.message.endswith("nothing sets 'list_issues' apart")
+
+
+def test_cat005_a_rival_with_the_same_name_words_is_not_more_specific() -> None:
+    tools = [
+        {"name": "list_issues", "description": "List issues in a repository with labels."},
+        {"name": "list-issues", "description": "List issues in a repository."},
+    ]
+    (found,) = run("CAT-005", *tools)
+    assert found.tool == "list_issues"
+    assert "picks 'list-issues' over 'list_issues'" in found.message
+
+
 @pytest.mark.parametrize(
     ("description", "fires"),
     [
