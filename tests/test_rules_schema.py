@@ -292,6 +292,20 @@ def test_sch002_near_miss_inside_not_condition() -> None:
     assert not fires("SCH-002", tool(obj({"city": STR}, **{"not": {"properties": {"city": {"const": "x"}}}})))
 
 
+def ref_chain(n: int, end: dict[str, Any]) -> dict[str, Any]:
+    """$defs d0 -> d1 -> ... -> d{n-1}, the last one being end: n definitions to follow from a "$ref" to d0."""
+    defs: dict[str, Any] = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(n - 1)}
+    defs[f"d{n - 1}"] = end
+    return defs
+
+
+def test_sch002_follows_a_long_ref_chain_to_the_closed_object() -> None:
+    # 64 schemas looked into (the property and 63 references) before the closed one: still closed
+    prop = {"type": "object", "properties": {"x": STR}, "required": ["x"], "$ref": "#/$defs/d0"}
+    closed = {"type": "object", "additionalProperties": False}
+    assert pointers("SCH-002", obj({"a": prop}, **{"$defs": ref_chain(64, closed)})) == []
+
+
 def test_sch002_fires_when_draft07_relies_on_unevaluated_properties() -> None:
     schema = {"$schema": DRAFT7, "type": "object", "properties": {"city": STR}, "required": ["city"]}
     schema["unevaluatedProperties"] = False
@@ -410,6 +424,15 @@ def test_sch003_near_miss_property_test_inside_condition(keyword: str) -> None:
 
 
 # ---------------------------------------------------------------- SCH-004
+def test_sch003_a_union_nested_past_the_walks_depth_says_nothing() -> None:
+    def nest(depth: int) -> dict[str, Any]:
+        prop: dict[str, Any] = {"description": "anything"}
+        for _ in range(depth):
+            prop = {"anyOf": [prop]}
+        return prop
+
+    assert pointers("SCH-003", obj({"a": nest(64)})) == [f"{IS}/properties/a"]
+    assert pointers("SCH-003", obj({"a": nest(65)})) == []  # too deep to tell, as the schema walk stops
 
 
 SHORT = {"$defs": {"Short": {"maxLength": 10}, "Few": {"maxItems": 3}, "Loop": {"anyOf": [{"$ref": "#/$defs/Loop"}]}}}
@@ -501,6 +524,7 @@ def test_sch004_near_miss_bounded(prop: dict[str, Any]) -> None:
         {"type": "string", "pattern": "^.{0,64}$"},
         {"type": "string", "pattern": "^abc$|^de$"},  # each alternative anchored at both ends
         {"type": "string", "pattern": "^(?=.*\\d)(?!.*\\s)\\w{8,64}$"},  # a lookaround takes no characters
+        {"type": "string", "pattern": "^(?<!x+)[a-z]{1,8}$"},  # nor does a lookbehind
         {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
         {"type": ["string", "integer"], "oneOf": [{"type": "string", "maxLength": 9}, {"type": "integer"}]},
         {"type": "string", "allOf": [{"maxLength": 40}, {"pattern": "^a"}]},
@@ -526,6 +550,15 @@ def test_sch004_fires_when_the_pattern_leaves_the_length_open(pattern: str) -> N
 def test_sch004_a_format_that_is_not_a_string_bounds_nothing(fmt: Any) -> None:
     prop = {"type": "string", "format": fmt, "anyOf": [{"format": fmt}, {"format": "uuid"}]}
     assert fires("SCH-004", tool(obj({"value": prop})))  # and no crash on an unhashable format
+
+
+def test_sch004_finds_a_bound_nine_references_or_branches_away() -> None:
+    prop = {"type": "string", "$ref": "#/$defs/d0"}
+    assert pointers("SCH-004", obj({"a": prop}, **{"$defs": ref_chain(9, {"type": "string", "maxLength": 5})})) == []
+    nested: dict[str, Any] = {"maxLength": 5}
+    for _ in range(9):
+        nested = {"allOf": [nested]}
+    assert pointers("SCH-004", obj({"a": {"type": "string", **nested}})) == []
 
 
 def test_sch004_fires_when_one_branch_leaves_the_string_open() -> None:
