@@ -246,8 +246,15 @@ def test_cat004_remove_from_is_unlinking_not_deleting() -> None:
     assert run("CAT-004", *tools) == []
     tools[2] = tool("remove_related_issue", "Removes the relation between an issue and a related issue.")
     assert run("CAT-004", *tools) == []
+    tools[2] = tool("remove_link", "Removes the association between two issues.")
+    assert run("CAT-004", *tools) == []
     tools[2] = tool("remove_comment", "Remove a comment for good; it cannot be restored.")
     assert [f.tool for f in run("CAT-004", *tools)] == ["remove_comment"]
+
+
+def test_cat004_a_remove_tool_without_a_description_is_still_compared() -> None:
+    tools = [*_named("delete_file"), {"name": "remove_dir", "description": None}]
+    assert [f.tool for f in run("CAT-004", *tools)] == ["remove_dir"]
 
 
 def test_cat004_a_verb_several_tools_share_is_a_convention() -> None:
@@ -258,6 +265,24 @@ def test_cat004_a_verb_several_tools_share_is_a_convention() -> None:
     found = run("CAT-004", *_named("search_code", "search_issues", "search_users", "search_commits", "find_duplicate"))
     assert [f.tool for f in found] == ["find_duplicate"]
     assert [f.tool for f in run("CAT-004", *_named("update_issue", "set_project"))] == ["set_project"]
+
+
+def test_cat004_a_verb_of_exactly_a_third_of_its_group_is_no_convention() -> None:
+    found = run("CAT-004", *_named("get_user", "get_repo", "fetch_issue", "fetch_pull", "fetch_commit", "fetch_branch"))
+    assert [f.tool for f in found] == ["get_user", "get_repo"]
+    # the examples are tools that use the common verb
+    assert "where other tools say 'fetch' (fetch_branch, fetch_commit, fetch_issue)" in found[0].message
+
+
+def test_cat004_a_number_is_a_word_of_the_name() -> None:
+    assert [f.tool for f in run("CAT-004", *_named("fetch_user", "get_2"))] == ["get_2"]
+
+
+def test_cat004_an_underscore_for_a_dot_after_a_prefix_stays_camel_case() -> None:
+    # 'iCloud_jsSync' (from "iCloud.js") after the prefix 'hosting_': the capital right after the first letter counts
+    found = run("CAT-004", *_named("list_users", "get_user", "hosting_iCloud_jsSync"))
+    assert [f.tool for f in found] == ["hosting_iCloud_jsSync"]
+    assert "is camelCase" in found[0].message
 
 
 def test_cat004_a_tie_names_the_same_side_whatever_the_order() -> None:
@@ -273,6 +298,9 @@ def test_cat004_a_tie_names_the_same_side_whatever_the_order() -> None:
     [
         ("list_users", "create_user", "delete_user"),  # one style, one verb per action
         ("github.search_issues", "github.create_issue", "ping"),  # namespaces and one-word names
+        ("my-server.list_issues", "get_user"),  # only the part after the last dot has a style
+        # no inner capital before the underscore: 'get_jsBuild' is snake_case words, not 'get.jsBuild'
+        ("list_get_jsBuild", "get_user", "list_repos"),
         ("edit_note", "set_config_value"),  # editing is not setting
         ("getUser", "listUsers", "createUser"),  # consistently camelCase
         # a category prefix before camelCase is a namespace (Hostinger's 401 tools)
@@ -377,6 +405,27 @@ def test_cat005_skips_a_more_specific_rival_named_so_when_the_description_says_t
     # the same rival against a description that does not say what the name says is still reported
     tools[0]["description"] = "Page through the tracker of a repository; pass the cursor of the previous page."
     assert [f.tool for f in run("CAT-005", *tools)] == ["list_issues"]
+
+
+def test_cat005_a_more_specific_rival_is_still_reported_when_the_description_has_nothing_of_its_own() -> None:
+    # "List issues." says the name, but every word of it is in the rival's text too
+    tools = [
+        {"name": "list_issues", "description": "List issues."},
+        {"name": "list_issue_labels", "description": "List issues, list issues and issue labels. Issues issues list."},
+    ]
+    (found,) = run("CAT-005", *tools)
+    assert found.tool == "list_issues"
+    assert found.message.endswith("nothing sets 'list_issues' apart")
+
+
+def test_cat005_a_rival_with_the_same_name_words_is_not_more_specific() -> None:
+    tools = [
+        {"name": "list_issues", "description": "List issues in a repository with labels."},
+        {"name": "list-issues", "description": "List issues in a repository."},
+    ]
+    (found,) = run("CAT-005", *tools)
+    assert found.tool == "list_issues"
+    assert "picks 'list-issues' over 'list_issues'" in found.message
 
 
 @pytest.mark.parametrize(

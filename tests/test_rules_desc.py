@@ -72,6 +72,11 @@ def test_desc001_a_wide_cjk_character_counts_as_three() -> None:
     assert fires("DESC-001", tool(description="Ĝet wéather"))  # accented Latin is not wide
 
 
+def test_desc001_a_cjk_description_of_weight_exactly_twenty_passes() -> None:
+    assert not fires("DESC-001", tool(description="查询天气 in city"))  # 4 wide characters (12) and 8 more
+    assert fires("DESC-001", tool(description="查询天气 in cit"))  # 19
+
+
 def test_desc001_an_emoji_is_no_word() -> None:
     # emoji are wide too, but carry no description: four rockets do not make 'Get stuff' long enough
     (f,) = run("DESC-001", tool(description="🚀🚀🚀🚀 Get stuff"))
@@ -250,6 +255,11 @@ def test_desc004_still_judges_english_with_foreign_words_or_ise_nouns(desc: str)
         "Look up the summoner first, and then call the next functions.",  # opgg's lol-summoner-renewal
         "Same as the previous command, but recursive.",
         "Use the last function to save the result.",
+        "Uses the settings defined above.",
+        "Options are explained below.",
+        "Options are given below.",
+        "Options are detailed below.",
+        "Call the preceding function first.",
     ],
 )
 def test_desc005_fires_on_positional_phrases(desc: str) -> None:
@@ -268,6 +278,7 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         # Earlier calls in the conversation, not a place in the list (mui-mcp's fetchDocs):
         "Fetch documentation for one or more URLs extracted from previous tool calls responses.",
         "Pass the cursor from the last tool result to get the next page.",
+        "Summarise the previous tool response for the user. Returns text.",
         # the next step a result recommends (mfa-servicenow-mcp's sn_resolve_url)
         "Parse a ServiceNow URL into table, sys_id, scope and the suggested next tool. Read-only.",
         # a command or function of the tool's domain, not a tool of the catalog
@@ -283,6 +294,23 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
 )
 def test_desc005_near_misses(desc: str) -> None:
     assert not fires("DESC-005", tool(description=desc))
+
+
+LEAD79 = "Delete a folder and everything in it, including hidden files, links and caches."
+LIST80 = ":\n- csv: values separated by commas, one row per line\n- json: one object per row"
+LIST79 = ":\n- csv: comma separated values, one row a line\n- json: one JSON object per row"
+
+
+def test_desc005_see_above_needs_eighty_characters_before_it() -> None:
+    assert (len(LEAD79), len(LEAD79[:-2] + ".")) == (79, 78)
+    assert not fires("DESC-005", tool(description=LEAD79 + " See above."))  # 'See' at character 80
+    assert fires("DESC-005", tool(description=LEAD79[:-2] + ". See above."))  # at 79
+
+
+def test_desc005_listed_below_needs_eighty_characters_after_it() -> None:
+    assert (len(LIST80), len(LIST79)) == (80, 79)
+    assert not fires("DESC-005", tool(description="Convert a file. Options are listed below" + LIST80))
+    assert fires("DESC-005", tool(description="Convert a file. Options are listed below" + LIST79))
 
 
 # ---------------------------------------------------------------- DESC-006
@@ -658,6 +686,9 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Port or port range, ex: 1024:2048",
         "Message timestamp in the format '1234567890.123456'",
         "Body: { shift: 'Up' } or { shift: 'Left' }",
+        'Body: { shift: "Up" }',
+        "Body: { shift: false }",
+        "Page size. Default is null when omitted.",
         '### Single Statement Example\n```json\n{"Effect": "Allow"}\n```',
     ],
 )
@@ -806,6 +837,12 @@ def test_desc011_fires_on_non_boolean_hint(value: Any) -> None:
     assert [f.pointer for f in findings] == ["/tools/0/annotations/readOnlyHint"]
 
 
+@pytest.mark.parametrize("hint", ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"])
+def test_desc011_checks_every_hint(hint: str) -> None:
+    findings = run("DESC-011", tool(annotations={hint: "true"}))
+    assert [f.pointer for f in findings] == [f"/tools/0/annotations/{hint}"]
+
+
 def test_desc011_near_misses() -> None:
     assert not fires("DESC-011", tool(annotations={"readOnlyHint": True, "openWorldHint": False}))
     assert not fires("DESC-011", tool(annotations={"title": "Weather", "customHint": "yes"}))
@@ -846,6 +883,9 @@ def test_desc012_near_miss_empty_object() -> None:
         "Type of biomarker ('reference_gene' or 'branch')",
         "Grafana-managed only. State on execution error: NoData, Alerting, OK (required for 'create', 'update')",
         "Scope to filter attributes by (span, resource, event, link). Strongly recommended.",
+        "Allowed values are json and csv.",
+        "Accepted values: json, csv.",
+        "Mode when idle: fast, slow.",  # a label with a qualifier, not a condition
     ],
 )
 def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
@@ -879,15 +919,24 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         "Categories, separated by commas. The allowed values are 'Security', 'ErrorProne' and 'Style'.",
         # JSON whose inner field takes the values (awslabs billing server)
         "Optional JSON string containing a list of billing view types.\nValid values: PRIMARY, BILLING_GROUP, CUSTOM",
+        "Optional JSON object containing a list of view types.\nValid values: PRIMARY, BILLING_GROUP, CUSTOM",
         # samples, not the set
         "Possible values include 'en', 'de', 'fr' and more.",
         "Output format (json, csv, etc.)",
+        "One of json, csv, etc.",
+        "Examples: one of json or csv.",
+        "A format such as one of json or csv.",
+        # the list names kinds of value: the example is none of them
+        "One of country, province or city; for example `Xian`.",
+        "One of country, province or city; for example 'Paris'.",
         "MIME type of the image (e.g., image/png, image/jpeg)",
         "Type of organization (e.g., 'Academic', 'Industry', 'Government')",
         # a value may carry a prefix an enum would refuse
         "One of name, size or date; prefix with '-' for descending order.",
         # sets under a condition
         "Object kind. For databases, one of: table, view; for buckets, one of: file, folder.",
+        "With action=search, one of: fast, slow.",
+        "For source=nixos, one of: fast, slow.",
         # a label, but no bare list of values after it
         "Sort order: newest first unless told otherwise.",
         "Status of the order (pending means unpaid, paid means settled).",
@@ -905,6 +954,20 @@ def test_desc013_says_when_it_shows_only_some_of_the_values() -> None:
     assert "(search, info, stats, browse, channels, flake-inputs, …)" in found.message
 
 
+def test_desc013_double_quoted_values_may_hold_spaces() -> None:
+    s = schema({"status": {"type": "string", "description": 'One of "in progress", "done".'}})
+    (found,) = run("DESC-013", tool(inputSchema=s))
+    assert "(in progress, done)" in found.message
+
+
+def test_desc013_more_than_twelve_bare_words_are_prose_not_a_list() -> None:
+    words = "red, green, blue, cyan, pink, gray, teal, navy, gold, plum, rose, sand"
+    twelve = schema({"colour": {"type": "string", "description": f"One of {words}."}})
+    thirteen = schema({"colour": {"type": "string", "description": f"One of {words}, lime."}})
+    assert fires("DESC-013", tool(inputSchema=twelve))
+    assert not fires("DESC-013", tool(inputSchema=thirteen))
+
+
 def test_desc013_skips_arguments_with_enum_or_non_string_type() -> None:
     desc = "One of open, closed or pending."
     with_enum = schema({"s": {"type": "string", "enum": ["open", "closed", "pending"], "description": desc}})
@@ -913,6 +976,8 @@ def test_desc013_skips_arguments_with_enum_or_non_string_type() -> None:
     nullable = schema({"s": {"type": ["string", "null"], "description": desc}})
     assert not fires("DESC-013", tool(inputSchema=with_enum))
     assert not fires("DESC-013", tool(inputSchema=integer))
+    const = {"type": "object", "properties": {"s": {"const": "json", "description": "One of json or csv."}}}
+    assert not fires("DESC-013", tool(inputSchema=const))
     assert fires("DESC-013", tool(inputSchema=untyped))
     assert fires("DESC-013", tool(inputSchema=nullable))
 

@@ -292,6 +292,20 @@ def test_sch002_near_miss_inside_not_condition() -> None:
     assert not fires("SCH-002", tool(obj({"city": STR}, **{"not": {"properties": {"city": {"const": "x"}}}})))
 
 
+def ref_chain(n: int, end: dict[str, Any]) -> dict[str, Any]:
+    """$defs d0 -> d1 -> ... -> d{n-1}, the last one being end: n definitions to follow from a "$ref" to d0."""
+    defs: dict[str, Any] = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(n - 1)}
+    defs[f"d{n - 1}"] = end
+    return defs
+
+
+def test_sch002_follows_a_long_ref_chain_to_the_closed_object() -> None:
+    # 64 schemas looked into (the property and 63 references) before the closed one: still closed
+    prop = {"type": "object", "properties": {"x": STR}, "required": ["x"], "$ref": "#/$defs/d0"}
+    closed = {"type": "object", "additionalProperties": False}
+    assert pointers("SCH-002", obj({"a": prop}, **{"$defs": ref_chain(64, closed)})) == []
+
+
 def test_sch002_fires_when_draft07_relies_on_unevaluated_properties() -> None:
     schema = {"$schema": DRAFT7, "type": "object", "properties": {"city": STR}, "required": ["city"]}
     schema["unevaluatedProperties"] = False
@@ -410,6 +424,15 @@ def test_sch003_near_miss_property_test_inside_condition(keyword: str) -> None:
 
 
 # ---------------------------------------------------------------- SCH-004
+def test_sch003_a_union_nested_past_the_walks_depth_says_nothing() -> None:
+    def nest(depth: int) -> dict[str, Any]:
+        prop: dict[str, Any] = {"description": "anything"}
+        for _ in range(depth):
+            prop = {"anyOf": [prop]}
+        return prop
+
+    assert pointers("SCH-003", obj({"a": nest(64)})) == [f"{IS}/properties/a"]
+    assert pointers("SCH-003", obj({"a": nest(65)})) == []  # too deep to tell, as the schema walk stops
 
 
 SHORT = {"$defs": {"Short": {"maxLength": 10}, "Few": {"maxItems": 3}, "Loop": {"anyOf": [{"$ref": "#/$defs/Loop"}]}}}
@@ -501,6 +524,7 @@ def test_sch004_near_miss_bounded(prop: dict[str, Any]) -> None:
         {"type": "string", "pattern": "^.{0,64}$"},
         {"type": "string", "pattern": "^abc$|^de$"},  # each alternative anchored at both ends
         {"type": "string", "pattern": "^(?=.*\\d)(?!.*\\s)\\w{8,64}$"},  # a lookaround takes no characters
+        {"type": "string", "pattern": "^(?<!x+)[a-z]{1,8}$"},  # nor does a lookbehind
         {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
         {"type": ["string", "integer"], "oneOf": [{"type": "string", "maxLength": 9}, {"type": "integer"}]},
         {"type": "string", "allOf": [{"maxLength": 40}, {"pattern": "^a"}]},
@@ -526,6 +550,15 @@ def test_sch004_fires_when_the_pattern_leaves_the_length_open(pattern: str) -> N
 def test_sch004_a_format_that_is_not_a_string_bounds_nothing(fmt: Any) -> None:
     prop = {"type": "string", "format": fmt, "anyOf": [{"format": fmt}, {"format": "uuid"}]}
     assert fires("SCH-004", tool(obj({"value": prop})))  # and no crash on an unhashable format
+
+
+def test_sch004_finds_a_bound_nine_references_or_branches_away() -> None:
+    prop = {"type": "string", "$ref": "#/$defs/d0"}
+    assert pointers("SCH-004", obj({"a": prop}, **{"$defs": ref_chain(9, {"type": "string", "maxLength": 5})})) == []
+    nested: dict[str, Any] = {"maxLength": 5}
+    for _ in range(9):
+        nested = {"allOf": [nested]}
+    assert pointers("SCH-004", obj({"a": {"type": "string", **nested}})) == []
 
 
 def test_sch004_fires_when_one_branch_leaves_the_string_open() -> None:
@@ -846,6 +879,12 @@ def test_sch008_fires_in_nested_property() -> None:
 
 def test_sch008_near_miss_properties_named_required_and_optional() -> None:
     schema = obj({"required": {"type": "boolean"}, "optional": {"type": "boolean"}}, ["required"])
+    assert not fires("SCH-008", tool(schema))
+
+
+def test_sch008_near_miss_optional_outside_a_property() -> None:
+    # an items schema is no property: there is no parent required array for it to belong in
+    schema = obj({"tags": {"type": "array", "maxItems": 5, "items": {"type": "string", "optional": True}}})
     assert not fires("SCH-008", tool(schema))
 
 
@@ -1300,6 +1339,28 @@ def test_sch012_near_miss_keys_inside_values() -> None:
     assert not fires("SCH-012", tool(obj({"v": prop})))
 
 
+def test_sch012_a_transposition_of_the_first_letter_is_no_crash() -> None:
+    # 'tabcy' ends in 'y' and starts with 't': 'ty' against 'type' would look two rows back from the first
+    assert not fires("SCH-012", tool(obj({"city": {"type": "string", "tabcy": 1}})))
+
+
+def test_sch012_a_long_key_may_be_two_edits_away() -> None:
+    f = only("SCH-012", obj({"city": {"type": "string", "additonalPropertis": 1}}))
+    assert "did you mean 'additionalProperties'" in f.message
+
+
+@pytest.mark.parametrize(("key", "meant"), [("item", "items"), ("nots", "not")])
+def test_sch012_a_short_singular_or_plural_is_the_keyword(key: str, meant: str) -> None:
+    f = only("SCH-012", obj({"city": {"type": "string", key: {}}}))
+    assert f"did you mean {meant!r}" in f.message
+
+
+@pytest.mark.parametrize("key", ["x-pattern", "x_pattern"])
+def test_sch012_near_miss_an_extension_close_to_a_keyword(key: str) -> None:
+    # without its prefix 'xpattern' is two edits from 'pattern'; an x- or x_ key is an extension all the same
+    assert not fires("SCH-012", tool(obj({"city": {"type": "string", key: "a"}})))
+
+
 # ---------------------------------------------------------------- SCH-013
 
 
@@ -1421,6 +1482,7 @@ OBJ_DEF = {"type": "object", "properties": {}, "additionalProperties": False}
         ("ctx", {"$ref": "#/$defs/CallToolResult"}, {"CallToolResult": OBJ_DEF}, "typed CallToolResult"),
         ("ctx", {"$ref": "#/$defs/Context"}, {"Context": OBJ_DEF}, "typed Context"),
         ("c", {"$ref": "#/definitions/request_context"}, {}, "typed request_context"),
+        ("session", {"$ref": "#/$defs/ClientSession"}, {"ClientSession": OBJ_DEF}, "typed ClientSession"),
         ("session", {"title": "Server Session", "type": "object"}, {}, "typed Server Session"),
         ("self", {"type": "string", "maxLength": 9}, {}, "'self' is a Python method's receiver"),
         ("cls", {}, {}, "'cls' is a Python method's receiver"),
