@@ -1077,6 +1077,16 @@ def test_sch010_fires_on_relative_file_or_bad_fragment(ref: str) -> None:
     assert "does not resolve inside the schema" in f.message
 
 
+def test_sch010_fires_on_a_dynamic_ref_that_names_nothing() -> None:
+    # it first resolves as a $ref does; SCH-009 leaves such a schema to SCH-010, so nothing else said it
+    f = only("SCH-010", obj({"n": {"$dynamicRef": "#nope", "default": 1}}))
+    assert f.pointer == f"{IS}/properties/n/$dynamicRef"
+    assert f.message == "$dynamicRef '#nope' does not resolve inside the schema"
+    anchored = obj({"n": {"$dynamicRef": "#meta"}}, **{"$defs": {"m": {"$dynamicAnchor": "meta", "type": "string"}}})
+    assert run("SCH-010", tool(anchored)) == []
+    assert run("SCH-010", tool(obj({"n": {"$dynamicRef": "#/$defs/m"}}, **{"$defs": {"m": STR}}))) == []
+
+
 def test_sch010_an_array_index_of_thousands_of_digits_resolves_to_nothing() -> None:
     """int() refuses a string of more than 4,300 digits: the pointer walk raised inside DESC-006."""
     schema = obj({"a": {"type": "string", "enum": ["x"]}, "b": {"$ref": "#/properties/a/enum/" + "1" * 5000}})

@@ -283,7 +283,8 @@ def draft3_required(tool: Tool) -> Iterator[Hit]:
 )
 def unresolvable_ref(tool: Tool) -> Iterator[Hit]:
     """
-    **What it catches.** A `$ref` that names nothing inside the tool's own input
+    **What it catches.** A `$ref` (or a 2020-12 `$dynamicRef`, which first resolves
+    as a `$ref` does) that names nothing inside the tool's own input
     schema (a missing `$defs` entry, a mistyped pointer, a file name, an anchor
     that only an embedded resource with its own `$id` holds: `#foo` from outside
     it does not reach it), and a `$ref` to an `http(s)://` address that no `$id`
@@ -306,21 +307,24 @@ def unresolvable_ref(tool: Tool) -> Iterator[Hit]:
     """
     root = root_of(tool)
     for node in nodes(tool):
-        ref = node.schema.get("$ref")
-        if not isinstance(ref, str):
-            continue
-        if resolve(root, ref, node.resource, node.base) is not None:
-            continue
-        if is_network(ref):
-            yield Hit(
-                node.pointer + "/$ref",
-                f"$ref {ref!r} points at a network address; clients must not fetch it",
-                "copy the definition under $defs and point at it with #/$defs/...",
-            )
-        elif ref.startswith("#") or not has_scheme(ref):
-            yield Hit(node.pointer + "/$ref", f"$ref {ref!r} does not resolve inside the schema")
-        else:
-            yield Hit(node.pointer + "/$ref", f"$ref {ref!r} names a document that is not part of the schema")
+        for key in _REFERENCES:
+            ref = node.schema.get(key)
+            if not isinstance(ref, str) or resolve(root, ref, node.resource, node.base) is not None:
+                continue
+            at = f"{node.pointer}/{key}"
+            if is_network(ref):
+                yield Hit(
+                    at,
+                    f"{key} {ref!r} points at a network address; clients must not fetch it",
+                    "copy the definition under $defs and point at it with #/$defs/...",
+                )
+            elif ref.startswith("#") or not has_scheme(ref):
+                yield Hit(at, f"{key} {ref!r} does not resolve inside the schema")
+            else:
+                yield Hit(at, f"{key} {ref!r} names a document that is not part of the schema")
+
+
+_REFERENCES = ("$ref", "$dynamicRef")  # SCH-009 leaves to SCH-010 the schemas these make unbuildable
 
 
 OUTPUT_OBJECT_UNTIL = "2025-11-25"
