@@ -416,3 +416,77 @@ def test_unknown_options_and_missing_arguments_keep_clicks_usage_text(cli, catal
         result = cli(*args)
         assert result.exit_code == 2
         assert result.stderr.startswith("Usage: "), result.stderr
+
+
+# ---- --show-files and --show-settings ------------------------------------------------------------------------------
+
+
+def test_show_files_lists_what_a_run_would_lint_and_reads_none_of_it(cli, tmp_path: Path) -> None:
+    for folder in ("proj", "proj/node_modules"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    write_catalog(tmp_path / "proj" / "a.tools.json", [WEATHER])
+    (tmp_path / "proj" / "b.tools.yaml").write_text("{ not: [yaml")  # never read: no error
+    write_catalog(tmp_path / "proj" / "notes.json", [WEATHER])  # not a catalog name
+    write_catalog(tmp_path / "proj" / "node_modules" / "x.tools.json", [WEATHER])  # excluded
+    result = cli("lint", "--show-files", "proj")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == ["proj/a.tools.json", "proj/b.tools.yaml"]
+    widened = cli("lint", "--show-files", "proj", "--include", "*.json")
+    assert widened.stdout.splitlines() == ["proj/a.tools.json", "proj/notes.json"]
+    forced = cli(
+        "lint",
+        "--show-files",
+        "--force-exclude",
+        "--exclude",
+        "a.*",
+        "--exclude",
+        "node_modules",
+        "proj/a.tools.json",
+        "proj",
+    )
+    assert forced.stdout.splitlines() == ["proj/b.tools.yaml"]
+    assert "1 file skipped: exclude covers it and force-exclude is on" in forced.stderr
+    cli("lint", "--show-files", "proj", "-o", "files.txt")
+    assert (tmp_path / "files.txt").read_text().splitlines() == ["proj/a.tools.json", "proj/b.tools.yaml"]
+
+
+def test_show_settings_resolves_the_first_files_config_and_the_flags(cli, tmp_path: Path) -> None:
+    (tmp_path / "proj").mkdir()
+    write_catalog(tmp_path / "proj" / "tools.json", [WEATHER])
+    (tmp_path / "proj" / "catalint.toml").write_text(
+        'select = ["DESC"]\nignore = ["DESC-012"]\n[severity]\nDESC-010 = "info"\n'
+        '[[per-tool-ignores]]\ntools = ["get_*"]\nrules = ["DESC-001"]\nreason = "legacy"\n'
+    )
+    result = cli("lint", "--show-settings", "proj")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["file: proj/tools.json", "config: proj/catalint.toml"]
+    rules = next(line for line in lines if line.startswith("rules "))
+    assert rules.startswith("rules (12 on): DESC-001, ") and "DESC-012" not in rules and "SCH" not in rules
+    assert "severity: DESC-010 = info" in lines and "fail-severity: critical" in lines
+    assert 'per-tool-ignores: tools = ["get_*"], rules = ["DESC-001"], reason = "legacy"' in lines
+    assert "gate: min_score >= 0.50, mean_score >= 0.70, critical_count <= 0" in lines
+    flagged = cli("lint", "--show-settings", "proj", "--fail-severity", "warning", "--no-gate", "--target", "openai")
+    assert "config: proj/catalint.toml, with command-line flags on top" in flagged.stdout.splitlines()
+    assert "fail-severity: warning" in flagged.stdout and "gate: off" in flagged.stdout
+    assert "CMP-OAI-001" in flagged.stdout and 'targets: ["openai"]' in flagged.stdout
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "catalint.toml").write_text("")
+    bare = cli("lint", "--show-settings", "empty")
+    assert bare.exit_code == 0, bare.stderr
+    assert bare.stdout.splitlines()[:2] == [
+        "file: (no catalog found: the settings of the folder empty)",
+        "config: empty/catalint.toml",
+    ]
+
+
+def test_show_flags_refuse_what_they_cannot_do(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [WEATHER])
+    missing = cli("lint", "--show-files", "tools.json", "nowhere.json")
+    assert missing.exit_code == 2 and missing.stdout == "tools.json\n"
+    assert missing.stderr.strip() == "nowhere.json: error: No such file or directory"
+    both = cli("lint", "--show-files", "--show-settings", "tools.json")
+    assert both.exit_code == 2 and both.stderr.strip() == "error: give --show-files or --show-settings, not both"
+    (tmp_path / "catalint.toml").write_text('select = "DESC"\n')
+    bad = cli("lint", "--show-settings", "tools.json")
+    assert bad.exit_code == 2 and len(bad.stderr.splitlines()) == 1 and "catalint.toml:1:10" in bad.stderr

@@ -279,6 +279,15 @@ def main() -> None:
     help="Also write the report in FORMAT to FILE (repeatable), e.g. sarif:catalint.sarif.",
 )
 @click.option("--statistics", is_flag=True, help="Also print the number of findings per rule.")
+@click.option(
+    "--show-files", is_flag=True, help="Print the catalog files that would be linted, one a line, and lint nothing."
+)
+@click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the settings the first file would be linted with (its config file, rules, ignores, gate), and "
+    "lint nothing.",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings reach the fail severity.")
 @click.option(
     "--gate",
@@ -356,6 +365,8 @@ def lint(
     output_file: str | None,
     reports: tuple[str, ...],
     statistics: bool,
+    show_files: bool,
+    show_settings: bool,
     exit_zero: bool,
     gates: tuple[str, ...],
     no_gate: bool,
@@ -495,11 +506,23 @@ def lint(
 
     config_error: ConfigError | None = None
     skipped: list[str] = []  # covered by exclude, with force-exclude on
+    if show_files and show_settings:
+        fail("error: give --show-files or --show-settings, not both")
+    showing = show_files or show_settings
+    if showing and (live is not None or server_url or from_server):
+        fail("error: --show-files and --show-settings look at files: drop --server and --url")
     try:
         for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir, empty_dir, odd_entry):
             settings = resolver.for_file(file)
             if settings.force_exclude and file != "-" and settings.excludes(file):
                 skipped.append(file)
+                continue
+            if showing:  # nothing is read; a path that is not there is an error, as it would be
+                missing = file != "-" and not os.path.lexists(file)
+                shown = LoadError(file, "No such file or directory") if missing else Catalog(file, file, [], None)
+                loaded.append((file, settings, shown))
+                if show_settings:
+                    break
                 continue
             try:
                 loaded.append((file, settings, live if live is not None else load_path(file, stdin_filename)))
@@ -513,6 +536,8 @@ def lint(
             f"notice: {len(skipped)} file{'s' * (len(skipped) != 1)} skipped: exclude covers "
             f"{'them' if len(skipped) != 1 else 'it'} and force-exclude is on ({shown})"
         )
+    if showing:
+        _show(loaded, run.notices, config_error, show_settings, resolver, output_file, paths)
     inputs = {os.path.realpath(file) for file, _, _ in loaded if file != "-"}
     for target in (output_file, *(t for _, t in extra_reports)):
         if target is not None and os.path.realpath(target) in inputs:
@@ -1058,3 +1083,35 @@ def entry() -> None:
     except OSError:
         code = code or 1
     os._exit(code)
+
+
+def _show(
+    loaded: list[tuple[str, Any, Any]],
+    notices: list[str],
+    config_error: Exception | None,
+    settings_wanted: bool,
+    resolver: Any,
+    output_file: str | None,
+    paths: tuple[str, ...],
+) -> None:
+    """lint --show-files / --show-settings: what a run would lint, or with what, as ruff shows them."""
+    from catalint.loader import LoadError
+    from catalint.settings_view import describe
+
+    errors = [c for _, _, c in loaded if isinstance(c, LoadError)]
+    for error in errors:  # a folder that cannot be listed
+        click.echo(_line(str(error)), err=True)
+    for notice in notices:
+        click.echo(_line(notice), err=True)
+    if config_error is not None:
+        fail(f"error: {config_error}")
+    files = [f for f, _, c in loaded if not isinstance(c, LoadError)]
+    if settings_wanted:
+        # no catalog found: the settings of the first folder given (else of the working directory)
+        folder = next((p for p in paths if os.path.isdir(p)), ".")
+        settings = loaded[0][1] if files else resolver.for_dir(Path(folder))
+        text = describe(settings, files[0] if files else None, bool(resolver.overrides), folder)
+    else:
+        text = "".join(_line(f) + "\n" for f in files)
+    save(text, output_file, "the settings" if settings_wanted else "the list")
+    sys.exit(2 if errors else 0)

@@ -1,0 +1,44 @@
+"""lint --show-settings: the settings one file is linted with, resolved, one setting a line."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from catalint.config import Settings, shown_path
+
+
+def _strings(values: list[str]) -> str:
+    return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in values) + "]"
+
+
+def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".") -> str:
+    """What lint would apply to file (or, with no file, to one in folder): the config file it comes
+    from, then every setting as resolved, in the names the config uses."""
+    source = shown_path(settings.path) if settings.path else "none (the built-in defaults)"
+    codes = settings.enabled_codes()
+    lines = [
+        f"file: {file if file is not None else f'(no catalog found: the settings of the folder {folder})'}",
+        f"config: {source}" + (", with command-line flags on top" if flags else ""),
+        f"rules ({len(codes)} on): {', '.join(codes) or 'none'}",
+        "severity: "
+        + (", ".join(f"{code} = {level.label}" for code, level in sorted(settings.severity.items())) or "(defaults)"),
+        f"fail-severity: {settings.fail_severity.label}",
+        f"include: {_strings(settings.include)}",
+        f"exclude: {_strings(settings.exclude)}",
+        f"force-exclude: {'true' if settings.force_exclude else 'false'}",
+    ]
+    lines += [f"per-file-ignores: {_strings([i.pattern])} = {_strings(i.rules)}" for i in settings.per_file_ignores]
+    for t in settings.per_tool_ignores:
+        parts = [f"tools = {_strings(t.tools)}", f"rules = {_strings(t.rules)}"]
+        parts += [f"files = {_strings(t.files)}"] if t.files else []
+        parts += [f"reason = {json.dumps(t.reason, ensure_ascii=False)}"] if t.reason else []
+        lines.append("per-tool-ignores: " + ", ".join(parts))
+    checks: list[Any] = settings.gate_checks()
+    lines.append("gate: " + (", ".join(f"{c.target} {c.expected()}" for c in checks) or "off"))
+    lines.append(f"targets: {_strings(settings.targets)}")
+    lines.append(f"tool-token-budget: {settings.tool_token_budget}")
+    lines.append(f"catalog-token-budget: {settings.catalog_token_budget or 'none'}")
+    from catalint.text import one_line
+
+    return "".join(one_line(line) + "\n" for line in lines)
