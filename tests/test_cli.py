@@ -485,6 +485,9 @@ def test_show_flags_refuse_what_they_cannot_do(cli, tmp_path: Path) -> None:
     missing = cli("lint", "--show-files", "tools.json", "nowhere.json")
     assert missing.exit_code == 2 and missing.stdout == "tools.json\n"
     assert missing.stderr.strip() == "nowhere.json: error: No such file or directory"
+    before = (tmp_path / "tools.json").read_text()
+    onto = cli("lint", "--show-files", "tools.json", "-o", "tools.json")  # the list never replaces a catalog
+    assert onto.exit_code == 2 and (tmp_path / "tools.json").read_text() == before
     both = cli("lint", "--show-files", "--show-settings", "tools.json")
     assert both.exit_code == 2 and both.stderr.strip() == "error: give --show-files or --show-settings, not both"
     (tmp_path / "catalint.toml").write_text('select = "DESC"\n')

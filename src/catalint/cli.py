@@ -536,12 +536,12 @@ def lint(
             f"notice: {len(skipped)} file{'s' * (len(skipped) != 1)} skipped: exclude covers "
             f"{'them' if len(skipped) != 1 else 'it'} and force-exclude is on ({shown})"
         )
-    if showing:
-        _show(loaded, run.notices, config_error, show_settings, resolver, output_file, paths)
     inputs = {os.path.realpath(file) for file, _, _ in loaded if file != "-"}
     for target in (output_file, *(t for _, t in extra_reports)):
         if target is not None and os.path.realpath(target) in inputs:
             fail(f"error: {target}: is a catalog being linted; write the report elsewhere")
+    if showing:
+        _show(loaded, run.notices, config_error, show_settings, resolver, output_file, paths)
     try:
         linted = lint_catalogs([(c, s) for _, s, c in loaded if not isinstance(c, LoadError)], tokens=count_tokens)
     except TokenError as exc:
