@@ -432,6 +432,21 @@ def test_pass_k_floor_line_never_shows_the_rate_equal_to_the_floor() -> None:
     assert PassK("w", "get_weather", 0.5, None, [run(call("get_weather"))]).lines()[0].endswith("tokens n/a")
 
 
+def test_pass_k_with_no_runs_fails() -> None:
+    # nothing ran, so nothing was selected: a floor cannot pass on no evidence
+    floor = PassK("w", "get_weather", 0.0, None, [])
+    assert floor.rate_ok and all(floor.within)  # 0 >= 0.0 x 0, and no run over a budget
+    assert not floor.passed
+    assert floor.lines()[0] == "tool-selection floor [FAIL] w: selection 0/0 (0%), pass^k 0%, tokens n/a"
+
+
+def test_pass_k_qualified_expected_tool_is_selected_by_its_server_only() -> None:
+    # as a class member: `server.tool` matches that qualified id, a bare name matches on any server
+    runs = [run(call("web_search", "brave"), number=1), run(call("web_search", "other"), number=2)]
+    assert PassK("w", "brave.web_search", 0.5, None, runs).selected == [True, False]
+    assert PassK("w", "web_search", 0.5, None, runs).selected == [True, True]
+
+
 def test_pass_k_median_of_an_even_count() -> None:
     floor = PassK("w", "x", 0.0, None, [run(number=1, tokens=1000), run(number=2, tokens=1001)])
     assert floor.as_dict()["tokens_median"] == 1000.5
