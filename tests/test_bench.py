@@ -232,6 +232,8 @@ def test_tokens_split_lower_case_and_drop_stop_words(text, expected):
         ("class", "class"),
         ("analysis", "analysis"),
         ("file", "file"),
+        ("ties", "tie"),  # four letters: too short for the -ies and -es rules, so only the s goes
+        ("axes", "axe"),
     ],
 )
 def test_plural_stemmer(word, stemmed):
@@ -463,6 +465,22 @@ def test_truncation_can_add_a_word_and_win_an_intent(tmp_path):
     # the short mail_log document now says "status" once and outscores status_history's long one
     assert [(f.before, f.after) for f in result.flips] == [("status_history", "mail_log")]
     assert result.drop == 1.0
+
+
+def test_truncation_that_makes_a_word_in_a_catalog_of_no_words_scores_nothing(tmp_path):
+    # every document is empty (a stop-word name and description), so the average length is 0; the
+    # truncated "Wher" is a word no document had, and an unknown term adds nothing to a score
+    data = {
+        "catalog": [{"name": "tool", "description": "Where"}],
+        "intents": [{"query": "wher", "gold": ["tool"]}],
+        "mutations": [{"tool": "tool", "kind": "truncate", "chars": 4}],
+    }
+    assert selector.tokens("Where") == [] and selector.tokens("Wher") == ["wher"]
+    spec = load_spec(str(write_spec(tmp_path, data)))
+    report = run(spec, with_tokens=False)
+    assert report.picks == [None]
+    (result,) = report.mutations
+    assert (result.correct, result.flips, result.drop) == (0, [], 0.0)
 
 
 def test_run_uses_the_incremental_results():
