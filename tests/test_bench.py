@@ -241,6 +241,21 @@ def test_plural_stemmer(word, stemmed):
     assert selector.tokens(word) == [stemmed]
 
 
+@pytest.mark.parametrize(("word", "stop"), [("the", True), ("functions", True), ("tools", True), ("weather", False)])
+def test_a_stop_word_before_or_after_stemming_is_a_stop_word(word, stop):
+    assert selector.is_stop(word) is stop
+    assert (selector.tokens(word) == []) is stop
+
+
+def test_best_rival_of_a_tool_that_shares_no_word_with_the_request():
+    docs = [document(t["name"], t["description"]) for t in WEATHER_TOOLS]
+    index = Index(docs)
+    query = selector.tokens("city humidity")
+    assert index.score(query, docs[2]) == 0.0  # stock_quote has neither word
+    (best_score, best_tool), *_ = index.ranked(query)
+    assert selector.best_rival(index, query, 2) == (best_score, best_tool)  # any pick beats no score at all
+
+
 def test_plural_of_a_stop_word_is_dropped_too():
     assert selector.tokens("Functions") == []
 
