@@ -398,6 +398,15 @@ def test_list_items_break_a_block() -> None:
     assert values(tdqs(tool(description=wall)))["conciseness"] == pytest.approx(0.6)
 
 
+def test_conciseness_with_every_penalty_at_its_most_is_zero() -> None:
+    # 1 - 0.3 (three fillers) - 0.3 (a sentence said twice) - 0.4 (a block over 1000 characters): never below 0
+    sentence = "Search the issue tracker for open issues."
+    text = f"This tool simply and basically searches. {sentence} {sentence} " + prose(1100, breaks="  ")
+    s = tdqs(tool(description=text))
+    assert len(notes(s, "conciseness")) == 3
+    assert values(s)["conciseness"] == 0.0
+
+
 # ---------------------------------------------------------------- returns
 
 NO_RETURN = "Look up the weather for a city and give its temperature in degrees Celsius."
@@ -694,6 +703,18 @@ def test_json_file_quality(cli, mixed: Path) -> None:
     summary = data["summary"]
     assert (summary["min_score"], summary["mean_score"], summary["grade"]) == (0.4944, 0.7396, "C")
     assert summary["gate_passed"] is False
+
+
+def test_json_mean_score_is_rounded_to_four_decimals(cli, tmp_path: Path) -> None:
+    annotated = {"annotations": {"readOnlyHint": True}, "inputSchema": MIXED[2]["inputSchema"]}
+    tools = [
+        {"name": "ping_host", "description": "Ping a host on the network and report whether it answers.", **annotated},
+        {"name": "ping_again", "description": "Ping the host on the network and report back.", **annotated},
+    ]
+    write_catalog(tmp_path / "tools.json", tools)
+    data = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)
+    assert [t["score"] for t in data["files"][0]["tools"]] == [0.6444, 0.6219]
+    assert data["files"][0]["quality"]["mean_score"] == data["summary"]["mean_score"] == 0.6331  # of 0.63315
 
 
 def test_an_object_whose_fields_are_described_counts_as_described() -> None:
