@@ -218,6 +218,16 @@ def test_token_targets_pass_and_fail(cli, mixed: Path) -> None:
     )
 
 
+def test_token_targets_of_a_catalog_with_no_tools_are_zero(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [])
+    result = cli("lint", "--gate", "tokens.max_tool<=0", "--gate", "tokens.total<=0", "tools.json")
+    assert "gate [PASS] tokens.max_tool 0 <= 0" in rows(result.stdout)
+    assert "gate [PASS] tokens.total 0 <= 0" in rows(result.stdout)
+    data = json.loads(cli("lint", "--tokens", "--output-format", "json", "tools.json").stdout)
+    tokens = data["files"][0]["quality"]["tokens"]
+    assert (tokens["total"], tokens["max_tool"], tokens["whitespace_estimate"]) == (0, 0, 0)
+
+
 def test_failing_target_alone_fails_the_run(cli, good: Path) -> None:
     assert cli("lint", "--gate", "smells.verbose<=0", "tools.json").exit_code == 0
     assert cli("lint", "--gate", "tokens.total<=1", "tools.json").exit_code == 1
