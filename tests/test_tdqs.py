@@ -98,6 +98,7 @@ def test_description_that_only_restates_the_name_is_capped() -> None:
 
 def test_low_score_without_description_is_not_raised_to_the_cap() -> None:
     s = tdqs({"name": "x", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}})
+    assert notes(s, "length") == ["empty"]
     assert s.score == 0.0
     assert not s.capped
     # at the cap, not over it: nothing was held down (no arguments, so parameters alone gives 0.20)
@@ -721,5 +722,6 @@ def test_an_object_whose_fields_are_described_counts_as_described() -> None:
     # as for DESC-006: an OpenAPI server's `path` wrapper is filled field by field from the fields' own text
     path = {"type": "object", "properties": {"id": {"type": "string", "description": "The order's ID"}}}
     assert values(tdqs(tool(inputSchema=schema({"path": path}, ["path"]))))["parameters"] == 1.0
+    assert notes(tdqs(tool(inputSchema=schema({"path": path}, ["path"]))), "parameters") == []
     bare = {"type": "object", "properties": {"id": {"type": "string"}}}
     assert values(tdqs(tool(inputSchema=schema({"path": bare}, ["path"]))))["parameters"] == 0.0
