@@ -74,6 +74,12 @@ def test_server_prefixed_member_matches_only_its_server() -> None:
     assert select_run(classes, [call("web_search", "brave")]).tp == 1
 
 
+def test_a_call_without_a_name_is_in_no_class() -> None:
+    # its id is "brave." (the server and an empty name): it names no member, not even one spelt so
+    s = select_run([EqClass("odd", ("brave.",))], [call("", "brave")])
+    assert (s.tp, s.fp, s.fn) == (0, 1, 1)
+
+
 def test_bare_member_matches_that_tool_on_any_server() -> None:
     classes = [EqClass("search", ("web_search",))]
     for server in ("brave", "other", None):
