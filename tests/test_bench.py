@@ -256,6 +256,18 @@ def test_best_rival_of_a_tool_that_shares_no_word_with_the_request():
     assert selector.best_rival(index, query, 2) == (best_score, best_tool)  # any pick beats no score at all
 
 
+def test_best_rival_met_after_the_first_term_is_given_its_own_score():
+    # "alpha" has the highest ceiling and is read first, but report wins on "beta" and "gamma", read later
+    docs = [document("alpha", ""), document("omega", "ledgers"), document("report", "beta gamma")]
+    index = Index(docs)
+    query = selector.tokens("alpha beta gamma")
+    assert max(query, key=index.ceiling) == "alpha"
+    rival = selector.best_rival(index, query, 1)
+    assert rival is not None and rival[1] == 2
+    assert rival[0] == pytest.approx(index.score(query, docs[2]))
+    assert index.score(query, docs[2]) > index.score(query, docs[0])
+
+
 def test_plural_of_a_stop_word_is_dropped_too():
     assert selector.tokens("Functions") == []
 
