@@ -232,11 +232,40 @@ def test_tokens_split_lower_case_and_drop_stop_words(text, expected):
         ("class", "class"),
         ("analysis", "analysis"),
         ("file", "file"),
+        ("ties", "tie"),  # four letters: too short for the -ies and -es rules, so only the s goes
+        ("axes", "axe"),
     ],
 )
 def test_plural_stemmer(word, stemmed):
     assert selector.stem(word) == stemmed
     assert selector.tokens(word) == [stemmed]
+
+
+@pytest.mark.parametrize(("word", "stop"), [("the", True), ("functions", True), ("tools", True), ("weather", False)])
+def test_a_stop_word_before_or_after_stemming_is_a_stop_word(word, stop):
+    assert selector.is_stop(word) is stop
+    assert (selector.tokens(word) == []) is stop
+
+
+def test_best_rival_of_a_tool_that_shares_no_word_with_the_request():
+    docs = [document(t["name"], t["description"]) for t in WEATHER_TOOLS]
+    index = Index(docs)
+    query = selector.tokens("city humidity")
+    assert index.score(query, docs[2]) == 0.0  # stock_quote has neither word
+    (best_score, best_tool), *_ = index.ranked(query)
+    assert selector.best_rival(index, query, 2) == (best_score, best_tool)  # any pick beats no score at all
+
+
+def test_best_rival_met_after_the_first_term_is_given_its_own_score():
+    # "alpha" has the highest ceiling and is read first, but report wins on "beta" and "gamma", read later
+    docs = [document("alpha", ""), document("omega", "ledgers"), document("report", "beta gamma")]
+    index = Index(docs)
+    query = selector.tokens("alpha beta gamma")
+    assert max(query, key=index.ceiling) == "alpha"
+    rival = selector.best_rival(index, query, 1)
+    assert rival is not None and rival[1] == 2
+    assert rival[0] == pytest.approx(index.score(query, docs[2]))
+    assert index.score(query, docs[2]) > index.score(query, docs[0])
 
 
 def test_plural_of_a_stop_word_is_dropped_too():
@@ -463,6 +492,22 @@ def test_truncation_can_add_a_word_and_win_an_intent(tmp_path):
     # the short mail_log document now says "status" once and outscores status_history's long one
     assert [(f.before, f.after) for f in result.flips] == [("status_history", "mail_log")]
     assert result.drop == 1.0
+
+
+def test_truncation_that_makes_a_word_in_a_catalog_of_no_words_scores_nothing(tmp_path):
+    # every document is empty (a stop-word name and description), so the average length is 0; the
+    # truncated "Wher" is a word no document had, and an unknown term adds nothing to a score
+    data = {
+        "catalog": [{"name": "tool", "description": "Where"}],
+        "intents": [{"query": "wher", "gold": ["tool"]}],
+        "mutations": [{"tool": "tool", "kind": "truncate", "chars": 4}],
+    }
+    assert selector.tokens("Where") == [] and selector.tokens("Wher") == ["wher"]
+    spec = load_spec(str(write_spec(tmp_path, data)))
+    report = run(spec, with_tokens=False)
+    assert report.picks == [None]
+    (result,) = report.mutations
+    assert (result.correct, result.flips, result.drop) == (0, [], 0.0)
 
 
 def test_run_uses_the_incremental_results():

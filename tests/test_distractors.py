@@ -251,6 +251,8 @@ def test_near_duplicates_of_one_name(name: str, expected: list[str]) -> None:
         ("get_day", "get_days"),
         ("GET_URL", "GET_URLS"),
         ("LIST_ENTRY", "LIST_ENTRIES"),
+        ("get_y", "get_ys"),  # a lone y has no consonant before it
+        ("y", "ys"),
     ],
 )
 def test_toggle_plural(word: str, toggled: str) -> None:
@@ -356,6 +358,13 @@ def test_near_duplicates_unknown_name_lists_known_tools() -> None:
     with pytest.raises(DistractorError) as info:
         near_duplicates(tools, ["alpha", "gamma"], 1)
     assert str(info.value) == "unknown tool 'gamma'; known tools: alpha, beta"
+
+
+def test_near_duplicates_unknown_name_lists_only_tools_with_a_string_name() -> None:
+    tools = [{"name": 5}, {"name": None}, {"description": "no name"}, _tool("alpha")]
+    with pytest.raises(DistractorError) as info:
+        near_duplicates(tools, ["gamma"], 1)
+    assert str(info.value) == "unknown tool 'gamma'; known tools: alpha"
 
 
 def test_near_duplicates_unknown_name_truncates_a_long_list() -> None:

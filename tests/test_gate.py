@@ -218,6 +218,16 @@ def test_token_targets_pass_and_fail(cli, mixed: Path) -> None:
     )
 
 
+def test_token_targets_of_a_catalog_with_no_tools_are_zero(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "tools.json", [])
+    result = cli("lint", "--gate", "tokens.max_tool<=0", "--gate", "tokens.total<=0", "tools.json")
+    assert "gate [PASS] tokens.max_tool 0 <= 0" in rows(result.stdout)
+    assert "gate [PASS] tokens.total 0 <= 0" in rows(result.stdout)
+    data = json.loads(cli("lint", "--tokens", "--output-format", "json", "tools.json").stdout)
+    tokens = data["files"][0]["quality"]["tokens"]
+    assert (tokens["total"], tokens["max_tool"], tokens["whitespace_estimate"]) == (0, 0, 0)
+
+
 def test_failing_target_alone_fails_the_run(cli, good: Path) -> None:
     assert cli("lint", "--gate", "smells.verbose<=0", "tools.json").exit_code == 0
     assert cli("lint", "--gate", "tokens.total<=1", "tools.json").exit_code == 1
@@ -439,6 +449,11 @@ def test_bad_cli_gate_is_exit_2(cli, good: Path, check: str, message: str) -> No
         ("mean_score>=70", "mean_score is a score from 0 to 1, not 70: did you mean 0.7?"),
         ("min_score>-0.5", "min_score is a score from 0 to 1, not -0.5"),
         ('tool["get_forecast"].score>=1.5', 'tool["get_forecast"].score is a score from 0 to 1, not 1.5'),
+        ("min_score<=1.01", "min_score is a score from 0 to 1, not 1.01"),
+        ("mean_score>=100", "mean_score is a score from 0 to 1, not 100: did you mean 1?"),
+        ("mean_score>=100.005", "mean_score is a score from 0 to 1, not 100.005"),  # past 100: not a percent either
+        ("mean_score>=10", "mean_score is a score from 0 to 1, not 10: did you mean 0.1?"),
+        ("mean_score>=9.5", "mean_score is a score from 0 to 1, not 9.5"),
     ],
 )
 def test_a_bound_off_the_score_scale_is_exit_2(cli, good: Path, check: str, message: str) -> None:
@@ -509,6 +524,8 @@ def test_failing_row_shows_the_digits_that_decide() -> None:
         ('[tool.catalint.gate]\nmean_score = { schema = { minimum = 0.5 }, ">=" = 0.5 }\n', "schema matcher"),
         ('[tool.catalint.gate]\nexpect = { target = "mean_score" }\n', "gate.expect must be an array"),
         ('[tool.catalint.gate]\nexpect = [{ target = "mean_score" }]\n', "gate.expect[0] must be a table"),
+        ("[tool.catalint.gate]\nexpect = [5]\n", "gate.expect[0] must be a table"),
+        ('[tool.catalint.gate]\nexpect = [["target", "matcher"]]\n', "gate.expect[0] must be a table"),
         ('[tool.catalint]\nextend-gate = ["bogus>=1"]\n', "extend-gate: unknown gate target 'bogus'"),
     ],
 )

@@ -98,8 +98,13 @@ def test_description_that_only_restates_the_name_is_capped() -> None:
 
 def test_low_score_without_description_is_not_raised_to_the_cap() -> None:
     s = tdqs({"name": "x", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}})
+    assert notes(s, "length") == ["empty"]
     assert s.score == 0.0
     assert not s.capped
+    # at the cap, not over it: nothing was held down (no arguments, so parameters alone gives 0.20)
+    exact = tdqs({"name": "x", "inputSchema": {"type": "object"}})
+    assert sum(WEIGHTS[k] * v for k, v in values(exact).items()) == NO_DESCRIPTION_CAP
+    assert exact.score == 0.2 and not exact.capped
 
 
 def test_complete_well_written_tool_scores_high() -> None:
@@ -219,6 +224,7 @@ def test_argument_description_of_eight_characters_counts() -> None:
         ("id_number", "\u0130D--NUMBERS", True),
         ("k\u00e9y", "KEY!!!!!!", True),  # é is a letter of its own: the name squashes to "kéy", not "key"
         ("k\u00e9y", "K\u00c9Y!!!!!!", False),
+        ("k\u00e9y", "KY!!!!!!!", True),  # an ASCII description against a name that is not: the é is kept
     ],
 )
 def test_argument_description_that_is_its_name_beyond_ascii(name: str, desc: str, counts: bool) -> None:
@@ -279,6 +285,12 @@ def test_filler_phrases_lower_conciseness() -> None:
 def test_one_filler_costs_a_tenth() -> None:
     s = tdqs(tool(description="Simply search the issue tracker of a repository for open issues matching a query."))
     assert values(s)["conciseness"] == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize("phrase", ["note that", "please note", "it is important to", "etc.", "in order to"])
+def test_each_filler_phrase_is_found(phrase: str) -> None:
+    s = tdqs(tool(description=f"Search the issue tracker of a repo, {phrase} matching open issues and pull requests."))
+    assert notes(s, "conciseness") == [f"filler: {phrase!r}"]
 
 
 def test_filler_is_matched_as_whole_words() -> None:
@@ -372,6 +384,11 @@ def test_block_between_500_and_1000_characters_costs_less() -> None:
     assert values(s)["conciseness"] == pytest.approx(0.8)
 
 
+@pytest.mark.parametrize(("n", "expected"), [(500, 1.0), (501, 0.8), (1000, 0.8), (1001, 0.6)])
+def test_block_penalties_start_over_500_and_over_1000_characters(n: int, expected: float) -> None:
+    assert values(tdqs(tool(description=prose(n, breaks="  "))))["conciseness"] == pytest.approx(expected)
+
+
 def test_list_items_break_a_block() -> None:
     parts = [prose(400, breaks=" ", start=s) for s in (1, 100, 200)]
     listed = "\n- ".join(parts)
@@ -380,6 +397,15 @@ def test_list_items_break_a_block() -> None:
     assert values(tdqs(tool(description=listed)))["conciseness"] == 1.0
     assert values(tdqs(tool(description=numbered)))["conciseness"] == 1.0
     assert values(tdqs(tool(description=wall)))["conciseness"] == pytest.approx(0.6)
+
+
+def test_conciseness_with_every_penalty_at_its_most_is_zero() -> None:
+    # 1 - 0.3 (three fillers) - 0.3 (a sentence said twice) - 0.4 (a block over 1000 characters): never below 0
+    sentence = "Search the issue tracker for open issues."
+    text = f"This tool simply and basically searches. {sentence} {sentence} " + prose(1100, breaks="  ")
+    s = tdqs(tool(description=text))
+    assert len(notes(s, "conciseness")) == 3
+    assert values(s)["conciseness"] == 0.0
 
 
 # ---------------------------------------------------------------- returns
@@ -633,6 +659,13 @@ def test_json_carries_scores_heuristics_and_smells_per_tool(cli, mixed: Path) ->
     ping = next(t for t in tools if t["name"] == "ping_host")
     assert ping["score"] == tdqs(MIXED[2]).score == 0.4944
     assert ping["heuristics"] == values(tdqs(MIXED[2]))
+    assert ping["lowered_by"] == {  # the heuristics below 1, each with what lowered it
+        "length": ["57 characters, under 60"],
+        "parameters": ["undocumented: host (required)"],
+        "returns": ["neither an outputSchema nor a word on what comes back"],
+        "annotations": ["no annotations object"],
+    }
+    assert next(t for t in tools if t["name"] == "get_time")["lowered_by"] == {}
 
 
 def test_json_tool_smells_match_the_findings(cli, mixed: Path) -> None:
@@ -673,9 +706,22 @@ def test_json_file_quality(cli, mixed: Path) -> None:
     assert summary["gate_passed"] is False
 
 
+def test_json_mean_score_is_rounded_to_four_decimals(cli, tmp_path: Path) -> None:
+    annotated = {"annotations": {"readOnlyHint": True}, "inputSchema": MIXED[2]["inputSchema"]}
+    tools = [
+        {"name": "ping_host", "description": "Ping a host on the network and report whether it answers.", **annotated},
+        {"name": "ping_again", "description": "Ping the host on the network and report back.", **annotated},
+    ]
+    write_catalog(tmp_path / "tools.json", tools)
+    data = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)
+    assert [t["score"] for t in data["files"][0]["tools"]] == [0.6444, 0.6219]
+    assert data["files"][0]["quality"]["mean_score"] == data["summary"]["mean_score"] == 0.6331  # of 0.63315
+
+
 def test_an_object_whose_fields_are_described_counts_as_described() -> None:
     # as for DESC-006: an OpenAPI server's `path` wrapper is filled field by field from the fields' own text
     path = {"type": "object", "properties": {"id": {"type": "string", "description": "The order's ID"}}}
     assert values(tdqs(tool(inputSchema=schema({"path": path}, ["path"]))))["parameters"] == 1.0
+    assert notes(tdqs(tool(inputSchema=schema({"path": path}, ["path"]))), "parameters") == []
     bare = {"type": "object", "properties": {"id": {"type": "string"}}}
     assert values(tdqs(tool(inputSchema=schema({"path": bare}, ["path"]))))["parameters"] == 0.0

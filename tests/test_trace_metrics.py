@@ -74,6 +74,12 @@ def test_server_prefixed_member_matches_only_its_server() -> None:
     assert select_run(classes, [call("web_search", "brave")]).tp == 1
 
 
+def test_a_call_without_a_name_is_in_no_class() -> None:
+    # its id is "brave." (the server and an empty name): it names no member, not even one spelt so
+    s = select_run([EqClass("odd", ("brave.",))], [call("", "brave")])
+    assert (s.tp, s.fp, s.fn) == (0, 1, 1)
+
+
 def test_bare_member_matches_that_tool_on_any_server() -> None:
     classes = [EqClass("search", ("web_search",))]
     for server in ("brave", "other", None):
@@ -430,6 +436,21 @@ def test_pass_k_floor_line_never_shows_the_rate_equal_to_the_floor() -> None:
     assert not floor.rate_ok and floor.rate == 66
     assert floor.lines()[1].startswith("FLOOR w: selection rate 66% is below the 67% floor")
     assert PassK("w", "get_weather", 0.5, None, [run(call("get_weather"))]).lines()[0].endswith("tokens n/a")
+
+
+def test_pass_k_with_no_runs_fails() -> None:
+    # nothing ran, so nothing was selected: a floor cannot pass on no evidence
+    floor = PassK("w", "get_weather", 0.0, None, [])
+    assert floor.rate_ok and all(floor.within)  # 0 >= 0.0 x 0, and no run over a budget
+    assert not floor.passed
+    assert floor.lines()[0] == "tool-selection floor [FAIL] w: selection 0/0 (0%), pass^k 0%, tokens n/a"
+
+
+def test_pass_k_qualified_expected_tool_is_selected_by_its_server_only() -> None:
+    # as a class member: `server.tool` matches that qualified id, a bare name matches on any server
+    runs = [run(call("web_search", "brave"), number=1), run(call("web_search", "other"), number=2)]
+    assert PassK("w", "brave.web_search", 0.5, None, runs).selected == [True, False]
+    assert PassK("w", "web_search", 0.5, None, runs).selected == [True, True]
 
 
 def test_pass_k_median_of_an_even_count() -> None:
