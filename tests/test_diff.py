@@ -647,3 +647,28 @@ def test_a_revision_without_a_path_says_so(cli) -> None:
     assert result.output.strip() == (
         "HEAD:: error: no path after the revision 'HEAD': write REV:path, such as HEAD~1:tools.json"
     )
+
+
+def _ping(name: str, description: str) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {"host": {"type": "string"}}, "required": ["host"]}
+    return {"name": name, "description": description, "inputSchema": schema, "annotations": {"readOnlyHint": True}}
+
+
+def test_lint_baseline_an_unchanged_catalog_never_falls_below_itself(lint, tmp_path: Path) -> None:
+    # scores 0.6444 and 0.6219: the mean 0.63315 was compared unrounded with the current mean rounded to
+    # 0.6331, so the unchanged catalog failed mean_score against itself; a tool check quoted with ' found no
+    # baseline figure, stored only under tool["..."]
+    tools = [
+        _ping("ping_host", "Ping a host on the network and report whether it answers."),
+        _ping("ping_back", "Ping the host on the network and report back."),
+    ]
+    write_catalog(tmp_path / "tools.json", tools)
+    write_catalog(tmp_path / "base.json", tools)
+    plain = lint(tmp_path, "--baseline", "base.json", "--gate", "mean_score>=0.7", "tools.json")
+    assert plain.exit_code == 0, plain.stdout
+    assert "gate [PASS] mean_score 0.63 < 0.70, no lower than at the baseline (0.63)" in plain.stdout.splitlines()
+    for quote in ("'", '"'):
+        gate = f"tool[{quote}ping_host{quote}].score>=0.7"
+        result = lint(tmp_path, "--baseline", "base.json", "--gate", gate, "tools.json")
+        assert result.exit_code == 0, result.stdout
+        assert f"gate [PASS] {gate.replace('>=', ' 0.64 < ').replace('0.7', '0.70')}" in result.stdout

@@ -629,7 +629,8 @@ def _gate_against(rows: list[Any], base: FileResult) -> list[Any]:
     scores = {tr.tool.name: (tr.score or score(tr.tool)).score for tr in base.tools}
     if not scores:
         return rows
-    before = {"min_score": min(scores.values()), "mean_score": sum(scores.values()) / len(scores)}
+    # rounded as quality.mean_score rounds the current mean: unrounded, an unchanged catalog fell below itself
+    before = {"min_score": min(scores.values()), "mean_score": round(sum(scores.values()) / len(scores), 4)}
     before.update({f'tool["{name}"].score': value for name, value in scores.items()})
     return against_baseline(rows, before)
 

@@ -235,7 +235,9 @@ def against_baseline(rows: list[Row], before: dict[str, float]) -> list[Row]:
     before: each score target's figure at the baseline."""
     out = []
     for row in rows:
-        base = before.get(row.check.target)
+        # a tool's check by its name, however its target quotes it (tool['x'].score or tool["x"].score)
+        tool = row.check.tool
+        base = before.get(row.check.target if tool is None else f'tool["{tool}"].score')
         scored = row.check.target in SCORE_TARGETS or row.check.tool is not None
         rising = bool(row.check.ops) and all(op in (">=", ">") for op, _ in row.check.ops)
         if row.passed or base is None or row.actual is None or not (scored and rising) or row.actual < base:

@@ -26,9 +26,11 @@ STOP_WORDS = frozenset(
     their theirs them themselves then there these they this those through to too under until up upon
     us use used uses using very via was we were what when where which while who whom why will with
     would you your yours yourself yourselves
-    tool tools thing things something operation operations perform performs function
     """.split()
 )
+# Words every tool could claim of itself: stop words too.
+TOOL_WORDS = frozenset("tool tools thing things something operation operations perform performs function".split())
+STOP_WORDS |= TOOL_WORDS
 # A contentless description: every word of it is a stop word (the genericize mutation).
 GENERIC_DESCRIPTION = "Use this tool to perform an operation."
 
@@ -190,10 +192,10 @@ selection signal a catalog carries, not a claim about how any model chooses.
 
 Tokens: names, descriptions and queries are split on everything but ASCII
 letters and digits, snake_case, camelCase, dots and hyphens included, then
-lower-cased; stop words are dropped, before and after stemming ({len(STOP_WORDS)}
-common English words plus
-"tool", "thing", "something", "operation", "perform" and "function", which
-every tool could claim); a light plural stemmer maps "queries" to "query",
+lower-cased; stop words are dropped, before and after stemming ({len(STOP_WORDS - TOOL_WORDS)}
+common English words plus {len(TOOL_WORDS)} that every tool could claim: "tool(s)",
+"thing(s)", "something", "operation(s)", "perform(s)" and "function"); a light
+plural stemmer maps "queries" to "query",
 "boxes" to "box" and "files" to "file". Nothing else is normalised.
 
 Document: a tool's name tokens count {NAME_WEIGHT} times each, its description tokens
