@@ -27,7 +27,7 @@ _SECRET_PATH = LazyRegex(
     """,
     re.IGNORECASE | re.VERBOSE,
 )
-# Every _SECRET_PATH and _SECRET_NOUN contains one of these: a pre-check.
+# Every _SECRET_PATH and _SECRET_NOUN contains one of these: a pre-check (with _ENV_NAME_HINTS for _ENV_NAME).
 _TARGET_WORDS = Words(
     ".ssh|id_rsa|id_dsa|id_ecdsa|id_ed25519|.aws|.env|.npmrc|.pypirc|.netrc|.git-credentials|.pgpass|.password-store"
     "|.docker|.kube|mcp.json|claude_desktop_config|_history|.gnupg|etc/|wallet.dat|key|token|credential|password"
@@ -349,8 +349,11 @@ _PASSIVE_HAND = LazyRegex(
 )
 
 
-def _slots(sentence: str, prop: str | None, arguments: frozenset[str]) -> list[Slot]:
-    """Every place in the sentence that names an argument to put material in, in order."""
+def _slots(
+    sentence: str, prop: str | None, arguments: frozenset[str], subject: frozenset[str] = frozenset()
+) -> list[Slot]:
+    """Every place in the sentence that names an argument to put material in, in order. A common word names
+    one only in a tool that keeps secrets (subject), where "as value" is its own form-named argument."""
     found = []
     for s in _SLOT.finditer(sentence):
         if s.group("here"):
@@ -358,7 +361,11 @@ def _slots(sentence: str, prop: str | None, arguments: frozenset[str]) -> list[S
                 found.append(Slot(s.start(), s.end(), _leaf(prop)))
         else:
             found.append(Slot(s.start(), s.end(), s.group("quoted") or s.group("word")))
-    bare = [a for a in arguments if len(a) >= 3 and a.lower() not in _COMMON_WORDS]
+    bare = [
+        a
+        for a in arguments
+        if len(a) >= 3 and (a.lower() not in _COMMON_WORDS or (subject and set(_name_words(a)) <= _FORM_WORDS))
+    ]
     if bare:
         pattern = re.compile(_BARE_SLOT.format("|".join(map(re.escape, sorted(bare, key=len, reverse=True)))))
         taken = [range(s.start, s.end) for s in found]
@@ -374,7 +381,7 @@ def _hand_over(
     sentence: str, targets: list[Target], prop: str | None, arguments: frozenset[str], subject: frozenset[str]
 ) -> tuple[list[Target], str] | None:
     """Material passed into an argument that is not made for it ("pass its content as 'sidenote'")."""
-    slots = _slots(sentence, prop, arguments)
+    slots = _slots(sentence, prop, arguments, subject)
     named = [w for w in _QUOTED_NAME.findall(sentence) if w in arguments]
     secret = [t for t in targets if not _CONVERSATION.search(t.text)]  # a conversation is no key
     if secret and (any(made_for(s.argument) for s in slots) or any(made_for(w) for w in named)):
@@ -645,7 +652,8 @@ def secret_exfiltration(tool: Tool) -> Iterator[Hit]:
     the model to fetch one from the user's machine or context.
     """
     blob = _prose_blob(tool)
-    if not _TARGET_WORDS.search(blob.lower):
+    # _TARGET_WORDS holds key, token and secret, but not the _PAT or _PASSWD ending of a variable's name
+    if not _TARGET_WORDS.search(blob.lower) and not _ENV_NAME_HINTS.search(blob.text):
         return
     paths = _SECRET_PATH.finditer(blob.text) if not blob.plain or _PATH_WORDS.search(blob.lower) else ()
     nouns = _finditer(_SECRET_NOUN, blob.text, _anchors(blob.lower, blob.plain, _NOUN_STARTS))
