@@ -90,10 +90,9 @@ SECRET_SHAPES = (
 )
 # Cheap pre-check: a string without any of the shapes' hints holds none of them.
 _SECRET_HINT = Words("|".join(dict.fromkeys(h for shape in SECRET_SHAPES for h in shape.hints)))
-# Passwords in database URLs that documentation and local set-ups use: not a leak.
-_DEFAULT_PASSWORDS = frozenset(
-    "password passw0rd postgres mysql root admin secret changeme example default mongodb redis guest test".split()
-)
+# Passwords in database URLs that documentation and local set-ups use: not a leak. Only those of 8 or more
+# characters: the URL's shape asks for 8 (root, admin, secret, guest and the like never reach this list).
+_DEFAULT_PASSWORDS = frozenset("password passw0rd postgres changeme".split())
 # Placeholders and documentation keys: "sk-...", "xoxb-your-token", AKIAIOSFODNN7EXAMPLE, sk-xxxxxxxx.
 _PLACEHOLDER = LazyRegex(
     r"x{4,}|\*{3,}|\.{3}|…|0{6,}|1234567|abcdefg|your|example|dummy|placeholder|redacted|sample|fake|changeme"
