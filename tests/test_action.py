@@ -91,9 +91,8 @@ def _git(*args: str, cwd: Path) -> str:
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> tuple[Path, str]:
-    """A repository whose base commit has one old flaw; the head adds a new one."""
+def _new_repo(tmp_path: Path) -> Path:
+    """An empty git repository at tmp_path/repo (the test is skipped without git)."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     repo = tmp_path / "repo"
@@ -101,6 +100,13 @@ def repo(tmp_path: Path) -> tuple[Path, str]:
     _git("init", "-q", cwd=repo)
     _git("config", "user.email", "test@example.com", cwd=repo)
     _git("config", "user.name", "test", cwd=repo)
+    return repo
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> tuple[Path, str]:
+    """A repository whose base commit has one old flaw; the head adds a new one."""
+    repo = _new_repo(tmp_path)
     write_catalog(repo / "tools.json", [GOOD, OLD_FLAW])
     _git("add", ".", cwd=repo)
     _git("commit", "-qm", "base", cwd=repo)
@@ -275,13 +281,7 @@ def test_config_input_reaches_the_pull_request_diff_too(repo: tuple[Path, str], 
 def test_pull_request_summary_diffs_a_catalog_named_like_an_option(tmp_path: Path) -> None:
     # the summary's `catalint diff BASE:f f` read a head side named '--exit-code.tools.json' (a name
     # the default include picks up) as an option, failed, and left that catalog's diff out
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _git("init", "-q", cwd=repo)
-    _git("config", "user.email", "test@example.com", cwd=repo)
-    _git("config", "user.name", "test", cwd=repo)
+    repo = _new_repo(tmp_path)
     write_catalog(repo / "--exit-code.tools.json", [GOOD])
     _git("add", "--", ".", cwd=repo)
     _git("commit", "-qm", "base", cwd=repo)
