@@ -228,6 +228,11 @@ def test_paths_input_expands_globs(tmp_path: Path) -> None:
     assert proc.stdout == "::error title=catalint::paths: servers/*.yaml matches no file or folder\n"
     write_catalog(repo / "odd[1].tools.json", [GOOD])  # an existing name is taken as it is, not as a pattern
     assert linted("odd[1].tools.json")[0] == 0
+    # a literal path that starts with a dash is a file too, not the --gate option it looks like
+    (tmp_path / "output.txt").unlink(missing_ok=True)
+    proc, _, _ = _run_step(repo / "servers", tmp_path, paths="--gate=min_score>=0.json", summary="false")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "::error file=--gate=min_score>=0.json,title=catalint gate::" in proc.stdout
 
 
 def test_gate_and_fail_severity_inputs(repo: tuple[Path, str], tmp_path: Path) -> None:

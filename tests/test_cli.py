@@ -485,6 +485,21 @@ def test_show_flags_refuse_what_they_cannot_do(cli, tmp_path: Path) -> None:
     missing = cli("lint", "--show-files", "tools.json", "nowhere.json")
     assert missing.exit_code == 2 and missing.stdout == "tools.json\n"
     assert missing.stderr.strip() == "nowhere.json: error: No such file or directory"
+    # the settings of the first file there is; a bad config in a folder is one error line, not a crash
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "catalint.toml").write_text('select = "DESC"\n')
+    shown = cli("lint", "--show-settings", "missing.json", "tools.json")
+    assert shown.exit_code == 2 and "file: tools.json" in shown.stdout
+    assert shown.stderr.strip() == "missing.json: error: No such file or directory"
+    crashed = cli("lint", "--show-settings", "missing.json", "bad")
+    assert (
+        crashed.exit_code == 2 and "internal error" not in crashed.stderr and "bad/catalint.toml:1:10" in crashed.stderr
+    )
+    # a server is never started for them
+    started = tmp_path / "started"
+    server = cli("lint", "--show-files", "--server", "--", sys.executable, "-c", f"open({str(started)!r}, 'w')")
+    assert server.exit_code == 2 and not started.exists()
+    assert server.stderr.strip() == "error: --show-files and --show-settings look at files: drop --server and --url"
     before = (tmp_path / "tools.json").read_text()
     onto = cli("lint", "--show-files", "tools.json", "-o", "tools.json")  # the list never replaces a catalog
     assert onto.exit_code == 2 and (tmp_path / "tools.json").read_text() == before

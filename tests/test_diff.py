@@ -672,3 +672,10 @@ def test_lint_baseline_an_unchanged_catalog_never_falls_below_itself(lint, tmp_p
         result = lint(tmp_path, "--baseline", "base.json", "--gate", gate, "tools.json")
         assert result.exit_code == 0, result.stdout
         assert f"gate [PASS] {gate.replace('>=', ' 0.64 < ').replace('0.7', '0.70')}" in result.stdout
+
+
+def test_a_score_move_two_decimals_would_hide_is_shown_to_four() -> None:
+    from catalint.diff_cli import _score_move, _signed
+
+    assert _score_move(0.6997, 0.7) == "0.6997 -> 0.70 (+0.0003)"  # not "(+0.00)" beside a real change
+    assert _signed(0.0) == "+0.00" and _signed(-0.00001) == "+0.00" and _signed(-0.25) == "-0.25"

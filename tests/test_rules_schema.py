@@ -1085,6 +1085,11 @@ def test_sch010_fires_on_a_dynamic_ref_that_names_nothing() -> None:
     anchored = obj({"n": {"$dynamicRef": "#meta"}}, **{"$defs": {"m": {"$dynamicAnchor": "meta", "type": "string"}}})
     assert run("SCH-010", tool(anchored)) == []
     assert run("SCH-010", tool(obj({"n": {"$dynamicRef": "#/$defs/m"}}, **{"$defs": {"m": STR}}))) == []
+    # before 2020-12 it is no keyword: validators pass it over, and so does SCH-010 (SCH-009 checks the default)
+    for schema in ("http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2019-09/schema"):
+        older = obj({"n": {"$dynamicRef": "#nope", "type": "string", "default": 1}}, **{"$schema": schema})
+        assert run("SCH-010", tool(older)) == []
+        assert [f.code for f in run("SCH-009", tool(older))] == ["SCH-009"]
 
 
 def test_sch010_an_array_index_of_thousands_of_digits_resolves_to_nothing() -> None:

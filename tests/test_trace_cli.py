@@ -1041,6 +1041,8 @@ def test_an_empty_class_list_is_the_reference_vacuous_case(cli, tmp_path: Path) 
     write_json(tmp_path / "some.json", HIT)
     result = cli("trace", "score", "some.json", "--spec", "spec.yaml", "--output-format", "json")
     assert result.exit_code == 1 and scenario(result)["figures"]["tool_selection.f1"] == 0
+    orchestration = next(x for x in lines_of(cli("trace", "score", "some.json", "--spec", "spec.yaml")) if "orch" in x)
+    assert orchestration.endswith("(discovery and efficiency need classes)")  # an empty list is no classes
     (tmp_path / "te.yaml").write_text("token_efficiency:\n  classes: []\n")
     assert cli("trace", "score", "none.json", "--spec", "te.yaml").exit_code == 2
 

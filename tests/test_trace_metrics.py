@@ -444,6 +444,7 @@ def test_pass_k_with_no_runs_fails() -> None:
     assert floor.rate_ok and all(floor.within)  # 0 >= 0.0 x 0, and no run over a budget
     assert not floor.passed
     assert floor.lines()[0] == "tool-selection floor [FAIL] w: selection 0/0 (0%), pass^k 0%, tokens n/a"
+    assert floor.lines()[1:] == ["FLOOR w: no runs recorded, so no run selected `get_weather`"]  # says why
 
 
 def test_pass_k_qualified_expected_tool_is_selected_by_its_server_only() -> None:

@@ -20,6 +20,7 @@ paths=()
 shopt -s globstar 2> /dev/null || true
 for word in ${words[@]+"${words[@]}"}; do
   if [[ "$word" != *[\*\?\[]* ]] || [ -e "$word" ]; then
+    [[ "$word" == -?* ]] && word="./$word"  # a path, even one that starts with a dash, is no option
     paths+=("$word")
     continue
   fi

@@ -481,6 +481,10 @@ def lint(
         paths = ("-",)  # as ruff does: --stdin-filename alone reads standard input
     if server_url and paths:
         fail(f"error: --url lints the server at that address, not files: drop {paths[0]!r} (or drop --url)")
+    if show_files and show_settings:
+        fail("error: give --show-files or --show-settings, not both")
+    if (show_files or show_settings) and (server_url or from_server):
+        fail("error: --show-files and --show-settings look at files: drop --server and --url")
     if from_server or server_url:
         live = _live_catalog(_server(paths, server_url, headers, env, inherit_env, timeout), run.notices)
     try:
@@ -506,11 +510,7 @@ def lint(
 
     config_error: ConfigError | None = None
     skipped: list[str] = []  # covered by exclude, with force-exclude on
-    if show_files and show_settings:
-        fail("error: give --show-files or --show-settings, not both")
-    showing = show_files or show_settings
-    if showing and (live is not None or server_url or from_server):
-        fail("error: --show-files and --show-settings look at files: drop --server and --url")
+    showing = show_files or show_settings  # checked before any server starts
     try:
         for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir, empty_dir, odd_entry):
             settings = resolver.for_file(file)
@@ -521,7 +521,7 @@ def lint(
                 missing = file != "-" and not os.path.lexists(file)
                 shown = LoadError(file, "No such file or directory") if missing else Catalog(file, file, [], None)
                 loaded.append((file, settings, shown))
-                if show_settings:
+                if show_settings and not missing:  # the first file there is
                     break
                 continue
             try:
@@ -1096,6 +1096,7 @@ def _show(
     paths: tuple[str, ...],
 ) -> None:
     """lint --show-files / --show-settings: what a run would lint, or with what, as ruff shows them."""
+    from catalint.config import ConfigError
     from catalint.loader import LoadError
     from catalint.settings_view import describe
 
@@ -1110,7 +1111,11 @@ def _show(
     if settings_wanted:
         # no catalog found: the settings of the first folder given (else of the working directory)
         folder = next((p for p in paths if os.path.isdir(p)), ".")
-        settings = loaded[0][1] if files else resolver.for_dir(Path(folder))
+        try:
+            settings = next(s for _, s, c in loaded if not isinstance(c, LoadError)) if files else None
+            settings = settings or resolver.for_dir(Path(folder))
+        except ConfigError as exc:
+            fail(f"error: {exc}")
         text = describe(settings, files[0] if files else None, bool(resolver.overrides), folder)
     else:
         text = "".join(_line(f) + "\n" for f in files)

@@ -94,6 +94,8 @@ def _score(value: float | None) -> str:
 
 def _signed(delta: float) -> str:
     text = f"{delta:+.2f}"
+    if text in ("+0.00", "-0.00") and abs(delta) >= 0.00005:  # a move two decimals hide: 0.6997 -> 0.70
+        return f"{delta:+.4f}"
     return "+0.00" if text == "-0.00" else text
 
 

@@ -436,7 +436,9 @@ class PassK:
         if self.passed:
             return out
         tool = f"`{self.expected_tool}`"
-        if not self.rate_ok:
+        if not self.n:  # nothing to rate: the floor fails, and says why
+            out.append(f"FLOOR {self.name}: no runs recorded, so no run selected {tool}")
+        elif not self.rate_ok:
             floor = _num(self.min_rate * 100)
             out.append(
                 f"FLOOR {self.name}: selection rate {self.rate}% is below the {floor}% floor "

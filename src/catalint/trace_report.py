@@ -80,7 +80,8 @@ def to_text(results: list[Result], comparison: list[dict[str, Any]] | None = Non
         if len(calls["problems"]) > len(shown):
             out.append(f"    ... and {len(calls['problems']) - len(shown)} more (see --output-format json)")
         orch = dict(sec["orchestration"])
-        classes = "tool_selection" in sec or "token_efficiency" in sec  # orchestration reads either's classes
+        # orchestration reads the classes of either block (token_efficiency's are never empty)
+        classes = bool(sec.get("tool_selection", {}).get("classes")) or "token_efficiency" in sec
         if not classes:  # discovery and efficiency are 0 by definition
             del orch["discovery"], orch["efficiency"]
         tail = "" if classes else " (discovery and efficiency need classes)"

@@ -55,6 +55,12 @@ def dialect(tool: Tool) -> Dialect:
     return cached
 
 
+def reference_keywords(dialect_name: str | None) -> tuple[str, ...]:
+    """The keywords that must resolve for a schema of the dialect to be built: `$ref`, and `$dynamicRef` in
+    2020-12 (an unknown keyword before it, which validators ignore)."""
+    return ("$ref", "$dynamicRef") if dialect_name == "2020-12" else ("$ref",)
+
+
 def root_of(tool: Tool) -> dict[str, Any]:
     schema = tool.input_schema
     return schema if isinstance(schema, dict) else {}

@@ -19,6 +19,7 @@ from catalint.rules.schema.common import (
     dialect,
     input_schema_of,
     nodes,
+    reference_keywords,
     referrers,
     root_of,
     where_of,
@@ -306,8 +307,9 @@ def unresolvable_ref(tool: Tool) -> Iterator[Hit]:
     **Fix.** Point the reference at a definition inside the schema, or inline it.
     """
     root = root_of(tool)
+    keys = reference_keywords(dialect(tool).name)
     for node in nodes(tool):
-        for key in _REFERENCES:
+        for key in keys:
             ref = node.schema.get(key)
             if not isinstance(ref, str) or resolve(root, ref, node.resource, node.base) is not None:
                 continue
@@ -322,9 +324,6 @@ def unresolvable_ref(tool: Tool) -> Iterator[Hit]:
                 yield Hit(at, f"{key} {ref!r} does not resolve inside the schema")
             else:
                 yield Hit(at, f"{key} {ref!r} names a document that is not part of the schema")
-
-
-_REFERENCES = ("$ref", "$dynamicRef")  # SCH-009 leaves to SCH-010 the schemas these make unbuildable
 
 
 OUTPUT_OBJECT_UNTIL = "2025-11-25"

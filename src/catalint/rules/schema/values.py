@@ -18,6 +18,7 @@ from catalint.registry import Hit, rule
 from catalint.rules.schema.common import (
     dialect,
     nodes,
+    reference_keywords,
     root_of,
     where_of,
 )
@@ -129,7 +130,7 @@ def _explained(tool: Tool, dialect: str) -> bool:
         known = tool.cache["sch009_explained"] = next(iter(schema_errors(root, dialect)), None) is not None or any(
             isinstance(ref := node.schema.get(key), str) and resolve(root, ref, node.resource, node.base) is None
             for node in nodes(tool)
-            for key in ("$ref", "$dynamicRef")
+            for key in reference_keywords(dialect)
         )
     return known
 
