@@ -1101,7 +1101,7 @@ def _show(
     from catalint.settings_view import describe
 
     errors = [c for _, _, c in loaded if isinstance(c, LoadError)]
-    for error in errors:  # a folder that cannot be listed
+    for error in errors:  # a path that is not there, or a folder that cannot be listed
         click.echo(_line(str(error)), err=True)
     for notice in notices:
         click.echo(_line(notice), err=True)
