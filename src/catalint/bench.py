@@ -256,7 +256,7 @@ def _key_word(spec: Spec, bench: Bench, tool: Tool) -> str | None:
 
 def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
     """The whole benchmark: baseline, then every mutation (the spec's, or --auto's)."""
-    from catalint.tdqs import score
+    from catalint.tdqs import mean_score, score
 
     bench = Bench(spec)
     picks, correct = bench.baseline()
@@ -280,7 +280,7 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
         spec,
         picks,
         correct,
-        round(sum(scores) / len(scores), 4) if scores else 0.0,
+        mean_score(scores) if scores else 0.0,
         round(min(scores), 4) if scores else 0.0,
         smells,
         total_tokens,

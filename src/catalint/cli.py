@@ -624,15 +624,14 @@ def _gate_against(rows: list[Any], base: FileResult) -> list[Any]:
     """The gate rows with score checks judged against the baseline's scores (gate.against_baseline),
     as its lint scored them."""
     from catalint.gate import against_baseline
-    from catalint.tdqs import score
+    from catalint.tdqs import mean_score, score
 
     scores = {tr.tool.name: (tr.score or score(tr.tool)).score for tr in base.tools}
     if not scores:
         return rows
-    # rounded as quality.mean_score rounds the current mean: unrounded, an unchanged catalog fell below itself
-    before = {"min_score": min(scores.values()), "mean_score": round(sum(scores.values()) / len(scores), 4)}
-    before.update({f'tool["{name}"].score': value for name, value in scores.items()})
-    return against_baseline(rows, before)
+    # the mean rounded as the current one is: unrounded, an unchanged catalog fell below itself
+    before = {"min_score": min(scores.values()), "mean_score": mean_score(list(scores.values()))}
+    return against_baseline(rows, before, scores)
 
 
 def _check_gated_tools(gated: dict[str, list[FileResult]], given: tuple[str, ...]) -> list[str]:
@@ -1107,13 +1106,13 @@ def _show(
         click.echo(_line(notice), err=True)
     if config_error is not None:
         fail(f"error: {config_error}")
-    files = [f for f, _, c in loaded if not isinstance(c, LoadError)]
+    found = [(f, s) for f, s, c in loaded if not isinstance(c, LoadError)]
+    files = [f for f, _ in found]
     if settings_wanted:
         # no catalog found: the settings of the first folder given (else of the working directory)
         folder = next((p for p in paths if os.path.isdir(p)), ".")
         try:
-            settings = next(s for _, s, c in loaded if not isinstance(c, LoadError)) if files else None
-            settings = settings or resolver.for_dir(Path(folder))
+            settings = found[0][1] if found else resolver.for_dir(Path(folder))
         except ConfigError as exc:
             fail(f"error: {exc}")
         text = describe(settings, files[0] if files else None, bool(resolver.overrides), folder)

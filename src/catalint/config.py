@@ -251,25 +251,23 @@ def _strings(value: Any, where: str) -> list[str]:
     return value
 
 
+_TOML_KINDS = {
+    bool: "a boolean",
+    int: "an integer",
+    float: "a float",
+    str: "a string",
+    list: "an array",
+    dict: "a table",
+}
+
+
 def kind(value: Any) -> str:
-    """A TOML value's type, as a message names it."""
+    """A TOML value's type, as a message names it (tomllib gives these types exactly, or a date or time)."""
     import datetime
 
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "a table"
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return "a date or time"
-    return type(value).__name__
+    return _TOML_KINDS.get(type(value), type(value).__name__)
 
 
 def _codes(value: Any, where: str) -> list[str]:
@@ -474,7 +472,7 @@ def read_table(path: Path) -> dict[str, Any] | None:
         tool = doc.get("tool")
         if isinstance(tool, dict) and "catalint" in tool:
             raise ConfigError(
-                f"{_tool_table_place(path, shown)}: [tool.catalint] belongs in pyproject.toml; in {path.name}"
+                f"{_tool_table_place(text, shown)}: [tool.catalint] belongs in pyproject.toml; in {path.name}"
                 " the settings go at the top level: move them out of the table (or into pyproject.toml)"
             )
         table = doc
@@ -490,12 +488,8 @@ def _end_of(text: str) -> tuple[int, int]:
     return number + 1, len(lines[number].rstrip()) + 1
 
 
-def _tool_table_place(path: Path, shown: str) -> str:
-    """FILE:LINE:COL of the first [tool.catalint...] header or tool.catalint key in path, else FILE."""
-    try:
-        text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
-    except (OSError, UnicodeDecodeError):
-        return shown
+def _tool_table_place(text: str, shown: str) -> str:
+    """FILE:LINE:COL of the first [tool.catalint...] header or tool.catalint key in the config's text, else FILE."""
     for number, line in enumerate(text.splitlines(), 1):
         found = _TOOL_TABLE.match(line)
         if found:

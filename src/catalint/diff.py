@@ -23,6 +23,7 @@ from catalint.engine import FileResult, ToolResult, lint_catalog
 from catalint.loader import MAX_FILE_BYTES, LoadError, decode_bytes, load_path, load_text, read_text
 from catalint.model import Catalog, Finding, Tool
 from catalint.sourcemap import join_pointer, pointer_in_tool
+from catalint.tdqs import mean_score
 from catalint.tdqs import score as tdqs_score
 from catalint.tokens import count
 
@@ -206,7 +207,7 @@ class CatalogDiff:
 
 
 def _mean(states: list[ToolState]) -> float | None:
-    return round(sum(s.score for s in states) / len(states), 4) if states else None
+    return mean_score([s.score for s in states])
 
 
 @dataclass

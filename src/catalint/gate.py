@@ -229,15 +229,15 @@ def evaluate(
     return rows
 
 
-def against_baseline(rows: list[Row], before: dict[str, float]) -> list[Row]:
+def against_baseline(rows: list[Row], before: dict[str, float | None], tools: dict[str, float]) -> list[Row]:
     """Under a baseline, a failed score check (min_score, mean_score, a tool's score; >= or > only)
     passes when the score is no lower than the baseline's: legacy quality is not the change's to fix.
-    before: each score target's figure at the baseline."""
+    before: the catalog's score figures at the baseline; tools: each tool's score there, by name (however
+    a check quotes it: tool['x'].score or tool["x"].score)."""
     out = []
     for row in rows:
-        # a tool's check by its name, however its target quotes it (tool['x'].score or tool["x"].score)
         tool = row.check.tool
-        base = before.get(row.check.target if tool is None else f'tool["{tool}"].score')
+        base = before.get(row.check.target) if tool is None else tools.get(tool)
         scored = row.check.target in SCORE_TARGETS or row.check.tool is not None
         rising = bool(row.check.ops) and all(op in (">=", ">") for op, _ in row.check.ops)
         if row.passed or base is None or row.actual is None or not (scored and rising) or row.actual < base:

@@ -118,8 +118,6 @@ def spec_message(error: Any) -> str:
     kind = error.kind
     options = getattr(kind, "options", None)
     if type(kind).__name__ == "Enum" and isinstance(options, list) and 1 < len(options) <= MAX_LISTED_OPTIONS:
-        import json
-
         shown = [json.dumps(o, ensure_ascii=False) for o in options]
         return f"{json.dumps(error.instance, ensure_ascii=False)} is not one of {', '.join(shown[:-1])} or {shown[-1]}"
     return str(error.message)

@@ -10,7 +10,7 @@ from catalint.engine import FileResult, ToolResult
 from catalint.gate import Check, Row, evaluate
 from catalint.model import SMELLS, Severity
 from catalint.registry import get_rule
-from catalint.tdqs import Score, grade, score
+from catalint.tdqs import Score, grade, mean_score, score
 
 TOKEN_TARGETS = ("tokens.total", "tokens.max_tool")
 
@@ -53,9 +53,7 @@ class FileQuality:
 
     @property
     def mean_score(self) -> float | None:
-        if not self.tools:
-            return None
-        return round(sum(t.score.score for t in self.tools) / len(self.tools), 4)
+        return mean_score([t.score.score for t in self.tools])
 
     @property
     def grade(self) -> str | None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from catalint.config import Settings, shown_path
+from catalint.text import one_line
 
 
 def _strings(values: list[str]) -> str:
@@ -34,11 +34,9 @@ def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".
         parts += [f"files = {_strings(t.files)}"] if t.files else []
         parts += [f"reason = {json.dumps(t.reason, ensure_ascii=False)}"] if t.reason else []
         lines.append("per-tool-ignores: " + ", ".join(parts))
-    checks: list[Any] = settings.gate_checks()
+    checks = settings.gate_checks()
     lines.append("gate: " + (", ".join(f"{c.target} {c.expected()}" for c in checks) or "off"))
     lines.append(f"targets: {_strings(settings.targets)}")
     lines.append(f"tool-token-budget: {settings.tool_token_budget}")
     lines.append(f"catalog-token-budget: {settings.catalog_token_budget or 'none'}")
-    from catalint.text import one_line
-
     return "".join(one_line(line) + "\n" for line in lines)

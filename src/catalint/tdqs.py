@@ -113,6 +113,11 @@ def grade(score: float) -> str:
     return next((letter for floor, letter in GRADES if score >= floor), "F")
 
 
+def mean_score(scores: list[float]) -> float | None:
+    """The mean of some scores, rounded to four places as every report and gate gives it; None for none."""
+    return round(sum(scores) / len(scores), 4) if scores else None
+
+
 def shown(score: float) -> str:
     """A score to two decimals, or to four where two would round it up onto a tenth, where the grades and the
     default gate's bounds lie (0.6997 is a D and fails mean_score >= 0.70: it is not shown as 0.70)."""

@@ -12,6 +12,7 @@ percent is taken; efficiency alone is a mean of per-run ratios.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from catalint.traces import Call, Resolver, Run
@@ -241,8 +242,6 @@ def orchestration(classes: list[EqClass], runs: list[Run]) -> dict[str, int]:
 def efficiency(classes: int, runs: list[Run]) -> int:
     """The mean over runs of classes / calls, each run's ratio capped at 1 first (so one short run cannot
     hide another run's extra calls), as a percent rounded to the nearest; no classes, or no calls: 0."""
-    from fractions import Fraction
-
     if not classes or not runs:
         return 0
     total = sum((min(Fraction(1), Fraction(classes, len(r.calls))) for r in runs if r.calls), Fraction(0))
@@ -413,8 +412,6 @@ class PassK:
 
     @property
     def rate_ok(self) -> bool:
-        from fractions import Fraction
-
         return sum(self.selected) >= Fraction(str(self.min_rate)) * self.n  # exact, no float division
 
     @property

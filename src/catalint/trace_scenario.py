@@ -429,9 +429,10 @@ syntax = calls with a non-empty name and object args; error_recovery = errored
 calls followed later in the run by a successful call to the same tool or to a
 tool in a class with it (no errors: 100); efficiency = classes / calls of each
 run, capped at 100 in each run before the mean over runs, so a short run does not
-hide another's extra calls (no classes: 0; a run with no calls: 0). Empty traces score 100 on parameterization and
-syntax. discovery: name_free: true records the promise that the prompt names
-no tool or server; catalint flags a scenario or recorded prompt that does.
+hide another's extra calls (no classes: 0; a run with no calls: 0). Empty traces
+score 100 on parameterization and syntax. discovery: name_free: true records
+the promise that the prompt names no tool or server; catalint flags a scenario
+or recorded prompt that does.
 
 Distractors (distractors:; MCPAgentBench, arXiv:2512.24565). count tools from
 a bundled catalog of plausible but irrelevant tools (source: {{from: catalog}};

@@ -7,7 +7,7 @@ from collections import Counter
 from catalint.model import SMELLS
 from catalint.registry import get_rule
 from catalint.run import Run
-from catalint.tdqs import shown
+from catalint.tdqs import grade, mean_score, shown
 from catalint.text import one_line
 
 
@@ -114,9 +114,7 @@ def summary(run: Run) -> str:
     scores = run.scores()
     quality = ""
     if scores:
-        from catalint.tdqs import grade
-
-        mean = round(sum(scores) / len(scores), 4)  # as quality.mean_score rounds it for the gate
+        mean = mean_score(scores) or 0.0  # scores is not empty
         quality = f"; TDQS min {shown(min(scores))}, mean {shown(mean)} ({grade(mean)})"
     counted = [fr.quality.token_total for fr in run.files if fr.quality is not None and fr.quality.tools]
     if counted and None not in counted:  # --tokens (or --scores, --explain) counted them
