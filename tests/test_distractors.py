@@ -164,6 +164,15 @@ def test_from_catalog_skips_topics_the_descriptions_use() -> None:
     assert "convert_units" not in _names(from_catalog(["set_unit"], 40))
 
 
+def test_from_catalog_two_letter_topics_count() -> None:
+    # A QR scanner gets no QR distractors, whether its name or its description says QR.
+    qr_tools = {"generate_qr_code", "decode_qr_code"}
+    assert not qr_tools & set(_names(from_catalog(["scan_qr"], 40)))
+    assert not qr_tools & set(_names(from_catalog(["scan"], 40, ["Reads a QR image from the camera."])))
+    # 'in' (get_time_in_zone) is a function word, not a topic
+    assert "get_time_in_zone" in _names(from_catalog(["check_in"], 48 - 2))
+
+
 def test_from_catalog_accepts_any_iterable() -> None:
     assert _names(from_catalog(iter(["get_moon_phase"]), 1)) == [_names(bundled())[0]]
 

@@ -57,7 +57,8 @@ _GENERIC_WORDS = frozenset(
 
 def _topic_words(name: str) -> set[str]:
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return {_singular(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if len(w) > 2 and w not in _GENERIC_WORDS}
+    # two letters are enough for a topic: qr, tv, ip
+    return {_singular(w) for w in re.split(r"[^a-z0-9]+", spaced.lower()) if len(w) > 1 and w not in _GENERIC_WORDS}
 
 
 def _singular(word: str) -> str:
@@ -66,7 +67,7 @@ def _singular(word: str) -> str:
 
 
 def _text_words(text: str) -> set[str]:
-    return {_singular(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2}
+    return {_singular(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 1}
 
 
 def descriptions(tools: Iterable[dict[str, Any]]) -> list[str]:
