@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
@@ -361,6 +362,28 @@ def test_summary_gate_and_table_agree_on_a_mean_just_under_the_bar(catalog: Path
     assert "gate [FAIL] mean_score 0.6997 < 0.70" in gate_rows(run)
     tables = "\n".join(score_tables(run))
     assert "catalog: min 0.6997, mean 0.6997 (grade D)" in tables and " 0.6997 " in tables
+
+
+def test_score_table_columns_line_up_when_a_score_takes_four_decimals(catalog: Path, monkeypatch) -> None:
+    from catalint.config import Settings
+    from catalint.engine import lint_catalog
+    from catalint.formatters.text import score_tables
+    from catalint.gate import DEFAULT_GATE
+    from catalint.loader import load_path
+    from catalint.quality import assess
+    from catalint.run import Run
+
+    result = lint_catalog(load_path(str(catalog)), Settings())
+    assert len(result.tools) > 1
+    monkeypatch.setattr(result.tools[0].score, "score", 0.6997)
+    result.quality = assess(result, list(DEFAULT_GATE), True)
+    header, *rows = [line for line in score_tables(Run(files=[result])) if line.startswith("  ")][:-1]
+    assert len(rows) == len(result.tools) and "0.6997" in rows[0]
+    cells = [re.match(r"^  \S+ +(\S+) +[A-F] +(?:\d+|-)  (.*)$", row) for row in rows]
+    assert all(cells), rows
+    # the scores end where their heading ends, and the smells start where theirs starts
+    assert {m.end(1) for m in cells} == {header.index("score") + len("score")}, (header, rows)
+    assert {m.start(2) for m in cells} == {header.index("smells")}, (header, rows)
 
 
 def test_github_notice_says_notice_once_and_one_check_is_singular(cli, catalog: Path) -> None:

@@ -63,13 +63,14 @@ def score_tables(run: Run) -> list[str]:
         if q is None:
             continue
         width = max([len("tool"), *(len(one_line(t.name)) for t in q.tools)])
-        lines += ["", f"{one_line(fr.catalog.display)}:", f"  {'tool':<{width}}  score  grade  tokens  smells"]
-        for t in q.tools:
+        scores = [shown(t.score.score) for t in q.tools]
+        wide = max([len("score"), *map(len, scores)])  # 0.6997 takes six places
+        header = f"  {'tool':<{width}}  {'score':>{wide}}  grade  tokens  smells"
+        lines += ["", f"{one_line(fr.catalog.display)}:", header]
+        for t, score in zip(q.tools, scores, strict=True):
             smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
             tokens = f"{t.tokens.total:>6}" if t.tokens is not None else f"{'-':>6}"
-            lines.append(
-                f"  {one_line(t.name):<{width}}  {shown(t.score.score):>5}  {t.score.grade:^5}  {tokens}  {smells}"
-            )
+            lines.append(f"  {one_line(t.name):<{width}}  {score:>{wide}}  {t.score.grade:^5}  {tokens}  {smells}")
         if q.tools:
             total = q.token_total
             cost = ""
