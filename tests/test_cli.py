@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -508,3 +509,32 @@ def test_show_flags_refuse_what_they_cannot_do(cli, tmp_path: Path) -> None:
     (tmp_path / "catalint.toml").write_text('select = "DESC"\n')
     bad = cli("lint", "--show-settings", "tools.json")
     assert bad.exit_code == 2 and len(bad.stderr.splitlines()) == 1 and "catalint.toml:1:10" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["lint", "examples/weather.tools.json", "--exit-zero"],
+        ["diff", "examples/weather.tools.json", "examples/weather.tools.yaml"],
+        ["bench", "run", "examples/tool-description-bench/spec.yaml"],
+        [
+            "trace",
+            "score",
+            "examples/traces/runs/research-agent.jsonl",
+            "--catalog",
+            "search=examples/traces/catalogs/search.json",
+            "--class",
+            "search=search.web_search",
+        ],
+        ["check", "examples/traces/suite.yml", "--traces", "examples/traces/runs"],
+    ],
+    ids=lambda c: c[0] if c[0] not in ("bench", "trace") else " ".join(c[:2]),
+)
+def test_every_json_report_opens_with_the_version_that_wrote_it(cli, command: list[str]) -> None:
+    from catalint import __version__
+
+    args = [re.sub(r"^(\w+=)?(examples/)", lambda m: (m[1] or "") + f"{ROOT}/examples/", a) for a in command]
+    result = cli(*args, "--output-format", "json")
+    assert result.exit_code in (0, 1), result.output
+    doc = json.loads(result.stdout)
+    assert next(iter(doc.items())) == ("catalint", __version__)

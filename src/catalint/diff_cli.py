@@ -229,7 +229,10 @@ def _change_dict(c: ToolChange) -> dict[str, Any]:
 
 
 def format_json(diff: CatalogDiff) -> str:
-    return json.dumps(as_dict(diff), indent=2, ensure_ascii=False) + "\n"
+    from catalint import __version__
+
+    doc = {"catalint": __version__, **as_dict(diff)}  # the version that wrote it, as lint's report
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 # markdown ------------------------------------------------------------------------------------------------------

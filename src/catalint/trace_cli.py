@@ -318,7 +318,7 @@ def report_check(
     if output_format == "json":
         doc = report_dict(results, comparison)
         doc["passed"] = doc["passed"] and all(q["passed"] for q in quality)
-        doc = {"version": doc.pop("version"), "tool_quality": quality, **doc}
+        doc = {"catalint": doc.pop("catalint"), "version": doc.pop("version"), "tool_quality": quality, **doc}
         text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     else:
         lines = []

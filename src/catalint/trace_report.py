@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+from catalint import __version__
 from catalint.gate import is_number
 from catalint.text import one_line
 from catalint.trace_scenario import ALL_TARGETS, Result
@@ -31,7 +32,8 @@ def as_dict(result: Result) -> dict[str, Any]:
 
 def report_dict(results: list[Result], comparison: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     doc: dict[str, Any] = {
-        "version": REPORT_VERSION,
+        "catalint": __version__,  # the version that wrote it
+        "version": REPORT_VERSION,  # the report's layout
         "passed": all(r.passed for r in results),
         "scenarios": [as_dict(r) for r in results],
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from catalint import __version__
 from catalint.bench import Report, wilson
 from catalint.model import SMELLS
 from catalint.tdqs import shown
@@ -95,7 +96,8 @@ def passed(report: Report, min_drop: float) -> bool:
 
 
 def format_json(report: Report, min_drop: float | None = None) -> str:
-    return json.dumps(as_dict(report, min_drop), indent=2, ensure_ascii=False) + "\n"
+    doc = {"catalint": __version__, **as_dict(report, min_drop)}  # the version that wrote it, as lint's report
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def format_text(report: Report, min_drop: float | None = None) -> str:
