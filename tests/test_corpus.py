@@ -132,6 +132,31 @@ def test_hand_checked_schema_scientific_computing() -> None:
     ]
 
 
+def test_hand_checked_schema_notion_unused_definitions() -> None:
+    # All 24 tools carry the same nine $defs; most refer to none. The SCH rules report inside the
+    # definitions a tool uses only: those its arguments refer to, and those these refer to in turn
+    # (parentRequest's oneOf names pageIdParentRequest and dataSourceIdParentRequest;
+    # blockObjectRequest names the two block requests, which name richTextRequest). Before, every
+    # tool got the same 13 findings in them: API-get-user, which takes only user_id, among them.
+    result = lint_catalog(load_path(str(CORPUS / "notion-mcp-server.json")), Settings(select=["SCH"]))
+    used: dict[str, set[str]] = {}
+    for f in result.findings:
+        parts = f.pointer.split("/")
+        if parts[4:5] == ["$defs"]:
+            used.setdefault(f.tool, set()).add(parts[5])
+    assert used == {
+        "API-patch-block-children": {"paragraphBlockRequest", "bulletedListItemBlockRequest", "richTextRequest"},
+        "API-post-page": {"parentRequest", "pageIdParentRequest", "dataSourceIdParentRequest"},
+        "API-query-data-source": {"sortObject"},
+        "API-update-a-data-source": {"richTextRequest"},
+        "API-create-a-data-source": {"pageIdParentRequest", "richTextRequest"},
+        "API-move-page": {"movePageParentRequest"},
+    }
+    assert [(f.code, f.pointer) for f in result.findings if f.tool == "API-get-user"] == [
+        ("SCH-002", "/tools/0/inputSchema")
+    ]
+
+
 def test_corpus_has_no_unknown_dialects_or_broken_refs() -> None:
     # Across every catalog: no $schema outside the known dialects, no dangling $ref, no
     # misspelt keyword. A regression in the walker or the resolver shows up here first.

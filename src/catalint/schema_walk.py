@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 from urllib.parse import unquote, urljoin
 
@@ -142,8 +143,11 @@ def scope(schema: dict[str, Any], resource: dict[str, Any], base: str) -> tuple[
 _EMPTY: frozenset[str] = frozenset()
 
 
-def walk(schema: dict[str, Any], pointer: str, root_label: str = "the input schema") -> list[Node]:
-    """Every subschema of schema (schema itself first), in document order."""
+def walk(
+    schema: dict[str, Any], pointer: str, root_label: str = "the input schema", repeats: list[Node] | None = None
+) -> list[Node]:
+    """Every subschema of schema (schema itself first), in document order; repeats, when given, collects the
+    places not walked because their object was walked at another place already (a YAML alias)."""
     out: list[Node] = []
     root_id = schema.get("$id")
     base = _without_fragment(root_id) if isinstance(root_id, str) else ""
@@ -154,12 +158,94 @@ def walk(schema: dict[str, Any], pointer: str, root_label: str = "the input sche
         node = stack.pop()
         s = node.schema
         if id(s) in seen:  # YAML aliases can share one object: walk it once
+            if repeats is not None:
+                repeats.append(node)
             continue
         seen.add(id(s))
         out.append(node)
         if node.depth < MAX_DEPTH and not _SUBSCHEMA_KEYS.isdisjoint(s):  # most nodes are leaves
             stack.extend(reversed(_children(node, schema)))
     return out
+
+
+# The keywords whose reference validation follows (`$dynamicRef` and `$recursiveRef` in any dialect: more
+# references can only keep more definitions).
+_REFERENCES = ("$ref", "$dynamicRef", "$recursiveRef")
+_ROLE_OF = attrgetter("role")
+_DEPTH_OF = attrgetter("depth")
+
+
+def without_unused_definitions(walked: list[Node], root: dict[str, Any], repeats: bool = False) -> list[Node]:
+    """walked (a walk of root) less the subschemas inside `$defs`/`definitions` entries that no value is ever
+    validated against: entries that no reference reaches from the root, outside unused entries.
+
+    A reference to an entry, or into it (`#/$defs/a/properties/b`), makes the whole entry used, and its own
+    references count in turn; a `$defs` nested in an entry is an entry of its own. Only a JSON pointer
+    fragment read from the root resource (`#/$defs/a`; `~1` and percent escapes undone) is followed: any
+    other reference (an anchor, an `$id`, another document), one that names nothing or no subschema the walk
+    visited, a walk cut at MAX_DEPTH or MAX_NODES, or an object walked once for several places (repeats)
+    keeps every entry. walked itself comes back when nothing is left out.
+    """
+    if "defs" not in map(_ROLE_OF, walked):
+        return walked  # no entries: the common case, told at C speed
+    entries = {id(node.schema): node for node in walked if node.role == "defs"}
+    referring: dict[int, list[Node]] = {}  # id of an entry (0 outside any) -> its subschemas that reference
+    for node in [n for n in walked if "$ref" in n.schema or "$dynamicRef" in n.schema or "$recursiveRef" in n.schema]:
+        held = _entry_of(node)
+        referring.setdefault(0 if held is None else id(held.schema), []).append(node)
+    used: set[int] = set()
+    todo = list(referring.get(0, ()))
+    placed: dict[int, Node] | None = None  # every subschema by id, built for a reference into an entry
+    while todo and len(used) < len(entries):
+        node = todo.pop()
+        for key in _REFERENCES:
+            if key not in node.schema:
+                continue
+            target = _pointer_target(node, node.schema[key], root)
+            if target is None:
+                return walked
+            held = entries.get(id(target))
+            if held is None:  # not an entry itself: the entry it lies in, if any
+                if placed is None:
+                    placed = {id(n.schema): n for n in walked}
+                at = placed.get(id(target))
+                if at is None:
+                    return walked
+                held = _entry_of(at)
+            if held is not None and id(held.schema) not in used:
+                used.add(id(held.schema))
+                todo.extend(referring.get(id(held.schema), ()))
+    if len(used) == len(entries) or repeats or len(walked) >= MAX_NODES or max(map(_DEPTH_OF, walked)) >= MAX_DEPTH:
+        return walked  # every entry used, or references the walk did not see may use them
+    kept: list[Node] = []
+    holder: dict[int, Node | None] = {}  # id of each subschema -> the innermost entry holding it
+    for node in walked:
+        if node.role == "defs":
+            held = node
+        else:
+            held = holder[id(node.parent.schema)] if node.parent is not None else None
+        holder[id(node.schema)] = held
+        if held is None or id(held.schema) in used:
+            kept.append(node)
+    return kept
+
+
+def _entry_of(node: Node | None) -> Node | None:
+    """The innermost `$defs`/`definitions` entry that holds node (node itself when it is one), or None."""
+    while node is not None and node.role != "defs":
+        node = node.parent
+    return node
+
+
+def _pointer_target(node: Node, ref: Any, root: dict[str, Any]) -> dict[str, Any] | None:
+    """The subschema a reference names when it is a JSON pointer fragment (or `#`) read from the root
+    resource; None for any other reference, or one that names no object."""
+    if type(ref) is not str or ref[:1] != "#" or node.resource is not root:
+        return None
+    if len(ref) > 1 and unquote(ref[1:])[:1] != "/":
+        return None  # an anchor: `#name`
+    target = resolve(root, ref, root, node.base)
+    return target if isinstance(target, dict) else None
 
 
 def _children(node: Node, root: dict[str, Any]) -> list[Node]:

@@ -9,9 +9,9 @@ from typing import Any
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.rules.schema.common import (
-    nodes,
     root_of,
     through_branches,
+    used_nodes,
     where_of,
 )
 from catalint.schema_walk import Node, resolve, types_of
@@ -202,7 +202,9 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     names, in every `anyOf`/`oneOf` branch or one `allOf` branch, in an `allOf`
     sibling, on a schema the string is a branch of (`{"maxLength": 64, "anyOf":
     [{"type": "string"}, {"type": "null"}]}`), and, for a property of a branch,
-    on the same property of an enclosing object, which it only refines.
+    on the same property of an enclosing object, which it only refines. A
+    `$defs`/`definitions` entry counts only when used: one that no `$ref`
+    reaches from the root takes no value, so nothing inside it is reported.
 
     **Why.** An unbounded input lets a model (or a prompt injection steering it)
     send megabytes into one argument; the server pays for it and the context
@@ -218,7 +220,7 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     strings, `maxItems` on arrays.
     """
     root = root_of(tool)
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         declared = node.schema.get("type")
         if declared is None or (type(declared) is str and declared != "string" and declared != "array"):
             continue  # no type, or one with no size to bound (the common case): _unbounded says None

@@ -12,7 +12,7 @@ from catalint.metaschema import (
     dialect_of,
 )
 from catalint.model import Tool
-from catalint.schema_walk import Node, resolve, walk
+from catalint.schema_walk import Node, resolve, walk, without_unused_definitions
 from catalint.sourcemap import join_pointer
 
 PROPERTY_NAME = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
@@ -28,17 +28,33 @@ def nodes(tool: Tool) -> list[Node]:
     cached = tool.cache.get("schema_nodes")
     if cached is None:
         found = input_schema_of(tool)
-        cached = tool.cache["schema_nodes"] = walk(*found) if found else []
+        repeats: list[Node] = []
+        cached = tool.cache["schema_nodes"] = walk(*found, repeats=repeats) if found else []
+        tool.cache["schema_repeats"] = bool(repeats)
+    return cached
+
+
+def used_nodes(tool: Tool) -> list[Node]:
+    """The subschemas some value can be validated against: every one but those inside a `$defs` or
+    `definitions` entry that no reference reaches from the root (see without_unused_definitions). The rules
+    about what validation does or what the agent fills in read these; those about the text the model reads,
+    and about the schema's validity, read nodes()."""
+    cached = tool.cache.get("schema_used_nodes")
+    if cached is None:
+        walked = nodes(tool)
+        cached = without_unused_definitions(walked, root_of(tool), tool.cache["schema_repeats"])
+        tool.cache["schema_used_nodes"] = cached
     return cached
 
 
 def referrers(tool: Tool) -> dict[int, list[Node]]:
-    """The subschemas that refer to each subschema with `$ref`, by the id of the one referred to."""
+    """The used subschemas (see used_nodes) that refer to each subschema with `$ref`, by the id of the one
+    referred to: a reference in an unused definition never applies."""
     cached = tool.cache.get("schema_referrers")
     if cached is None:
         root = root_of(tool)
         cached = tool.cache["schema_referrers"] = {}
-        for node in nodes(tool):
+        for node in used_nodes(tool):
             ref = node.schema.get("$ref")
             if isinstance(ref, str):
                 target = resolve(root, ref, node.resource, node.base)

@@ -10,6 +10,7 @@ from catalint.registry import Hit, rule
 from catalint.rules.schema.common import (
     PROPERTY_NAME,
     nodes,
+    used_nodes,
     where_of,
 )
 from catalint.sourcemap import join_pointer
@@ -99,7 +100,9 @@ def misspelt_keyword_rule(tool: Tool) -> Iterator[Hit]:
     a singular/plural away from one: `descripton`, `requried`, `enums`,
     `maxlength`, `additionalProperty`. Keys of `properties` and `$defs` are names,
     not keywords, and are not checked; nor are `x-` extensions and the OpenAPI
-    keywords `example`, `nullable` and `discriminator`.
+    keywords `example`, `nullable` and `discriminator`, nor anything inside an
+    unused definition (a `$defs`/`definitions` entry that no `$ref` reaches from
+    the root), where a keyword that asserts nothing changes nothing.
 
     **Why.** JSON Schema 2020-12 (Core) treats a keyword it does not know as an
     annotation that asserts nothing, so a misspelt one fails silently: `"maxlength": 100` bounds nothing and
@@ -112,7 +115,7 @@ def misspelt_keyword_rule(tool: Tool) -> Iterator[Hit]:
     **Fix.** Spell the keyword as the specification does; keywords are
     case-sensitive.
     """
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         if KEYWORDS.issuperset(node.schema):  # the common case, told at C speed
             continue
         for key in node.schema:

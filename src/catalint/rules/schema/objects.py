@@ -12,10 +12,10 @@ from catalint.rules.schema.common import (
     BEFORE_2019,
     dialect,
     is_map,
-    nodes,
     referrers,
     root_of,
     through_branches,
+    used_nodes,
     where_of,
 )
 from catalint.schema_walk import Node, resolve, types_of
@@ -38,7 +38,9 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     names. A branch that refines its parent object (every `allOf` branch, and
     the other branches of an object that declares properties itself or closes
     with `unevaluatedProperties: false`, as SCH-002 reads them) is not reported:
-    the parent's `required` speaks for it.
+    the parent's `required` speaks for it. Nor is anything inside an unused
+    definition, a `$defs`/`definitions` entry that no `$ref` reaches from the
+    root (see Schemas in the README): no argument is ever validated against it.
 
     **Why.** Without `required`, every argument is optional as far as the client
     and the model know, so the server cannot rely on any of them being sent, and
@@ -57,7 +59,7 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     `"required": []` when every argument really is optional.
     """
     root = root_of(tool)
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         props = node.schema.get("properties")
         if isinstance(props, dict) and props and "required" not in node.schema and not node.condition:
             if all(isinstance(p, dict) and "default" in p for p in props.values()):
@@ -169,7 +171,10 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     "#/$defs/Paging"}]` beside `unevaluatedProperties: false`); and schemas inside a `not`, `if`,
     `contains` or `propertyNames`, which test values rather than describe them.
     `unevaluatedProperties: false` closes an object from 2019-09 on; draft-07 and
-    older ignore it.
+    older ignore it. Nothing inside an unused definition (a `$defs`/`definitions`
+    entry that no `$ref` reaches from the root) is reported, as no argument is
+    ever validated against it; nor does a `$ref` written there count as applying
+    a definition.
 
     **Bad.** `{"type": "object", "properties": {"city": {"type": "string"}},
     "required": ["city"]}`
@@ -181,7 +186,7 @@ def open_object(tool: Tool) -> Iterator[Hit]:
     """
     d = dialect(tool).name
     root = root_of(tool)
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         s = node.schema
         if node.role == "root":
             candidate = "type" not in s or node.is_object()
@@ -219,7 +224,7 @@ def _branch_targets(tool: Tool) -> set[int]:
         root = root_of(tool)
         cached = tool.cache["sch002_branch_targets"] = {
             id(resolve(root, n.schema["$ref"], n.resource, n.base))
-            for n in nodes(tool)
+            for n in used_nodes(tool)
             if n.role == "branch" and "$ref" in n.schema
         }
     return cached
@@ -254,7 +259,10 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
     narrows an object with a shape of its own (every `allOf` branch, and the
     `anyOf`/`oneOf` branches of an object with `properties`,
     `patternProperties`, `additionalProperties` or `unevaluatedProperties`), and
-    a `type` that lists every JSON type (any value, on purpose).
+    a `type` that lists every JSON type (any value, on purpose). Nothing inside an
+    unused definition (a `$defs`/`definitions` entry that no `$ref` reaches from
+    the root) is reported: the agent never fills it in, and a `$ref` written there
+    makes no argument of the entry it names.
 
     **Why.** The model sees "an array" or "an object" and must guess what goes
     inside; its guess fails validation on the server, or worse, passes and is
@@ -270,7 +278,7 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
     `properties` (or `additionalProperties: {schema}` for a map).
     """
     arguments: set[int] | None = None  # the $defs entries that stand for an argument, found on first need
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         s = node.schema
         declared = s.get("type")
         if declared is None or (type(declared) is str and declared != "array" and declared != "object"):
@@ -343,10 +351,10 @@ def _shaped_object(schema: dict[str, Any]) -> bool:
 
 def _argument_defs(tool: Tool) -> set[int]:
     """The $defs entries that an argument's schema refers to: from a property, an array's items, or an
-    alternative of one (a `$ref` in an allOf only adds to a shape written beside it)."""
+    alternative of one (a `$ref` in an allOf only adds to a shape written beside it), outside unused entries."""
     root = root_of(tool)
     found: set[int] = set()
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         ref = node.schema.get("$ref")
         if isinstance(ref, str) and not node.condition:
             top = _alternative_of(node)

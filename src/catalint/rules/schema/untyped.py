@@ -9,9 +9,9 @@ from typing import Any
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.rules.schema.common import (
-    nodes,
     root_of,
     through_branches,
+    used_nodes,
 )
 from catalint.schema_walk import MAX_DEPTH, Node, resolve
 from catalint.sourcemap import join_pointer
@@ -84,8 +84,10 @@ def untyped_property(tool: Tool) -> Iterator[Hit]:
     `then`. `"prop": {}` and `"prop": true` are the usual forms. Not reported: a
     property inside a `not`/`if` test, a branch property that only narrows one
     an enclosing object already types (through any number of branches, as in
-    `allOf: [{anyOf: [...]}]`), and one whose description says it takes any
-    value ("Any JSON value is accepted"), which is then a choice, not an omission.
+    `allOf: [{anyOf: [...]}]`), one whose description says it takes any
+    value ("Any JSON value is accepted"), which is then a choice, not an omission,
+    and one inside an unused definition (a `$defs`/`definitions` entry that no
+    `$ref` reaches from the root), which takes no value at all.
 
     **Why.** The model has to guess whether to send a string, a number or an
     object, and the server accepts whatever comes. This rule is from the
@@ -100,7 +102,7 @@ def untyped_property(tool: Tool) -> Iterator[Hit]:
     **Fix.** Give each property a `type` (or an `enum`/`const` of its values).
     """
     root = root_of(tool)
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         props = node.schema.get("properties")
         if type(props) is not dict or node.condition:
             continue

@@ -22,6 +22,7 @@ from catalint.rules.schema.common import (
     reference_keywords,
     referrers,
     root_of,
+    used_nodes,
     where_of,
 )
 from catalint.schema_walk import Node, has_scheme, is_network, property_names, resolve, walk
@@ -175,7 +176,10 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
     `"anyOf": [{"required": ["id"]}, {"required": ["url"]}]` passes. So does a
     definition that every `$ref` to it applies to an object declaring the name
     (a mixin: `"allOf": [{"$ref": "#/$defs/NeedsId"}]` with `NeedsId` holding
-    only `"required": ["id"]`).
+    only `"required": ["id"]`; a `$ref` inside an unused definition does not
+    count). Nothing inside an unused definition (a `$defs`/`definitions` entry
+    that no `$ref` reaches from the root) is reported: no value is ever validated
+    against it.
 
     **Why.** Usually a typo or a renamed argument. The model is told it must send
     an argument it was never described, and when `additionalProperties` is false
@@ -188,7 +192,7 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
     **Fix.** Correct the name, or declare the property.
     """
     root = root_of(tool)
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         required = node.schema.get("required")
         if type(required) is not list:
             continue
@@ -243,7 +247,10 @@ def _closest_hint(name: str, declared: set[str]) -> str | None:
 def draft3_required(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A property schema with `"required": true` (or false) or
-    with an `optional` keyword.
+    with an `optional` keyword. Not inside an unused definition (a
+    `$defs`/`definitions` entry that no `$ref` reaches from the root), which
+    holds no argument; SCH-006 still reports a boolean `required` there, as no
+    dialect since draft 4 allows one.
 
     **Why.** Boolean `required` inside a property is JSON Schema draft 3; since
     draft 4 `required` is an array on the parent object, and `optional` was never a
@@ -257,7 +264,7 @@ def draft3_required(tool: Tool) -> Iterator[Hit]:
     **Fix.** Move the name into the parent object's `required` array and delete
     the property-level keyword.
     """
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         if node.role != "property":
             continue
         s = node.schema

@@ -20,6 +20,7 @@ from catalint.rules.schema.common import (
     nodes,
     reference_keywords,
     root_of,
+    used_nodes,
     where_of,
 )
 from catalint.schema_walk import resolve
@@ -40,6 +41,9 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
     are the same value), or a `default`, `const`, `examples` entry or `enum` value
     that does not validate against the very schema it sits in (a string default
     on an integer, a default outside the enum, an example longer than `maxLength`).
+    Not inside an unused definition (a `$defs`/`definitions` entry that no `$ref`
+    reaches from the root): no argument takes its values, and none is validated
+    against it.
 
     **Why.** Models copy defaults and examples into calls; a value that breaks
     its own schema teaches them a call that fails. JSON Schema 2020-12
@@ -72,7 +76,7 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
     d = dialect(tool)
     root = root_of(tool)
     base = join_pointer(tool.pointer, "inputSchema")
-    for node in nodes(tool):
+    for node in used_nodes(tool):
         s = node.schema
         if _VALUED.isdisjoint(s):  # nothing here to check
             continue
