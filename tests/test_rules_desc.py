@@ -585,6 +585,43 @@ def test_desc007_a_value_named_beside_the_arguments_name_is_mentioned(name: str,
     assert not fires("DESC-007", tool(inputSchema=schema({name: {"enum": MERGE, "description": text}})))
 
 
+REVIEW = ["create", "submit_pending", "delete_pending"]
+
+
+def _method(values: list[str]) -> dict[str, Any]:
+    return schema({"method": {"type": "string", "enum": values, "description": "The write operation to perform."}})
+
+
+@pytest.mark.parametrize(
+    ("description", "values"),
+    [  # github's pull_request_review_write and update_issue_state
+        (
+            "Write a pull request review.\n\nAvailable methods:\n- create: Create a new review.\n"
+            "- submit_pending: Submit a pending review.\n- delete_pending: Delete a pending review.",
+            REVIEW,
+        ),
+        ("Update the state of an existing issue (open or closed).", ["open", "closed"]),
+        ("Get multiple stories by type (top, new, best, ask, show, job)", ["top", "new", "best", "ask", "show", "job"]),
+    ],
+)
+def test_desc007_values_the_tool_description_explains_count(description: str, values: list[str]) -> None:
+    assert not fires("DESC-007", tool(description=description, inputSchema=_method(values)))
+
+
+@pytest.mark.parametrize(
+    ("description", "values"),
+    [
+        ("Create a review of a pull request.", REVIEW),  # one value of three
+        ("Create a review, or submit a pending one.", REVIEW),  # submit_pending is not "submit a pending"
+        ("List, create, close, or select a browser tab.", ["list", "new", "close", "select"]),  # new is not named
+        ("Set the filter and sort the rows or hide them.", ["and", "or"]),  # words any prose holds
+        ("Show all issues or only the open ones.", ["all", "open"]),
+    ],
+)
+def test_desc007_the_tool_description_must_name_every_value(description: str, values: list[str]) -> None:
+    assert fires("DESC-007", tool(description=description, inputSchema=_method(values)))
+
+
 # ---------------------------------------------------------------- DESC-008
 
 

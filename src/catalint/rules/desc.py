@@ -415,8 +415,9 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An argument with an `enum` (or array items with an
     `enum`, or `anyOf`/`oneOf` branches with one, as an optional enum is often
-    written) whose description mentions none of the allowed values, compared as
-    whole words ignoring case and punctuation (`created_at` matches "created at");
+    written) whose description mentions none of the allowed values (nor the
+    tool description all of them, see below), compared as whole words
+    ignoring case and punctuation (`created_at` matches "created at");
     values in other scripts or of punctuation only are looked for as written,
     and a few abbreviations also count when spelled out (asc as "ascending",
     desc, enum, num, str, int, bool, min, max, avg, dev, prod).
@@ -425,6 +426,16 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     (units, locales) are left alone: nobody lists those in prose. A value that
     appears only inside the argument's own name is not mentioned: "Merge method"
     names none of merge_method's merge, squash and rebase.
+
+    Values the tool description explains count too, but only all of them, each
+    matched as above: "Available methods:" and a line for each of create,
+    submit_pending and delete_pending ("- create: Create a new review."), or
+    "Update the state of an issue (open or closed)", covers the enum, while
+    "Create a review" names one value of three and does not. Every value is
+    required whatever the enum's size (up to the 12 looked at). A value that
+    any English prose holds (and, or, not, no, all, any, a, the, of, to, in,
+    on, at, by, for, from, with, as, is, it, this, that) cannot be seen there,
+    so an enum with one must be explained in its own description.
 
     **Why.** Many clients flatten or drop `enum` when they render tools for the
     model, and a description that explains the values tells the agent which to
@@ -449,6 +460,8 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
         # Whole words first (nearly every value is found so); the as-written fallback only after.
         if _names_a_value(text, values) and not _only_as_its_name(text, values, arg.name):
             continue
+        if _names_every_value(_description(tool), values):
+            continue  # the tool description explains them ("Available methods: - create: ...")
         distinct = list(dict.fromkeys(_enum_text(v) for v in values))  # branches may repeat one enum
         shown = ", ".join(distinct[:6]) + (", …" if len(distinct) > 6 else "")
         yield Hit(
@@ -459,6 +472,19 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
 
 def _names_a_value(text: str, values: list[Any]) -> bool:
     return any(mentions(text, _enum_text(v)) for v in values) or any(_mentioned(text, v) for v in values)
+
+
+# Words any English prose holds: as an enum value ("combine": and, or) the tool description cannot
+# be seen to name them.
+_PROSE_WORDS = frozenset("a an the and or not no all any of to in on at by for from with as is it this that".split())
+
+
+def _names_every_value(text: str, values: list[Any]) -> bool:
+    """Whether the tool description names each value, as _names_a_value() looks for one: a single
+    common word ("Create a review") is no explanation of create, submit_pending and delete_pending."""
+    if not text or any(normalize(_enum_text(v)) in _PROSE_WORDS for v in values):
+        return False
+    return all(mentions(text, _enum_text(v)) or _mentioned(text, v) for v in values)
 
 
 def _only_as_its_name(text: str, values: list[Any], name: str) -> bool:
