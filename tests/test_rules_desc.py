@@ -802,6 +802,9 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Compare two text files and show differences"),
         tool(description="This tool provides comments on the playstyle of TFT champions."),
         tool(description="Get details about a place including contact details, reviews, ratings, and hours"),
+        # two fields after "including", as after "with their" (mcp-simple-arxiv, mcp-grafana)
+        tool(description="Get detailed information about a paper including abstract and available formats"),
+        tool(description="Get a Grafana snapshot by key, including snapshot metadata and dashboard payload."),
         tool(description="List discussion categories with their id and name."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
     ],
@@ -820,6 +823,8 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Echo the message to the server log.",  # an echo that does not come back
         "Search issues, including closed ones, by label.",  # a list needs an "and"
         "Delete a project and its resources including networks, volumes, and images.",  # what is affected
+        "Delete a project including its volumes and networks.",
+        "Find tasks including those assigned to any member of the whole team and their guests.",  # no short list
         "Create a user with a name and an email.",  # "with" a list, but not "with its/their"
         "Show a notification to the user.",  # shown, but not a result
         "Show the settings dialogs in the app.",

@@ -314,13 +314,13 @@ _FIELD_LIST = LazyRegex(r"\b(?:including|includes|containing|contains)\s*:", re.
 _LISTED = r"[\w -]{1,40}(?:,\s*[\w -]{1,40})*,?\s+and\s+\w"  # "a, b, and c", "a and b"
 # The same list with no colon, in a description that starts with a read verb (after "Delete" or
 # "Manage", "including a, b and c" is what is affected, not what comes back): "Get a place's details
-# including contact details, reviews, and hours", "List categories with their id and name", "Get the
-# performance of a campaign: opens, clicks and ...".
+# including contact details, reviews, and hours", "Get a paper including abstract and formats", "List
+# categories with their id and name", "Get the performance of a campaign: opens, clicks and ...".
 _READ_START = LazyRegex(
     r"\s*(?:get|list|fetch|retrieve|describe|show|search|find|read|query|view|look\s+up)(?:s|es)?\b", re.IGNORECASE
 )
 _FIELDS_NAMED = LazyRegex(
-    rf"\b(?:including|containing)\s+[\w -]{{1,40}},\s*{_LISTED}|\bwith\s+(?:its|their)\s+{_LISTED}"
+    rf"\b(?:including|containing)\s+{_LISTED}|\bwith\s+(?:its|their)\s+{_LISTED}"
     rf"|^[^.:\n]{{0,80}}:\s*[\w -]{{1,40}},\s*{_LISTED}",
     re.IGNORECASE,
 )

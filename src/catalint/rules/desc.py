@@ -711,10 +711,11 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     provides or shows ("Provides a summary of ...", "Shows the commit logs",
     "Shows changes that are staged", "will be displayed"), lists no fields
     ("details including: ...", or after a read verb "including a, b and c",
-    "with their id and name") and names no conversion target ("Convert an
-    address to coordinates"), while the tool declares no `outputSchema`. English
-    only: mostly non-Latin descriptions, and other languages in Latin letters,
-    are skipped, as DESC-004 reckons them.
+    "including abstract and formats", "with their id and name") and names no
+    conversion target ("Convert an address to coordinates"), while the tool
+    declares no `outputSchema`. English only: mostly non-Latin descriptions,
+    and other languages in Latin letters, are skipped, as DESC-004 reckons
+    them.
 
     **Why.** The agent plans its next step from what the call gives back; a
     description that is silent on the result makes it call the tool just to find
