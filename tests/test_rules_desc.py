@@ -805,6 +805,9 @@ def test_desc010_fires_without_return_wording() -> None:
         # two fields after "including", as after "with their" (mcp-simple-arxiv, mcp-grafana)
         tool(description="Get detailed information about a paper including abstract and available formats"),
         tool(description="Get a Grafana snapshot by key, including snapshot metadata and dashboard payload."),
+        # a sample of the fields after a noun for what a read returns (opgg)
+        tool(description="Retrieves information about a summoner, such as their rank, win rate, and match history."),
+        tool(description="Retrieves detailed information about a champion, such as win rate, pick rate, items, etc."),
         tool(description="List discussion categories with their id and name."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
     ],
@@ -825,6 +828,9 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Delete a project and its resources including networks, volumes, and images.",  # what is affected
         "Delete a project including its volumes and networks.",
         "Find tasks including those assigned to any member of the whole team and their guests.",  # no short list
+        "Fetch Grafana annotations using filters such as dashboard UID, time range and tags.",  # no noun for a result
+        "Update user details such as name, email and phone.",  # what is changed, not what comes back
+        "Get data for a region such as Europe.",  # no list of fields
         "Create a user with a name and an email.",  # "with" a list, but not "with its/their"
         "Show a notification to the user.",  # shown, but not a result
         "Show the settings dialogs in the app.",

@@ -319,8 +319,15 @@ _LISTED = r"[\w -]{1,40}(?:,\s*[\w -]{1,40})*,?\s+and\s+\w"  # "a, b, and c", "a
 _READ_START = LazyRegex(
     r"\s*(?:get|list|fetch|retrieve|describe|show|search|find|read|query|view|look\s+up)(?:s|es)?\b", re.IGNORECASE
 )
+# Fields given as a sample of what a read returns, after a noun for it ("Retrieves information about
+# a summoner, such as their rank, win rate, and match history", "..., such as a, b, c, etc."); not
+# after any noun ("Fetch annotations using filters such as dashboard UID, time range and tags").
+_SAMPLED = (
+    r"\b(?:information|info|details|data|metadata|statistics|stats)\b[^.\n]{0,60}?\bsuch\s+as\s+"
+    r"(?:" + _LISTED + r"|[\w -]{1,40}(?:,\s*[\w -]{1,40})+,?\s*etc\b)"
+)
 _FIELDS_NAMED = LazyRegex(
-    rf"\b(?:including|containing)\s+{_LISTED}|\bwith\s+(?:its|their)\s+{_LISTED}"
+    rf"\b(?:including|containing)\s+{_LISTED}|\bwith\s+(?:its|their)\s+{_LISTED}|{_SAMPLED}"
     rf"|^[^.:\n]{{0,80}}:\s*[\w -]{{1,40}},\s*{_LISTED}",
     re.IGNORECASE,
 )
@@ -349,7 +356,7 @@ def says_what_returns(text: str) -> bool:
         return True
     if ":" in text and ("includ" in lowered or "contain" in lowered) and _FIELD_LIST.search(text):
         return True
-    if " and " in lowered and _READ_START.match(text) and _FIELDS_NAMED.search(text):
+    if (" and " in lowered or " etc" in lowered) and _READ_START.match(text) and _FIELDS_NAMED.search(text):
         return True
     if any(word in lowered for word in ("provide", "show", "display", "will be", " as a")) and _SHOWN.search(text):
         return True
