@@ -808,6 +808,9 @@ def test_desc010_fires_without_return_wording() -> None:
         # a sample of the fields after a noun for what a read returns (opgg)
         tool(description="Retrieves information about a summoner, such as their rank, win rate, and match history."),
         tool(description="Retrieves detailed information about a champion, such as win rate, pick rate, items, etc."),
+        # a sentence opening with a third-person "Shows"/"Provides"/"Displays", whatever it names (dex-paprika)
+        tool(description="Get recent transactions for a specific pool. Shows swaps, adds, removes."),
+        tool(description="Get the commit logs.\nDisplays the author and date of each."),
         tool(description="List discussion categories with their id and name."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
     ],
@@ -831,6 +834,9 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Fetch Grafana annotations using filters such as dashboard UID, time range and tags.",  # no noun for a result
         "Update user details such as name, email and phone.",  # what is changed, not what comes back
         "Get data for a region such as Europe.",  # no list of fields
+        "Search for listings. Provide direct links to the user.",  # the imperative: an instruction
+        "Open the settings panel. Provides access to the admin API.",  # a means, not what comes back
+        "Open a dialog that shows options for the export.",  # not where a sentence opens
         "Create a user with a name and an email.",  # "with" a list, but not "with its/their"
         "Show a notification to the user.",  # shown, but not a result
         "Show the settings dialogs in the app.",

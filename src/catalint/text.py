@@ -333,10 +333,15 @@ _FIELDS_NAMED = LazyRegex(
 )
 # What is shown or provided is the result: "Provides a summary of revenue", "A progress table will be
 # displayed", "Shows the contents of a commit", "Shows changes that are staged", "... as an image".
+# A sentence that opens with the third person says so whatever the object ("Get transactions.
+# Shows swaps, adds, removes."), unless it is a means ("Provides access to ..."); the imperative
+# "Provide direct links to the user" is an instruction to the agent.
 _SHOWN = LazyRegex(
     r"\b(?:provides?|shows?|displays?)\s+(?:(?:a|an|the|its|their)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:lists?|summary|overviews?|details|information|snapshots?|states?|contents?|tables?|status"
     r"|reports?|diffs?|logs?|changes|differences|comments|history)\b"
+    r"|(?:^|[.!?]\s|\n)[ \t]*(?:shows|provides|displays)\s+(?!(?:an?\s+|the\s+)?(?:ways?|access|ability|support"
+    r"|means|tools?|functionality|functions?|interfaces?|options?|capabilit(?:y|ies))\b)\w"
     r"|\bwill\s+be\s+(?:displayed|shown|listed|printed)\b|\bas\s+an?\s+(?:image|screenshot)\b",
     re.IGNORECASE,
 )
