@@ -727,6 +727,15 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Body: { shift: false }",
         "Page size. Default is null when omitted.",
         '### Single Statement Example\n```json\n{"Effect": "Allow"}\n```',
+        # a default value in prose after "of" or in brackets (desktop-commander, arxiv-mcp-server)
+        "Has a default timeout of 30 seconds which can be customized.",
+        "Maximum characters; omit for the bounded default (12,000 chars)",
+        "Mode: `similar` (papers in the same niche; the default) or `citers` (papers that cite them)",
+        "Output format, `json` (default) or `csv`.",
+        # one of the tool's own arguments given a literal value (arxiv-mcp-server, github)
+        "City name. Set days=3 for a three-day forecast.",
+        "City; use `add` with `days=7` for a week.",
+        'City name; pass city="Paris" for France.',
     ],
 )
 def test_desc009_examples_given_in_words(text: str) -> None:
@@ -750,6 +759,15 @@ def test_desc009_examples_given_in_words(text: str) -> None:
         "要查询的城市，如何填写请看文档",  # 如何 is "how"
         "The default behaviour is to search everything.",
         "Region; the default region is the caller's own.",
+        "Has a default timeout of several seconds.",  # no value after "of"
+        "City. Keeps the default behaviour of search.",
+        "City; the default (recommended) one is the capital.",
+        "Mode: `city` (uses the server default).",  # a default, but no value is marked as it
+        "City. Defaults to the user's settings.",  # a behaviour, as "defaults to the last 24 hours"
+        "City. By default, results are sorted by name.",
+        "City. Set days=max_days to see the whole range.",  # no literal value
+        "City. Body weight: IBW = 50 kg + 2.3 kg per inch.",  # IBW is no argument of the tool
+        "City. Use limit=10 for the top ten.",
     ],
 )
 def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:

@@ -555,8 +555,8 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
 # An example given in words: "e.g.", "for example/instance", "Example usage:", "an example id is ...",
 # "examples of valid kinds are: ...", "such as `x`" and "like 'x'" before a quoted value, the
 # Chinese and Japanese "for example", and a default value stated in prose, as a schema `default`
-# would be ("defaults to 10", "default: 'json'", "Defaults to false."), not a default behaviour
-# ("defaults to the last 24 hours", "the default is used").
+# would be ("defaults to 10", "default: 'json'", "Defaults to false.", "a default timeout of 30
+# seconds"), not a default behaviour ("defaults to the last 24 hours", "the default is used").
 _LITERAL = r"""[-+~]?\d|["'`]|(?:true|false|null)\b"""  # a value written as such: "(default ~8)", "Default false."
 _DEFAULT_VALUE = (
     r"""(?:[-+~]?\d|["'`\[{]|(?:true|false|null|none)\b"""
@@ -579,11 +579,25 @@ _EXAMPLE_FORMS = (
         "default",
         LazyRegex(r"\bdefaults?\b", re.IGNORECASE),
         LazyRegex(
-            # "The default size is 100": a word or two may name what defaults
-            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL})|(?:\s+[a-z]+){{1,2}}?(?:\s+is|\s*[:=]))"
+            # "The default size is 100": a word or two may name what defaults; before "of" or in
+            # brackets only a literal is a value ("a default timeout of 30 seconds", "the bounded
+            # default (12,000 chars)"), not "the default set of filters" or "the default (recommended)"
+            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL})|(?:\s+[a-z]+){{1,2}}?(?:\s+is|\s*[:=])"
+            rf"|(?:\s+[a-z]+){{0,2}}?\s+of\s+(?={_LITERAL})|\s*\(\s*(?={_LITERAL}))"
             rf"\s*{_DEFAULT_VALUE}",
             re.IGNORECASE,
         ),
+    ),
+    # a quoted value the text marks as the default: "`similar` (papers in the same niche; the default)",
+    # not "`mode` (uses the server default)"
+    (
+        "default)",
+        LazyRegex(
+            r"""(?:`[^`\n]{1,40}`|'[^'\n]{1,40}'|"[^"\n]{1,40}")[ \t]*\((?:[^()\n]{0,120}?[;,:—–][ \t]*)?"""
+            r"(?:the[ \t]+)?default\)",
+            re.IGNORECASE,
+        ),
+        None,
     ),
     ("ex", LazyRegex(r"\bex\s*[:.]\s*\S", re.IGNORECASE), None),  # "Port or port range, ex: 1024:2048"
     # a specimen with digits after "format": "in the format '1234567890.123456'" (not 'YYYY-MM-DD')
@@ -634,7 +648,30 @@ def _has_examples(tool: Tool) -> bool:
             return True
         if arg.description and _gives_example(arg.description):
             return True
-    return False
+    return _assigns_an_argument(tool)
+
+
+# An argument given a literal value inline: "Set compact=true", "`replace_parent=true`",
+# 'domain="article"'; the name is checked against the tool's own arguments.
+_ASSIGNED = LazyRegex(
+    r"(?<![\w.-])([A-Za-z_][\w.-]*)[ \t]?=[ \t]?"
+    r"""(?:(?:true|false|null)\b|-?\d|'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
+)
+
+
+def _assigns_an_argument(tool: Tool) -> bool:
+    """Whether the tool or an argument description sets one of the tool's arguments to a value:
+    "IBW = 50 kg" names no argument, "start=next_start" gives no value."""
+    arguments = iter_arguments(tool)
+    texts = [t for t in (_description(tool), *(a.description for a in arguments)) if t and "=" in t]
+    if not texts:
+        return False
+    names = {_LAST_STEP.split(a.name)[-1] for a in arguments}
+    return any(
+        m.group(1) in names or _LAST_STEP.split(m.group(1))[-1] in names
+        for text in texts
+        for m in _ASSIGNED.finditer(text)
+    )
 
 
 def _non_trivial(tool: Tool) -> bool:
@@ -669,10 +706,19 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     "such as `a`" or "like 'a'" before a quoted value, 例如/比如/例えば, 如 before a
     quoted value or a list ("如水产、早餐"), "ex:", a specimen with digits after
     "format" ("in the format '1234567890.123456'"), a value written inline
-    ("Body: { shift: 'Up' }"), or a default value in prose ("defaults to 10",
-    "default: 'json'", "(default ~8)", "The default size is 100"; not a
-    behaviour such as "defaults to the last hour"). An array argument's `items`
-    with `examples` or `example` counts too; "No examples are available" does not.
+    ("Body: { shift: 'Up' }"), a default value in prose ("defaults to 10",
+    "default: 'json'", "(default ~8)", "The default size is 100", "a default
+    timeout of 30 seconds", "the bounded default (12,000 chars)", or a quoted
+    value marked as the default: "`similar` (papers in the same niche; the
+    default)", "`json` (default)"; after "of" or in brackets only a number, a
+    quoted string, true, false or null is a value), or one of the tool's own
+    arguments given such a value ("Set compact=true", "`replace_parent=true`",
+    'domain="article"'). Not a behaviour ("defaults to the last hour",
+    "defaults to the user's settings", "By default, results are sorted"), nor a
+    default that marks no value ("`mode` (uses the server default)"), nor an
+    assignment with no literal value ("start=next_start") or to a name that is
+    no argument of the tool ("IBW = 50 kg"). An array argument's `items` with
+    `examples` or `example` counts too; "No examples are available" does not.
 
     **Why.** Anthropic's advanced tool-use guidance reports that worked examples
     raised accuracy on complex parameter handling from 72% to 90%. Hasan et al.
