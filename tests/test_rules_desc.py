@@ -585,6 +585,43 @@ def test_desc007_a_value_named_beside_the_arguments_name_is_mentioned(name: str,
     assert not fires("DESC-007", tool(inputSchema=schema({name: {"enum": MERGE, "description": text}})))
 
 
+REVIEW = ["create", "submit_pending", "delete_pending"]
+
+
+def _method(values: list[str]) -> dict[str, Any]:
+    return schema({"method": {"type": "string", "enum": values, "description": "The write operation to perform."}})
+
+
+@pytest.mark.parametrize(
+    ("description", "values"),
+    [  # github's pull_request_review_write and update_issue_state
+        (
+            "Write a pull request review.\n\nAvailable methods:\n- create: Create a new review.\n"
+            "- submit_pending: Submit a pending review.\n- delete_pending: Delete a pending review.",
+            REVIEW,
+        ),
+        ("Update the state of an existing issue (open or closed).", ["open", "closed"]),
+        ("Get multiple stories by type (top, new, best, ask, show, job)", ["top", "new", "best", "ask", "show", "job"]),
+    ],
+)
+def test_desc007_values_the_tool_description_explains_count(description: str, values: list[str]) -> None:
+    assert not fires("DESC-007", tool(description=description, inputSchema=_method(values)))
+
+
+@pytest.mark.parametrize(
+    ("description", "values"),
+    [
+        ("Create a review of a pull request.", REVIEW),  # one value of three
+        ("Create a review, or submit a pending one.", REVIEW),  # submit_pending is not "submit a pending"
+        ("List, create, close, or select a browser tab.", ["list", "new", "close", "select"]),  # new is not named
+        ("Set the filter and sort the rows or hide them.", ["and", "or"]),  # words any prose holds
+        ("Show all issues or only the open ones.", ["all", "open"]),
+    ],
+)
+def test_desc007_the_tool_description_must_name_every_value(description: str, values: list[str]) -> None:
+    assert fires("DESC-007", tool(description=description, inputSchema=_method(values)))
+
+
 # ---------------------------------------------------------------- DESC-008
 
 
@@ -690,6 +727,15 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Body: { shift: false }",
         "Page size. Default is null when omitted.",
         '### Single Statement Example\n```json\n{"Effect": "Allow"}\n```',
+        # a default value in prose after "of" or in brackets (desktop-commander, arxiv-mcp-server)
+        "Has a default timeout of 30 seconds which can be customized.",
+        "Maximum characters; omit for the bounded default (12,000 chars)",
+        "Mode: `similar` (papers in the same niche; the default) or `citers` (papers that cite them)",
+        "Output format, `json` (default) or `csv`.",
+        # one of the tool's own arguments given a literal value (arxiv-mcp-server, github)
+        "City name. Set days=3 for a three-day forecast.",
+        "City; use `add` with `days=7` for a week.",
+        'City name; pass city="Paris" for France.',
     ],
 )
 def test_desc009_examples_given_in_words(text: str) -> None:
@@ -713,6 +759,15 @@ def test_desc009_examples_given_in_words(text: str) -> None:
         "要查询的城市，如何填写请看文档",  # 如何 is "how"
         "The default behaviour is to search everything.",
         "Region; the default region is the caller's own.",
+        "Has a default timeout of several seconds.",  # no value after "of"
+        "City. Keeps the default behaviour of search.",
+        "City; the default (recommended) one is the capital.",
+        "Mode: `city` (uses the server default).",  # a default, but no value is marked as it
+        "City. Defaults to the user's settings.",  # a behaviour, as "defaults to the last 24 hours"
+        "City. By default, results are sorted by name.",
+        "City. Set days=max_days to see the whole range.",  # no literal value
+        "City. Body weight: IBW = 50 kg + 2.3 kg per inch.",  # IBW is no argument of the tool
+        "City. Use limit=10 for the top ten.",
     ],
 )
 def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:
@@ -765,6 +820,15 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Compare two text files and show differences"),
         tool(description="This tool provides comments on the playstyle of TFT champions."),
         tool(description="Get details about a place including contact details, reviews, ratings, and hours"),
+        # two fields after "including", as after "with their" (mcp-simple-arxiv, mcp-grafana)
+        tool(description="Get detailed information about a paper including abstract and available formats"),
+        tool(description="Get a Grafana snapshot by key, including snapshot metadata and dashboard payload."),
+        # a sample of the fields after a noun for what a read returns (opgg)
+        tool(description="Retrieves information about a summoner, such as their rank, win rate, and match history."),
+        tool(description="Retrieves detailed information about a champion, such as win rate, pick rate, items, etc."),
+        # a sentence opening with a third-person "Shows"/"Provides"/"Displays", whatever it names (dex-paprika)
+        tool(description="Get recent transactions for a specific pool. Shows swaps, adds, removes."),
+        tool(description="Get the commit logs.\nDisplays the author and date of each."),
         tool(description="List discussion categories with their id and name."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
     ],
@@ -783,6 +847,14 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Echo the message to the server log.",  # an echo that does not come back
         "Search issues, including closed ones, by label.",  # a list needs an "and"
         "Delete a project and its resources including networks, volumes, and images.",  # what is affected
+        "Delete a project including its volumes and networks.",
+        "Find tasks including those assigned to any member of the whole team and their guests.",  # no short list
+        "Fetch Grafana annotations using filters such as dashboard UID, time range and tags.",  # no noun for a result
+        "Update user details such as name, email and phone.",  # what is changed, not what comes back
+        "Get data for a region such as Europe.",  # no list of fields
+        "Search for listings. Provide direct links to the user.",  # the imperative: an instruction
+        "Open the settings panel. Provides access to the admin API.",  # a means, not what comes back
+        "Open a dialog that shows options for the export.",  # not where a sentence opens
         "Create a user with a name and an email.",  # "with" a list, but not "with its/their"
         "Show a notification to the user.",  # shown, but not a result
         "Show the settings dialogs in the app.",

@@ -314,22 +314,34 @@ _FIELD_LIST = LazyRegex(r"\b(?:including|includes|containing|contains)\s*:", re.
 _LISTED = r"[\w -]{1,40}(?:,\s*[\w -]{1,40})*,?\s+and\s+\w"  # "a, b, and c", "a and b"
 # The same list with no colon, in a description that starts with a read verb (after "Delete" or
 # "Manage", "including a, b and c" is what is affected, not what comes back): "Get a place's details
-# including contact details, reviews, and hours", "List categories with their id and name", "Get the
-# performance of a campaign: opens, clicks and ...".
+# including contact details, reviews, and hours", "Get a paper including abstract and formats", "List
+# categories with their id and name", "Get the performance of a campaign: opens, clicks and ...".
 _READ_START = LazyRegex(
     r"\s*(?:get|list|fetch|retrieve|describe|show|search|find|read|query|view|look\s+up)(?:s|es)?\b", re.IGNORECASE
 )
+# Fields given as a sample of what a read returns, after a noun for it ("Retrieves information about
+# a summoner, such as their rank, win rate, and match history", "..., such as a, b, c, etc."); not
+# after any noun ("Fetch annotations using filters such as dashboard UID, time range and tags").
+_SAMPLED = (
+    r"\b(?:information|info|details|data|metadata|statistics|stats)\b[^.\n]{0,60}?\bsuch\s+as\s+"
+    r"(?:" + _LISTED + r"|[\w -]{1,40}(?:,\s*[\w -]{1,40})+,?\s*etc\b)"
+)
 _FIELDS_NAMED = LazyRegex(
-    rf"\b(?:including|containing)\s+[\w -]{{1,40}},\s*{_LISTED}|\bwith\s+(?:its|their)\s+{_LISTED}"
+    rf"\b(?:including|containing)\s+{_LISTED}|\bwith\s+(?:its|their)\s+{_LISTED}|{_SAMPLED}"
     rf"|^[^.:\n]{{0,80}}:\s*[\w -]{{1,40}},\s*{_LISTED}",
     re.IGNORECASE,
 )
 # What is shown or provided is the result: "Provides a summary of revenue", "A progress table will be
 # displayed", "Shows the contents of a commit", "Shows changes that are staged", "... as an image".
+# A sentence that opens with the third person says so whatever the object ("Get transactions.
+# Shows swaps, adds, removes."), unless it is a means ("Provides access to ..."); the imperative
+# "Provide direct links to the user" is an instruction to the agent.
 _SHOWN = LazyRegex(
     r"\b(?:provides?|shows?|displays?)\s+(?:(?:a|an|the|its|their)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:lists?|summary|overviews?|details|information|snapshots?|states?|contents?|tables?|status"
     r"|reports?|diffs?|logs?|changes|differences|comments|history)\b"
+    r"|(?:^|[.!?]\s|\n)[ \t]*(?:shows|provides|displays)\s+(?!(?:an?\s+|the\s+)?(?:ways?|access|ability|support"
+    r"|means|tools?|functionality|functions?|interfaces?|options?|capabilit(?:y|ies))\b)\w"
     r"|\bwill\s+be\s+(?:displayed|shown|listed|printed)\b|\bas\s+an?\s+(?:image|screenshot)\b",
     re.IGNORECASE,
 )
@@ -349,7 +361,7 @@ def says_what_returns(text: str) -> bool:
         return True
     if ":" in text and ("includ" in lowered or "contain" in lowered) and _FIELD_LIST.search(text):
         return True
-    if " and " in lowered and _READ_START.match(text) and _FIELDS_NAMED.search(text):
+    if (" and " in lowered or " etc" in lowered) and _READ_START.match(text) and _FIELDS_NAMED.search(text):
         return True
     if any(word in lowered for word in ("provide", "show", "display", "will be", " as a")) and _SHOWN.search(text):
         return True

@@ -415,8 +415,9 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** An argument with an `enum` (or array items with an
     `enum`, or `anyOf`/`oneOf` branches with one, as an optional enum is often
-    written) whose description mentions none of the allowed values, compared as
-    whole words ignoring case and punctuation (`created_at` matches "created at");
+    written) whose description mentions none of the allowed values (nor the
+    tool description all of them, see below), compared as whole words
+    ignoring case and punctuation (`created_at` matches "created at");
     values in other scripts or of punctuation only are looked for as written,
     and a few abbreviations also count when spelled out (asc as "ascending",
     desc, enum, num, str, int, bool, min, max, avg, dev, prod).
@@ -425,6 +426,16 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     (units, locales) are left alone: nobody lists those in prose. A value that
     appears only inside the argument's own name is not mentioned: "Merge method"
     names none of merge_method's merge, squash and rebase.
+
+    Values the tool description explains count too, but only all of them, each
+    matched as above: "Available methods:" and a line for each of create,
+    submit_pending and delete_pending ("- create: Create a new review."), or
+    "Update the state of an issue (open or closed)", covers the enum, while
+    "Create a review" names one value of three and does not. Every value is
+    required whatever the enum's size (up to the 12 looked at). A value that
+    any English prose holds (and, or, not, no, all, any, a, the, of, to, in,
+    on, at, by, for, from, with, as, is, it, this, that) cannot be seen there,
+    so an enum with one must be explained in its own description.
 
     **Why.** Many clients flatten or drop `enum` when they render tools for the
     model, and a description that explains the values tells the agent which to
@@ -449,6 +460,8 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
         # Whole words first (nearly every value is found so); the as-written fallback only after.
         if _names_a_value(text, values) and not _only_as_its_name(text, values, arg.name):
             continue
+        if _names_every_value(_description(tool), values):
+            continue  # the tool description explains them ("Available methods: - create: ...")
         distinct = list(dict.fromkeys(_enum_text(v) for v in values))  # branches may repeat one enum
         shown = ", ".join(distinct[:6]) + (", …" if len(distinct) > 6 else "")
         yield Hit(
@@ -459,6 +472,19 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
 
 def _names_a_value(text: str, values: list[Any]) -> bool:
     return any(mentions(text, _enum_text(v)) for v in values) or any(_mentioned(text, v) for v in values)
+
+
+# Words any English prose holds: as an enum value ("combine": and, or) the tool description cannot
+# be seen to name them.
+_PROSE_WORDS = frozenset("a an the and or not no all any of to in on at by for from with as is it this that".split())
+
+
+def _names_every_value(text: str, values: list[Any]) -> bool:
+    """Whether the tool description names each value, as _names_a_value() looks for one: a single
+    common word ("Create a review") is no explanation of create, submit_pending and delete_pending."""
+    if not text or any(normalize(_enum_text(v)) in _PROSE_WORDS for v in values):
+        return False
+    return all(mentions(text, _enum_text(v)) or _mentioned(text, v) for v in values)
 
 
 def _only_as_its_name(text: str, values: list[Any], name: str) -> bool:
@@ -529,8 +555,8 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
 # An example given in words: "e.g.", "for example/instance", "Example usage:", "an example id is ...",
 # "examples of valid kinds are: ...", "such as `x`" and "like 'x'" before a quoted value, the
 # Chinese and Japanese "for example", and a default value stated in prose, as a schema `default`
-# would be ("defaults to 10", "default: 'json'", "Defaults to false."), not a default behaviour
-# ("defaults to the last 24 hours", "the default is used").
+# would be ("defaults to 10", "default: 'json'", "Defaults to false.", "a default timeout of 30
+# seconds"), not a default behaviour ("defaults to the last 24 hours", "the default is used").
 _LITERAL = r"""[-+~]?\d|["'`]|(?:true|false|null)\b"""  # a value written as such: "(default ~8)", "Default false."
 _DEFAULT_VALUE = (
     r"""(?:[-+~]?\d|["'`\[{]|(?:true|false|null|none)\b"""
@@ -553,11 +579,25 @@ _EXAMPLE_FORMS = (
         "default",
         LazyRegex(r"\bdefaults?\b", re.IGNORECASE),
         LazyRegex(
-            # "The default size is 100": a word or two may name what defaults
-            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL})|(?:\s+[a-z]+){{1,2}}?(?:\s+is|\s*[:=]))"
+            # "The default size is 100": a word or two may name what defaults; before "of" or in
+            # brackets only a literal is a value ("a default timeout of 30 seconds", "the bounded
+            # default (12,000 chars)"), not "the default set of filters" or "the default (recommended)"
+            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL})|(?:\s+[a-z]+){{1,2}}?(?:\s+is|\s*[:=])"
+            rf"|(?:\s+[a-z]+){{0,2}}?\s+of\s+(?={_LITERAL})|\s*\(\s*(?={_LITERAL}))"
             rf"\s*{_DEFAULT_VALUE}",
             re.IGNORECASE,
         ),
+    ),
+    # a quoted value the text marks as the default: "`similar` (papers in the same niche; the default)",
+    # not "`mode` (uses the server default)"
+    (
+        "default)",
+        LazyRegex(
+            r"""(?:`[^`\n]{1,40}`|'[^'\n]{1,40}'|"[^"\n]{1,40}")[ \t]*\((?:[^()\n]{0,120}?[;,:—–][ \t]*)?"""
+            r"(?:the[ \t]+)?default\)",
+            re.IGNORECASE,
+        ),
+        None,
     ),
     ("ex", LazyRegex(r"\bex\s*[:.]\s*\S", re.IGNORECASE), None),  # "Port or port range, ex: 1024:2048"
     # a specimen with digits after "format": "in the format '1234567890.123456'" (not 'YYYY-MM-DD')
@@ -608,7 +648,30 @@ def _has_examples(tool: Tool) -> bool:
             return True
         if arg.description and _gives_example(arg.description):
             return True
-    return False
+    return _assigns_an_argument(tool)
+
+
+# An argument given a literal value inline: "Set compact=true", "`replace_parent=true`",
+# 'domain="article"'; the name is checked against the tool's own arguments.
+_ASSIGNED = LazyRegex(
+    r"(?<![\w.-])([A-Za-z_][\w.-]*)[ \t]?=[ \t]?"
+    r"""(?:(?:true|false|null)\b|-?\d|'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
+)
+
+
+def _assigns_an_argument(tool: Tool) -> bool:
+    """Whether the tool or an argument description sets one of the tool's arguments to a value:
+    "IBW = 50 kg" names no argument, "start=next_start" gives no value."""
+    arguments = iter_arguments(tool)
+    texts = [t for t in (_description(tool), *(a.description for a in arguments)) if t and "=" in t]
+    if not texts:
+        return False
+    names = {_LAST_STEP.split(a.name)[-1] for a in arguments}
+    return any(
+        m.group(1) in names or _LAST_STEP.split(m.group(1))[-1] in names
+        for text in texts
+        for m in _ASSIGNED.finditer(text)
+    )
 
 
 def _non_trivial(tool: Tool) -> bool:
@@ -643,10 +706,19 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     "such as `a`" or "like 'a'" before a quoted value, 例如/比如/例えば, 如 before a
     quoted value or a list ("如水产、早餐"), "ex:", a specimen with digits after
     "format" ("in the format '1234567890.123456'"), a value written inline
-    ("Body: { shift: 'Up' }"), or a default value in prose ("defaults to 10",
-    "default: 'json'", "(default ~8)", "The default size is 100"; not a
-    behaviour such as "defaults to the last hour"). An array argument's `items`
-    with `examples` or `example` counts too; "No examples are available" does not.
+    ("Body: { shift: 'Up' }"), a default value in prose ("defaults to 10",
+    "default: 'json'", "(default ~8)", "The default size is 100", "a default
+    timeout of 30 seconds", "the bounded default (12,000 chars)", or a quoted
+    value marked as the default: "`similar` (papers in the same niche; the
+    default)", "`json` (default)"; after "of" or in brackets only a number, a
+    quoted string, true, false or null is a value), or one of the tool's own
+    arguments given such a value ("Set compact=true", "`replace_parent=true`",
+    'domain="article"'). Not a behaviour ("defaults to the last hour",
+    "defaults to the user's settings", "By default, results are sorted"), nor a
+    default that marks no value ("`mode` (uses the server default)"), nor an
+    assignment with no literal value ("start=next_start") or to a name that is
+    no argument of the tool ("IBW = 50 kg"). An array argument's `items` with
+    `examples` or `example` counts too; "No examples are available" does not.
 
     **Why.** Anthropic's advanced tool-use guidance reports that worked examples
     raised accuracy on complex parameter handling from 72% to 90%. Hasan et al.
@@ -683,12 +755,19 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     in" or a setting such as "result limit" or "output directory"), names no
     format the result comes in ("as JSON", "as a PNG image"), says nothing it
     provides or shows ("Provides a summary of ...", "Shows the commit logs",
-    "Shows changes that are staged", "will be displayed"), lists no fields
-    ("details including: ...", or after a read verb "including a, b and c",
-    "with their id and name") and names no conversion target ("Convert an
-    address to coordinates"), while the tool declares no `outputSchema`. English
-    only: mostly non-Latin descriptions, and other languages in Latin letters,
-    are skipped, as DESC-004 reckons them.
+    "Shows changes that are staged", "will be displayed", or a sentence that
+    opens with "Shows", "Provides" or "Displays" whatever follows, as in
+    "Shows swaps, adds, removes.", unless it names a means such as "Provides
+    access to ..." or "a way to"; the imperative "Provide direct links to the
+    user" is no result), lists no fields ("details including: ...", or after a
+    read verb "including a, b and c", "including abstract and formats", "with
+    their id and name", or a noun for what it reads, information, info,
+    details, data, metadata, statistics or stats, then "such as rank, win rate
+    and history" or "such as a, b, c, etc.": "filters such as ..." lists no
+    result) and names no conversion target ("Convert an address to
+    coordinates"), while the tool declares no `outputSchema`. English only:
+    mostly non-Latin descriptions, and other languages in Latin letters, are
+    skipped, as DESC-004 reckons them.
 
     **Why.** The agent plans its next step from what the call gives back; a
     description that is silent on the result makes it call the tool just to find
