@@ -138,7 +138,9 @@ def test_hand_checked_schema_notion_unused_definitions() -> None:
     # (parentRequest's oneOf names pageIdParentRequest and dataSourceIdParentRequest;
     # blockObjectRequest names the two block requests, which name richTextRequest). Before, every
     # tool got the same 13 findings in them: API-get-user, which takes only user_id, among them.
-    result = lint_catalog(load_path(str(CORPUS / "notion-mcp-server.json")), Settings(select=["SCH"]))
+    # (SCH-016, which reports the unused entries themselves, has its own test below.)
+    settings = Settings(select=["SCH"], ignore=["SCH-016"])
+    result = lint_catalog(load_path(str(CORPUS / "notion-mcp-server.json")), settings)
     used: dict[str, set[str]] = {}
     for f in result.findings:
         parts = f.pointer.split("/")
@@ -155,6 +157,46 @@ def test_hand_checked_schema_notion_unused_definitions() -> None:
     assert [(f.code, f.pointer) for f in result.findings if f.tool == "API-get-user"] == [
         ("SCH-002", "/tools/0/inputSchema")
     ]
+
+
+def test_hand_checked_schema_notion_unused_definitions_reported() -> None:
+    # SCH-016: every tool sends the same nine $defs, and a tool's arguments refer to a few at most, so
+    # each entry a tool does not reach is one finding at the entry: 24 * 9 = 216 entries, 12 of them used,
+    # 204 findings. The used ones, read from the file by hand: patch-block-children's `children` items
+    # name blockObjectRequest, whose anyOf names the two block requests, which name richTextRequest;
+    # post-page's parent is parentRequest, whose oneOf names the page-id and data-source-id parents;
+    # create-a-data-source refers to pageIdParentRequest and richTextRequest, update-a-data-source to
+    # richTextRequest, query-data-source's sorts to sortObject, move-page's parent to
+    # movePageParentRequest. No tool's schema holds an anchor, an `$id` or a remote reference, so none
+    # falls back to counting every entry used.
+    path = CORPUS / "notion-mcp-server.json"
+    result = lint_catalog(load_path(str(path)), Settings(select=["SCH-016"]))
+    used = {
+        "API-patch-block-children": {
+            "blockObjectRequest",
+            "paragraphBlockRequest",
+            "bulletedListItemBlockRequest",
+            "richTextRequest",
+        },
+        "API-post-page": {"parentRequest", "pageIdParentRequest", "dataSourceIdParentRequest"},
+        "API-create-a-data-source": {"pageIdParentRequest", "richTextRequest"},
+        "API-update-a-data-source": {"richTextRequest"},
+        "API-query-data-source": {"sortObject"},
+        "API-move-page": {"movePageParentRequest"},
+    }
+    tools = json.loads(path.read_text(encoding="utf-8"))["tools"]
+    expected = {
+        (t["name"], f"/tools/{i}/inputSchema/$defs/{name}")
+        for i, t in enumerate(tools)
+        for name in t["inputSchema"]["$defs"]
+        if name not in used.get(t["name"], set())
+    }
+    assert len(tools) == 24 and len(expected) == 204
+    assert {(f.tool, f.pointer) for f in result.findings} == expected
+    assert len(result.findings) == 204
+    first = result.findings[0]  # API-get-user's richTextRequest, the first entry of the file
+    assert (first.span.line, first.span.col) == (8, 30)
+    assert first.message.startswith("definition 'richTextRequest' is never used: no $ref reaches it, yet its 276 ")
 
 
 def test_corpus_has_no_unknown_dialects_or_broken_refs() -> None:

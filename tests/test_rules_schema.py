@@ -12,6 +12,7 @@ from catalint.config import Settings
 from catalint.engine import lint_catalog
 from catalint.loader import load_text
 from catalint.model import Finding, Severity
+from catalint.registry import get_rule
 from conftest import write_catalog
 
 IS = "/tools/0/inputSchema"
@@ -1965,3 +1966,134 @@ def test_sch_rules_keep_every_definition_when_the_walk_stops_short() -> None:
         deep = obj({"x": deep})
     assert pointers("SCH-002", _unused(body)) == []
     assert IS + "/$defs/D" + below in pointers("SCH-002", obj({"deep": deep}, **{"$defs": {"D": body}}))
+
+
+# ---------------------------------------------------------------- SCH-016
+
+DEF = {"type": "object", "properties": {"q": STR}, "required": [], "additionalProperties": False}
+
+
+def _with_defs(defs: dict[str, Any], key: str = "$defs", **props: Any) -> dict[str, Any]:
+    """A closed root with an `id` argument (and props), holding defs under key."""
+    return obj({"id": STR, **props}, ["id"], **{key: defs})
+
+
+@pytest.mark.parametrize("key", ["$defs", "definitions"])
+def test_sch016_fires_on_an_entry_nothing_refers_to(key: str) -> None:
+    f = only("SCH-016", _with_defs({"Filter": DEF}, key))
+    assert f.pointer == f"{IS}/{key}/Filter"
+    assert f.severity == Severity.WARNING
+    size = len(json.dumps(DEF, separators=(",", ":")))
+    assert f.message == (
+        f"definition 'Filter' is never used: no $ref reaches it, yet its {size} characters of compact JSON "
+        "are sent to the model with the tool on every call"
+    )
+    assert f.suggestion == f"delete it from {key}, or $ref it where it was meant to apply"
+
+
+def test_sch016_is_a_verbose_warning_on_by_default() -> None:
+    r = get_rule("SCH-016")
+    assert r is not None and r.name == "unused-definition" and r.smell == "verbose" and r.default
+    catalog = load_text(json.dumps({"tools": [tool(_with_defs({"Filter": DEF}))]}), "t.json", "t.json")
+    assert [f.code for f in lint_catalog(catalog, Settings()).findings if f.code.startswith("SCH")] == ["SCH-016"]
+
+
+def test_sch016_points_at_the_entry_in_the_file() -> None:
+    t = tool(_with_defs({"Used": STR, "Filter": DEF}, r={"$ref": "#/$defs/Used"}))
+    findings = run("SCH-016", t)
+    text = json.dumps({"tools": [t]}, indent=2)  # as run() writes the catalog
+    before = text[: text.index('"Filter": {') + len('"Filter": ')]  # the entry's value starts here
+    line, col = before.count("\n") + 1, len(before) - before.rfind("\n")
+    assert [(f.pointer, f.span.line, f.span.col) for f in findings if f.span] == [(f"{IS}/$defs/Filter", line, col)]
+
+
+def test_sch016_each_unused_entry_once_in_document_order() -> None:
+    # A refers to B, and nothing to A; C refers to itself only: all three are unused
+    defs = {"A": {"$ref": "#/$defs/B"}, "B": DEF, "C": {"anyOf": [STR, {"$ref": "#/$defs/C"}]}, "U": STR}
+    schema = _with_defs(defs, u={"$ref": "#/$defs/U"})
+    assert pointers("SCH-016", schema) == [f"{IS}/$defs/A", f"{IS}/$defs/B", f"{IS}/$defs/C"]
+
+
+@pytest.mark.parametrize("use", sorted(USES))
+def test_sch016_silent_on_a_used_entry(use: str) -> None:
+    # directly, through another entry, under definitions, by a ref into it, from additionalProperties, by an
+    # escaped name; nested in an unused entry it keeps that one (see the next tests)
+    schema = USES[use](DEF)[0]
+    unused = json.loads(json.dumps(schema).replace('"$ref": "#', '"$comment": "#'))  # each reference undone
+    assert pointers("SCH-016", unused)  # reported with the references gone
+    assert pointers("SCH-016", schema) == []
+
+
+def test_sch016_reports_an_unused_entry_once_with_its_nested_ones() -> None:
+    inner = {**DEF, "$defs": {"Deep": DEF, "Deeper": {**DEF, "$defs": {"X": STR}}}}
+    assert pointers("SCH-016", _with_defs({"Outer": inner})) == [f"{IS}/$defs/Outer"]
+
+
+def test_sch016_reports_an_unused_entry_nested_in_a_used_one() -> None:
+    used = {**DEF, "$defs": {"Spare": STR, "Taken": STR}}
+    schema = _with_defs({"Outer": used}, o={"$ref": "#/$defs/Outer"}, t={"$ref": "#/$defs/Outer/$defs/Taken"})
+    assert pointers("SCH-016", schema) == [f"{IS}/$defs/Outer/$defs/Spare"]
+
+
+def test_sch016_leaves_an_unused_entry_that_holds_a_used_one() -> None:
+    # only Outer's nested Taken is referred to: deleting Outer would break that $ref, so only Spare is reported
+    holder = {**DEF, "$defs": {"Spare": STR, "Taken": STR}}
+    schema = _with_defs({"Outer": holder}, t={"$ref": "#/$defs/Outer/$defs/Taken"})
+    assert pointers("SCH-016", schema) == [f"{IS}/$defs/Outer/$defs/Spare"]
+
+
+@pytest.mark.parametrize(
+    ("ref", "extra"),
+    [
+        ("#item", {"I": {"$anchor": "item", **STR}}),  # an anchor
+        ("https://example.com/item.json", {}),  # another document
+        ("#/$defs/Missing", {}),  # names nothing: SCH-010's finding
+        ("#/$defs", {}),  # no subschema
+    ],
+)
+def test_sch016_silent_when_a_reference_cannot_be_followed(ref: str, extra: dict[str, Any]) -> None:
+    unused = [f"{IS}/$defs/{name}" for name in ("D", *extra)]  # the anchored entry too, unreferenced
+    assert pointers("SCH-016", _with_defs({"D": DEF, **extra})) == unused
+    assert pointers("SCH-016", _with_defs({"D": DEF, **extra}, r={"$ref": ref})) == []
+
+
+def test_sch016_silent_for_a_reference_read_against_an_embedded_id_or_a_dynamic_anchor() -> None:
+    assert pointers("SCH-016", _with_defs({"D": DEF})) == [f"{IS}/$defs/D"]
+    embedded = {"$id": "https://example.com/p.json", "$ref": "#/$defs/X", "$defs": {"X": STR}}
+    assert pointers("SCH-016", _with_defs({"D": DEF}, p=embedded)) == []
+    assert pointers("SCH-016", _with_defs({"D": DEF}, p={"$dynamicRef": "#meta"})) == []
+
+
+def test_sch016_silent_when_the_walk_stops_short() -> None:
+    deep: dict[str, Any] = {"type": "string", "maxLength": 5}
+    for _ in range(70):  # nothing refers to D, but a reference past the walk's 64 levels might
+        deep = obj({"x": deep})
+    assert pointers("SCH-016", _with_defs({"D": DEF}, shallow=obj({"x": STR}))) == [f"{IS}/$defs/D"]
+    assert pointers("SCH-016", _with_defs({"D": DEF}, deep=deep)) == []
+
+
+def test_sch016_silent_when_a_yaml_alias_places_one_object_twice() -> None:
+    text = """
+tools:
+  - name: get_weather
+    description: Get the current weather for a city. Returns temperature and conditions as JSON.
+    inputSchema:
+      type: object
+      $defs:
+        D: &d {type: object, properties: {x: {type: string, maxLength: 5}}, required: []}
+        E: {type: string, maxLength: 5}
+      properties:
+        p: *d
+      required: []
+      additionalProperties: false
+"""
+    unaliased = text.replace("p: *d", "p: {type: string, maxLength: 5}")
+    for source, found in ((unaliased, [f"{IS}/$defs/D", f"{IS}/$defs/E"]), (text, [])):
+        catalog = load_text(source, "t.yaml", "t.yaml")
+        assert [f.pointer for f in lint_catalog(catalog, Settings(select=["SCH-016"])).findings] == found
+
+
+def test_sch016_reads_the_input_schema_only() -> None:
+    output = {"type": "object", "properties": {"n": INT}, "$defs": {"Spare": STR}}
+    assert pointers("SCH-016", _with_defs({"D": DEF})) == [f"{IS}/$defs/D"]
+    assert not fires("SCH-016", tool(outputSchema=output))

@@ -175,19 +175,19 @@ _ROLE_OF = attrgetter("role")
 _DEPTH_OF = attrgetter("depth")
 
 
-def without_unused_definitions(walked: list[Node], root: dict[str, Any], repeats: bool = False) -> list[Node]:
-    """walked (a walk of root) less the subschemas inside `$defs`/`definitions` entries that no value is ever
-    validated against: entries that no reference reaches from the root, outside unused entries.
+def unused_definitions(walked: list[Node], root: dict[str, Any], repeats: bool = False) -> list[Node]:
+    """The `$defs`/`definitions` entries of walked (a walk of root) that no value is ever validated against:
+    those no reference reaches from the root, outside unused entries; in walk order, [] when there is none.
 
     A reference to an entry, or into it (`#/$defs/a/properties/b`), makes the whole entry used, and its own
     references count in turn; a `$defs` nested in an entry is an entry of its own. Only a JSON pointer
     fragment read from the root resource (`#/$defs/a`; `~1` and percent escapes undone) is followed: any
     other reference (an anchor, an `$id`, another document), one that names nothing or no subschema the walk
     visited, a walk cut at MAX_DEPTH or MAX_NODES, or an object walked once for several places (repeats)
-    keeps every entry. walked itself comes back when nothing is left out.
+    leaves every entry used.
     """
     if "defs" not in map(_ROLE_OF, walked):
-        return walked  # no entries: the common case, told at C speed
+        return []  # no entries: the common case, told at C speed
     entries = {id(node.schema): node for node in walked if node.role == "defs"}
     referring: dict[int, list[Node]] = {}  # id of an entry (0 outside any) -> its subschemas that reference
     for node in [n for n in walked if "$ref" in n.schema or "$dynamicRef" in n.schema or "$recursiveRef" in n.schema]:
@@ -203,20 +203,29 @@ def without_unused_definitions(walked: list[Node], root: dict[str, Any], repeats
                 continue
             target = _pointer_target(node, node.schema[key], root)
             if target is None:
-                return walked
+                return []
             held = entries.get(id(target))
             if held is None:  # not an entry itself: the entry it lies in, if any
                 if placed is None:
                     placed = {id(n.schema): n for n in walked}
                 at = placed.get(id(target))
                 if at is None:
-                    return walked
+                    return []
                 held = _entry_of(at)
             if held is not None and id(held.schema) not in used:
                 used.add(id(held.schema))
                 todo.extend(referring.get(id(held.schema), ()))
     if len(used) == len(entries) or repeats or len(walked) >= MAX_NODES or max(map(_DEPTH_OF, walked)) >= MAX_DEPTH:
-        return walked  # every entry used, or references the walk did not see may use them
+        return []  # every entry used, or references the walk did not see may use them
+    return [node for key, node in entries.items() if key not in used]
+
+
+def without_definitions(walked: list[Node], dropped: list[Node]) -> list[Node]:
+    """walked less the subschemas whose innermost `$defs`/`definitions` entry is one of dropped (entries of
+    walked, as unused_definitions gives them); walked itself when dropped is empty."""
+    if not dropped:
+        return walked
+    gone = {id(node.schema) for node in dropped}
     kept: list[Node] = []
     holder: dict[int, Node | None] = {}  # id of each subschema -> the innermost entry holding it
     for node in walked:
@@ -225,7 +234,7 @@ def without_unused_definitions(walked: list[Node], root: dict[str, Any], repeats
         else:
             held = holder[id(node.parent.schema)] if node.parent is not None else None
         holder[id(node.schema)] = held
-        if held is None or id(held.schema) in used:
+        if held is None or id(held.schema) not in gone:
             kept.append(node)
     return kept
 

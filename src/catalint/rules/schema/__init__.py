@@ -6,6 +6,7 @@ from catalint.rules.schema import (  # noqa: F401  (registers the rules)
     names,
     objects,
     untyped,
+    unused,
     validity,
     values,
 )

@@ -12,7 +12,7 @@ from catalint.metaschema import (
     dialect_of,
 )
 from catalint.model import Tool
-from catalint.schema_walk import Node, resolve, walk, without_unused_definitions
+from catalint.schema_walk import Node, resolve, unused_definitions, walk, without_definitions
 from catalint.sourcemap import join_pointer
 
 PROPERTY_NAME = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
@@ -34,16 +34,25 @@ def nodes(tool: Tool) -> list[Node]:
     return cached
 
 
-def used_nodes(tool: Tool) -> list[Node]:
-    """The subschemas some value can be validated against: every one but those inside a `$defs` or
-    `definitions` entry that no reference reaches from the root (see without_unused_definitions). The rules
-    about what validation does or what the agent fills in read these; those about the text the model reads,
-    and about the schema's validity, read nodes()."""
-    cached = tool.cache.get("schema_used_nodes")
+def unused_entries(tool: Tool) -> list[Node]:
+    """The `$defs`/`definitions` entries of the input schema that no reference reaches from the root, each
+    one, nested ones too ([] when there is none, or when references the walk cannot follow may reach them;
+    see unused_definitions)."""
+    cached = tool.cache.get("schema_unused_entries")
     if cached is None:
         walked = nodes(tool)
-        cached = without_unused_definitions(walked, root_of(tool), tool.cache["schema_repeats"])
-        tool.cache["schema_used_nodes"] = cached
+        cached = unused_definitions(walked, root_of(tool), tool.cache["schema_repeats"])
+        tool.cache["schema_unused_entries"] = cached
+    return cached
+
+
+def used_nodes(tool: Tool) -> list[Node]:
+    """The subschemas some value can be validated against: every one but those inside an unused `$defs` or
+    `definitions` entry (unused_entries). The rules about what validation does or what the agent fills in
+    read these; those about the text the model reads, and about the schema's validity, read nodes()."""
+    cached = tool.cache.get("schema_used_nodes")
+    if cached is None:
+        cached = tool.cache["schema_used_nodes"] = without_definitions(nodes(tool), unused_entries(tool))
     return cached
 
 
