@@ -420,7 +420,9 @@ tool_selection.f1 >= 50.
 Call checks (the rule-based checks of MCP-Bench, arXiv:2508.20453), with a
 catalog: name_validity = calls naming a tool in the catalog; schema_compliance =
 of those, calls whose args validate against the tool's inputSchema (the
-dialect it declares, 2020-12 by default); execution_success = calls without an
+dialect it declares, 2020-12 by default; a call to a tool whose $schema names
+no dialect catalint knows, which SCH-006 reports, or whose inputSchema cannot be
+built, is listed and not counted); execution_success = calls without an
 error. An empty trace scores 100 on each.
 
 Orchestration (orchestration:; MCP-Atlas, arXiv:2602.00933): discovery = the
