@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import write
-from test_hostile import no_crash
+from test_hostile import no_crash, one_error
 
 SUITE = "servers:\n  s: {catalog: cat.json}\nagents:\n  - name: a\n    servers: [s]\n    orchestration: {}\n"
 
@@ -34,3 +34,51 @@ def test_a_called_tool_of_an_unknown_dialect_is_not_checked(cli, tmp_path: Path,
         no_crash(result)
         assert result.exit_code == 0, result.output
         assert "s.get_x: the tool's inputSchema cannot be used to check arguments: $schema " in result.stdout
+
+
+# --------------------------------------------------------------------------------------
+# Near-duplicate distractors of a tool nested hundreds of levels deep: one placed error line, as
+# `trace distract` gives (it was a RecursionError from copy.deepcopy).
+# --------------------------------------------------------------------------------------
+
+DISTRACTORS = "distractors:\n  count: 1\n  source: {from: near_duplicate, of: [OF]}\n  correct: [s.web_search]\n"
+
+
+def deep_search_catalog(depth: int) -> str:
+    default = "[" * depth + "]" * depth
+    return (
+        '{"tools": [{"name": "web_search", "description": "Search the web for pages. Returns results.", '
+        '"inputSchema": {"type": "object", "properties": {"q": {"type": "string", "default": ' + default + "}}}}]}"
+    )
+
+
+def distractor_case(tmp_path: Path, depth: int, of: str = "web_search") -> None:
+    write(tmp_path / "cat.json", deep_search_catalog(depth))
+    write(tmp_path / "spec.yml", DISTRACTORS.replace("OF", of))
+    entry = "".join("    " + line + "\n" for line in DISTRACTORS.replace("OF", of).splitlines())
+    head = "servers:\n  s: {catalog: cat.json}\nagents:\n  - name: a\n    servers: [s]\n"
+    write(tmp_path / "suite.yml", head + entry)
+    write(tmp_path / "runs" / "a.json", json.dumps({"tool_calls": [{"name": "web_search", "args": {"q": "x"}}]}))
+
+
+def test_near_duplicates_of_a_deeply_nested_tool_are_one_placed_error(cli, tmp_path: Path) -> None:
+    distractor_case(tmp_path, 500)
+    tail = "distractors: a tool is nested too deeply to copy"
+    score = cli("trace", "score", "--spec", "spec.yml", "--catalog", "s=cat.json", "runs/a.json")
+    line = one_error(score, "spec.yml:3:")
+    assert f"scenario 'spec': {tail} (at /distractors/source/of)" in line
+    line = one_error(cli("check", "suite.yml", "--traces", "runs"), "suite.yml:8:")
+    assert f"scenario 'a': {tail} (at /agents/0/distractors/source/of)" in line
+
+
+def test_near_duplicates_of_a_shallow_tool_are_scored(cli, tmp_path: Path) -> None:
+    distractor_case(tmp_path, 20)
+    result = cli("check", "suite.yml", "--traces", "runs")
+    no_crash(result)
+    assert result.exit_code == 0 and "distractor" in result.stdout
+
+
+def test_a_distractor_request_that_cannot_be_met_is_placed_in_the_suite(cli, tmp_path: Path) -> None:
+    distractor_case(tmp_path, 1, of="nope")
+    line = one_error(cli("check", "suite.yml", "--traces", "runs"), "suite.yml:7:7:")
+    assert "scenario 'a': distractors: unknown tool 'nope'; known tools: web_search (at /agents/0/distractors)" in line

@@ -242,7 +242,12 @@ def _evaluate(scenario: Scenario, runs: list[Any], catalogs: dict[str, Catalog],
 
     try:
         return evaluate(scenario, runs, catalogs, extra)
-    except (ScenarioError, TokenError) as exc:
+    except ScenarioError as exc:
+        message = f"scenario {scenario.name!r}: {exc}"
+        if scenario.locate is not None and exc.pointer is not None:  # placed in the spec or suite
+            fail(str(scenario.locate(message, exc.pointer)))
+        fail(f"error: {message}")
+    except TokenError as exc:
         fail(f"error: scenario {scenario.name!r}: {exc}")
 
 
