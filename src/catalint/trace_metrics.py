@@ -264,16 +264,11 @@ def efficiency(classes: int, runs: list[Run]) -> int:
 
 
 def named_in_prompt(prompt: str, names: list[str]) -> list[str]:
-    """The tool or server names a prompt spells out (as whole words, ignoring case)."""
-    import re
+    """The tool or server names a prompt spells out (as whole words, ignoring case), sorted: one pass over
+    the prompt, however many names (see catalint.spelt)."""
+    from catalint.spelt import spelt_out
 
-    found = []
-    lowered = prompt.lower()
-    for name in sorted(set(names)):
-        pattern = r"(?<![A-Za-z0-9_])" + re.escape(name.lower()) + r"(?![A-Za-z0-9_])"
-        if name and re.search(pattern, lowered):
-            found.append(name)
-    return found
+    return sorted(spelt_out(prompt, names))
 
 
 # ---- 4. distractor accuracy and the Clopper-Pearson floor ------------------------------------
