@@ -154,3 +154,16 @@ def test_a_fifo_in_a_trace_folder_is_skipped_with_a_notice(tmp_path: Path) -> No
         no_crash(done)
         assert done.code == 0 and "1 run from runs/a/x.json" in done.stdout, done.stderr
         assert done.stderr == "runs/a/p.jsonl: notice: skipped: a named pipe (FIFO), not a regular file\n"
+
+
+# --------------------------------------------------------------------------------------
+# A --gate with no bound said "'=' is not a number" (read as `f1 > "="`).
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", [">=", "<=", ">", "<", "==", "!="])
+def test_a_trace_gate_without_a_bound_says_so(cli, tmp_path: Path, op: str) -> None:
+    write(tmp_path / "run.json", RUN)
+    line = one_error(cli("trace", "score", "--gate", f"tool_selection.f1{op}", "run.json"), "error: --gate: ")
+    said = f"the bound is missing after {op!r} in 'tool_selection.f1{op}' (such as 'tool_selection.f1>=80')"
+    assert line == f"error: --gate: {said}"
