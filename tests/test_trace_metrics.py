@@ -208,6 +208,37 @@ def test_call_checks_on_an_empty_trace_are_vacuous() -> None:
     assert (checks.name_validity, checks.schema_compliance, checks.execution_success) == (100, 100, 100)
 
 
+@pytest.mark.parametrize(
+    ("declared", "why"),
+    [
+        ('"https://json-schema.org/draft-07/schema"', "$schema 'https://json-schema.org/draft-07/schema' is not a"),
+        ('"http://json-schema.org/draft-03/schema#"', "$schema 'http://json-schema.org/draft-03/schema#' is not a"),
+        ('""', "$schema '' is not a JSON Schema dialect catalint knows"),
+        ("5", "$schema is not a string"),
+    ],
+)
+def test_call_checks_do_not_check_arguments_against_an_unknown_dialect(declared: str, why: str) -> None:
+    # as SCH-006, which reports such a $schema and checks nothing against it
+    catalog = load_text(
+        f'[{{"name": "get_x", "inputSchema": {{"$schema": {declared}, "type": "object"}}}}]', "x.json", "x.json"
+    )
+    resolver = Resolver({"s": catalog})
+    checks = call_checks(resolved([run(call("get_x"), call("get_x", i=2))], resolver), resolver)
+    assert (checks.valid_names, checks.checked, checks.compliant) == (2, 0, 0)
+    assert checks.schema_compliance == 100  # nothing could be checked, as for a schema that cannot be built
+    assert len(checks.problems) == 2
+    assert checks.problems[0].startswith(
+        f"run 1 call 1: s.get_x: the tool's inputSchema cannot be used to check arguments: {why}"
+    )
+
+
+def test_call_checks_report_a_schema_that_cannot_be_built_without_a_reason() -> None:
+    catalog = load_text('[{"name": "get_x", "inputSchema": {"$ref": "#/nowhere"}}]', "x.json", "x.json")
+    resolver = Resolver({"s": catalog})
+    checks = call_checks(resolved([run(call("get_x"))], resolver), resolver)
+    assert checks.problems == ["run 1 call 1: s.get_x: the tool's inputSchema cannot be used to check arguments"]
+
+
 def test_resolver_fills_servers_from_the_catalogs() -> None:
     other = load_text('[{"name": "search"}]', "s.json", "s.json")
     resolver = Resolver({"weather": CATALOG, "web": other})

@@ -10,12 +10,11 @@ the directory argument; one without matches the file name.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from catalint.config import DEFAULT_INCLUDE, Settings, glob_match
-from catalint.loader import LoadError
+from catalint.loader import LoadError, special_kind
 from catalint.text import one_line
 
 
@@ -39,29 +38,13 @@ def walk_catalogs(
         for name in sorted(files):
             rel = rel_root + name
             if glob_match(rel, settings.include) and not glob_match(rel, settings.exclude):
-                kind = _special(base / name)
+                kind = special_kind(base / name)
                 if kind is None:
                     yield str(base / name)
                 elif on_problem is not None:
                     on_problem(
                         str(base / name), one_line(f"{base / name}: notice: skipped: {kind}, not a regular file")
                     )
-
-
-def _special(path: Path) -> str | None:
-    """What path is when it is a FIFO, a socket or a device (through a symbolic link); None for anything
-    else, a file or what cannot be looked at (the loader says why it cannot be read)."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return None
 
 
 def expand(

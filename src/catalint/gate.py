@@ -107,9 +107,13 @@ def check_target(text: str, where: str) -> str:
 
 def parse_short(text: str, where: str, known: Callable[[str, str], str] | None = None, example: str = "") -> Check:
     """`mean_score>=0.8`, as --gate takes it; known checks the target (the lint targets by default)."""
+    example = example or "mean_score>=0.8"
+    stripped = text.rstrip()
+    for op in OPS:  # `f1>=` would otherwise read as `f1 > "="`, and say '=' is not a number
+        if stripped.endswith(op) and stripped[: -len(op)].strip(" =<>!"):
+            raise GateError(f"{where}: the bound is missing after {op!r} in {text!r} (such as {example!r})")
     found = _SHORT.match(text)
     if not found:
-        example = example or "mean_score>=0.8"
         raise GateError(f"{where}: expected TARGET OP NUMBER such as {example!r}, got {text!r}")
     target, op, number = found.groups()
     if target[-1:] in "=<>!":

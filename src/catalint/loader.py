@@ -597,3 +597,20 @@ def load_path(path: str, stdin_name: str = "-") -> Catalog:
         data = within_limit(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), stdin_name)
         return load_text(decode_bytes(data, stdin_name), stdin_name, stdin_name)
     return load_text(read_text(path), path, path)
+
+
+def special_kind(path: str | os.PathLike[str]) -> str | None:
+    """What path is when it is a FIFO, a socket or a device (through a symbolic link), which a reader must
+    not open unasked (a FIFO waits for a writer forever, /dev/zero never ends); None for anything else, a
+    file or what cannot be looked at (reading it says why)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # ValueError: a NUL byte in the name
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return None

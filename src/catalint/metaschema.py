@@ -173,7 +173,8 @@ def compiled(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer
         if key not in _VALUES:
             if len(_VALUES) > 4096:
                 _VALUES.clear()
-            _VALUES[key] = _build(lambda: cls(schema, validate_formats=False, offline=True))
+            keywords = _LONG_ENUM_KEYWORDS if _holds_long_enum(schema) else None
+            _VALUES[key] = _build(lambda: cls(schema, validate_formats=False, offline=True, keywords=keywords))
         return _VALUES[key]
     ref = {"$ref": _DOC + "#" + quote(pointer, safe="/~!$&'()*+,;=:@")}
     return _build(
@@ -182,8 +183,60 @@ def compiled(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer
             registry=jsonschema_rs.Registry([(_DOC, root)], retriever=_elsewhere),
             validate_formats=False,
             offline=True,
+            keywords=_LONG_ENUM_KEYWORDS if _root_holds_long_enum(root) else None,
         )
     )
+
+
+LONG_ENUM = 256  # a schema with an enum longer than this has its enums checked by _Enum
+
+
+class _Enum:
+    """The `enum` keyword, in a validator of a schema that holds a long enum.
+
+    For each error jsonschema-rs reports, it turns every option of the failing enum into a Python object
+    (20 ms an error for 500,000 options, under an `anyOf` too), and it compares a value with an enum of
+    mixed types one option at a time. Here the options are hashed once, and the message is jsonschema-rs's
+    own for the first four options, with the count of the others put right: the same words for any enum.
+    """
+
+    def __init__(self, parent_schema: dict[str, Any], value: list[Any], schema_path: list[str | int]) -> None:
+        import jsonschema_rs
+
+        # the meta-schema, checked before any keyword is built, makes value an array
+        self._keys = frozenset(json_key(v) for v in value)
+        self._others = len(value) - 2  # jsonschema-rs names two options and counts the rest, from four options on
+        self._sample = jsonschema_rs.Draft202012Validator({"enum": value[:4]}, offline=True)
+
+    def validate(self, instance: Any) -> None:
+        if json_key(instance) in self._keys:
+            return
+        message = next(iter(self._sample.iter_errors(instance))).message
+        if self._others > 2:
+            message = message.removesuffix(" or 2 other candidates") + f" or {self._others} other candidates"
+        raise ValueError(message)
+
+
+_LONG_ENUM_KEYWORDS = {"enum": _Enum}
+
+
+def _holds_long_enum(document: Any) -> bool:
+    """Whether some object in document has an `enum` array of over LONG_ENUM values (a schema's or not: an
+    `enum` in a `const` only makes _Enum check the real enums)."""
+    stack = [document]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            enum = value.get("enum")
+            if isinstance(enum, list) and len(enum) > LONG_ENUM:
+                return True
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
+
+
+_root_holds_long_enum = ByIdentity(_holds_long_enum, 1)  # once per input schema, however many nodes refer into it
 
 
 def unusable(schema: dict[str, Any], dialect: str) -> str | None:

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from catalint.gate import DEFAULT_GATE, Check, GateError, Row, check_target, parse_expect, parse_matcher
-from catalint.loader import LoadError, load_path, parse_document
+from catalint.loader import LoadError, load_path, parse_document, special_kind
 from catalint.model import Catalog
-from catalint.sourcemap import resolve_pointer
+from catalint.sourcemap import join_pointer, resolve_pointer
 from catalint.trace_scenario import Scenario, parse_scenario
 
 TRACE_BLOCKS = (
@@ -143,6 +143,7 @@ def load_suite(path: str) -> Suite:
         return LoadError(path, message, span.line, span.col, pointer)
 
     servers = data.get("servers", {})
+    _refuse_special_catalogs(data, Path(path).parent, fail)
     notices = [
         f"{path}: notice: skipping {key!r}: catalint checks tool_quality, agents and tests"
         for key in data
@@ -171,6 +172,26 @@ def load_suite(path: str) -> Suite:
         kind = "server" if "server" in entry else "catalog"
         blocks.append(Block(entry["name"], kind, entry[kind], checks or list(DEFAULT_GATE)))
     return Suite(servers, blocks, scenarios, notices)
+
+
+def _refuse_special_catalogs(data: dict[str, Any], folder: Path, fail: Any) -> None:
+    """A catalog: that names a FIFO, a socket or a device is an invalid suite, at its key: reading it would
+    wait for a writer forever, or never end (as for --config and a bench spec's catalog_path). A catalog
+    that is missing or unreadable fails its block when it is read."""
+    named = [
+        (join_pointer("", "servers", name, "catalog"), spec["catalog"])
+        for name, spec in data.get("servers", {}).items()
+        if "catalog" in spec
+    ]
+    named += [
+        (f"/tool_quality/{i}/catalog", e["catalog"])
+        for i, e in enumerate(data.get("tool_quality", []))
+        if "catalog" in e
+    ]
+    for pointer, value in named:
+        kind = special_kind(folder / value)
+        if kind is not None:
+            raise fail(f"catalog {value!r}: {kind}, not a regular file ({folder / value})", pointer)
 
 
 def _scenarios(data: dict[str, Any], path: str, fail: Any, notices: list[str]) -> list[Scenario]:

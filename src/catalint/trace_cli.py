@@ -169,7 +169,13 @@ def check_traces(scenarios: list[Scenario], traces_dir: str, catalogs: dict[str,
 
     results = []
     for scenario in scenarios:
-        found = scenario_traces(traces_dir, scenario.name)
+        skipped: list[tuple[str, str]] = []
+        found = scenario_traces(traces_dir, scenario.name, skipped)
+        if skipped and not found:  # the scenario's runs were named, but cannot be read: say why, in one line
+            path, kind = skipped[0]
+            fail(f"{path}: error: {kind}, not a regular file, so scenario {scenario.name!r} has no recorded runs")
+        for path, kind in skipped:
+            _notice(f"{path}: notice: skipped: {kind}, not a regular file")
         if not found:
             slug = _slug(scenario.name)
             fail(
@@ -181,17 +187,32 @@ def check_traces(scenarios: list[Scenario], traces_dir: str, catalogs: dict[str,
     return results
 
 
-def scenario_traces(traces_dir: str, name: str) -> list[str]:
-    """The runs of scenario NAME: DIR/SLUG.json|.jsonl|.ndjson|.yaml|.yml, or the folder DIR/SLUG/."""
+def scenario_traces(traces_dir: str, name: str, skipped: list[tuple[str, str]] | None = None) -> list[str]:
+    """The runs of scenario NAME: DIR/SLUG.json|.jsonl|.ndjson|.yaml|.yml, or the folder DIR/SLUG/. A FIFO,
+    a socket or a device of such a name is never opened (a FIFO would wait for a writer forever): it goes
+    to skipped as (path, what it is), as one below a folder is skipped."""
+    from catalint.loader import special_kind
+
     root = Path(traces_dir)
     slug = _slug(name)
     found = []
     for stem in dict.fromkeys((name, slug)):
         for suffix in ("", ".json", ".jsonl", ".ndjson", ".yaml", ".yml"):
             candidate = root / f"{stem}{suffix}"
-            if os.path.exists(candidate) and str(candidate) not in found:  # a long name: no raise
+            if not os.path.exists(candidate) or str(candidate) in found:  # a long name: no raise
+                continue
+            kind = special_kind(candidate)
+            if kind is None:
                 found.append(str(candidate))
+            elif skipped is not None:
+                skipped.append((str(candidate), kind))
     return found
+
+
+def _notice(message: str) -> None:
+    from catalint.text import one_line
+
+    click.echo(one_line(message), err=True)
 
 
 def _slug(name: str) -> str:
@@ -227,7 +248,7 @@ def _runs(paths: list[str]) -> list[Any]:
     from catalint.traces import load_runs
 
     try:
-        runs = load_runs(paths)
+        runs = load_runs(paths, _notice)
     except LoadError as exc:
         fail(str(exc))
     if not runs:
@@ -242,7 +263,12 @@ def _evaluate(scenario: Scenario, runs: list[Any], catalogs: dict[str, Catalog],
 
     try:
         return evaluate(scenario, runs, catalogs, extra)
-    except (ScenarioError, TokenError) as exc:
+    except ScenarioError as exc:
+        message = f"scenario {scenario.name!r}: {exc}"
+        if scenario.locate is not None and exc.pointer is not None:  # placed in the spec or suite
+            fail(str(scenario.locate(message, exc.pointer)))
+        fail(f"error: {message}")
+    except TokenError as exc:
         fail(f"error: scenario {scenario.name!r}: {exc}")
 
 

@@ -166,12 +166,12 @@ class CallChecks:
 
 def call_checks(runs: list[Run], resolver: Resolver) -> CallChecks:
     """Name validity, schema compliance (of calls with a valid name) and execution success."""
-    from catalint.metaschema import dialect_of, problem, value_validator
+    from catalint.metaschema import problem
 
     have_catalog = bool(resolver.catalogs)
     calls = valid = compliant = checked = succeeded = 0
     problems: list[str] = []
-    validators: dict[int, Any] = {}
+    validators: dict[int, Any] = {}  # by the id of an inputSchema: its validator, or why there is none
     for run in runs:
         for call in run.calls:
             calls += 1
@@ -189,10 +189,11 @@ def call_checks(runs: list[Run], resolver: Resolver) -> CallChecks:
                 continue
             key = id(schema)
             if key not in validators:  # one validator per tool, however many calls it gets
-                validators[key] = value_validator(schema, dialect_of(schema).name, schema, "")
+                validators[key] = _argument_validator(schema)
             validator = validators[key]
-            if validator is None:
-                problems.append(f"{where}: the tool's inputSchema cannot be used to check arguments")
+            if isinstance(validator, str):
+                because = f": {validator}" if validator else ""
+                problems.append(f"{where}: the tool's inputSchema cannot be used to check arguments{because}")
                 continue
             checked += 1
             if not isinstance(call.args, dict):
@@ -206,6 +207,19 @@ def call_checks(runs: list[Run], resolver: Resolver) -> CallChecks:
     if not have_catalog:
         return CallChecks(calls, None, None, None, succeeded, problems)
     return CallChecks(calls, valid, compliant, checked, succeeded, problems)
+
+
+def _argument_validator(schema: dict[str, Any]) -> Any:
+    """A validator of a tool's arguments, or why there is none (a string): the `$schema` problem when it names
+    no dialect catalint knows (SCH-006 reports it and checks nothing against it; nor is anything checked
+    here), "" for a schema jsonschema-rs cannot build (SCH-006 or SCH-010 says why)."""
+    from catalint.metaschema import dialect_of, value_validator
+
+    dialect = dialect_of(schema)
+    if dialect.name is None:
+        return dialect.problem or "its $schema names no dialect catalint knows"
+    built = value_validator(schema, dialect.name, schema, "")
+    return "" if built is None else built
 
 
 # ---- 3. orchestration diagnostics ----------------------------------------------------------
@@ -250,16 +264,11 @@ def efficiency(classes: int, runs: list[Run]) -> int:
 
 
 def named_in_prompt(prompt: str, names: list[str]) -> list[str]:
-    """The tool or server names a prompt spells out (as whole words, ignoring case)."""
-    import re
+    """The tool or server names a prompt spells out (as whole words, ignoring case), sorted: one pass over
+    the prompt, however many names (see catalint.spelt)."""
+    from catalint.spelt import spelt_out
 
-    found = []
-    lowered = prompt.lower()
-    for name in sorted(set(names)):
-        pattern = r"(?<![A-Za-z0-9_])" + re.escape(name.lower()) + r"(?![A-Za-z0-9_])"
-        if name and re.search(pattern, lowered):
-            found.append(name)
-    return found
+    return sorted(spelt_out(prompt, names))
 
 
 # ---- 4. distractor accuracy and the Clopper-Pearson floor ------------------------------------

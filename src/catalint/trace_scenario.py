@@ -9,6 +9,7 @@ applies the block's default gate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +93,8 @@ class Scenario:
     name_free: bool = False
     orchestration: bool = False
     checks: list[tuple[str, Check]] = field(default_factory=list)  # (block, check)
+    # (message, pointer inside the entry) -> an error placed in the file the scenario came from; None without one
+    locate: Callable[[str, str], Exception] | None = None
 
     @property
     def blocks(self) -> list[str]:
@@ -139,7 +142,7 @@ def parse_gate_option(text: str) -> Check:
 
 def parse_scenario(entry: dict[str, Any], where: str, fail: Any) -> Scenario:
     """A scenario from a schema-valid entry; fail(message, pointer) raises a positioned error."""
-    s = Scenario(str(entry.get("name", "traces")), entry.get("prompt"), entry.get("servers"))
+    s = Scenario(str(entry.get("name", "traces")), entry.get("prompt"), entry.get("servers"), locate=fail)
     if "equal_function_sets" in entry:
         s.classes = _classes(entry["equal_function_sets"]["classes"])
     if "token_efficiency" in entry:
@@ -191,7 +194,11 @@ class Result:
 
 
 class ScenarioError(Exception):
-    """A scenario that cannot be scored as written (exit 2)."""
+    """A scenario that cannot be scored as written (exit 2); pointer is the place in its entry that says why."""
+
+    def __init__(self, message: str, pointer: str | None = None) -> None:
+        super().__init__(message)
+        self.pointer = pointer
 
 
 def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: list[Check] | None = None) -> Result:
@@ -367,7 +374,9 @@ def distractor_tools(d: Distractors, scope: dict[str, Catalog]) -> list[dict[str
             real = [{"name": name} for name in of]
         return near_duplicates(real, of, d.count)
     except DistractorError as exc:
-        raise ScenarioError(f"distractors: {exc}") from None
+        raise ScenarioError(f"distractors: {exc}", "/distractors") from None
+    except RecursionError:  # a look-alike is a deep copy of its original, which can be hundreds of levels deep
+        raise ScenarioError("distractors: a tool is nested too deeply to copy", "/distractors/source/of") from None
 
 
 def _bare(name: str, scope: dict[str, Catalog]) -> str:
@@ -420,7 +429,9 @@ tool_selection.f1 >= 50.
 Call checks (the rule-based checks of MCP-Bench, arXiv:2508.20453), with a
 catalog: name_validity = calls naming a tool in the catalog; schema_compliance =
 of those, calls whose args validate against the tool's inputSchema (the
-dialect it declares, 2020-12 by default); execution_success = calls without an
+dialect it declares, 2020-12 by default; a call to a tool whose $schema names
+no dialect catalint knows, which SCH-006 reports, or whose inputSchema cannot be
+built, is listed and not counted); execution_success = calls without an
 error. An empty trace scores 100 on each.
 
 Orchestration (orchestration:; MCP-Atlas, arXiv:2602.00933): discovery = the

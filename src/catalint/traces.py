@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from catalint.loader import (
     parse_json,
     parse_yaml,
     read_text,
+    special_kind,
     within_limit,
 )
 from catalint.model import Catalog
@@ -113,8 +115,10 @@ def resolved(runs: list[Run], resolver: Resolver) -> list[Run]:
     return out
 
 
-def trace_files(path: str) -> list[str]:
-    """A file as given, or the trace files below a folder (sorted, so run numbers are stable)."""
+def trace_files(path: str, notice: Callable[[str], None] | None = None) -> list[str]:
+    """A file as given, or the trace files below a folder (sorted, so run numbers are stable). A FIFO, a
+    socket or a device below a folder is never opened (a FIFO would wait for a writer forever): it is
+    skipped, and told to notice, as lint skips one below a directory."""
     if path == "-" or not os.path.isdir(path):  # Path.is_dir() raises on a name too long
         return [path]
 
@@ -126,22 +130,31 @@ def trace_files(path: str) -> list[str]:
         children.extend(Path(root, name) for name in files if Path(name).suffix.lower() in TRACE_SUFFIXES)
     seen: set[Path] = set()
     found = []
+    skipped: list[tuple[Path, str]] = []
     for child in sorted(children):
-        if child.is_file():
+        kind = special_kind(child)
+        if kind is not None:
+            skipped.append((child, kind))
+        elif child.is_file():
             real = child.resolve()
             if real not in seen:  # an alias through a symlink yields a file once
                 seen.add(real)
                 found.append(str(child))
-    if not found:
-        raise LoadError(path, f"no trace files ({', '.join('*' + s for s in TRACE_SUFFIXES)}) in this folder")
+    if not found:  # one line, which says why when a file was skipped
+        why = f"; {skipped[0][0]} is {skipped[0][1]}, not a regular file" if skipped else ""
+        raise LoadError(path, f"no trace files ({', '.join('*' + s for s in TRACE_SUFFIXES)}) in this folder{why}")
+    if notice is not None:
+        for child, kind in skipped:
+            notice(f"{child}: notice: skipped: {kind}, not a regular file")
     return found
 
 
-def load_runs(paths: list[str]) -> list[Run]:
-    """The runs recorded in paths, as recorded: resolved() gives calls their servers."""
+def load_runs(paths: list[str], notice: Callable[[str], None] | None = None) -> list[Run]:
+    """The runs recorded in paths, as recorded: resolved() gives calls their servers. notice hears of the
+    files below a folder that are skipped (see trace_files)."""
     runs: list[Run] = []
     for path in paths:
-        for file in trace_files(path):
+        for file in trace_files(path, notice):
             for label, data, span in _documents(file):
                 for sub_label, sub_pointer, value in _runs_of(label, data):
                     runs.append(_run(len(runs) + 1, sub_label, value, file, span, sub_pointer))
