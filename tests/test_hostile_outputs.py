@@ -1,0 +1,61 @@
+"""Hostile input, third round: paths with a NUL byte, names and queries of a megabyte in report
+tables, and outputs that would be left half-done or written over the run's own inputs.
+
+The contract is that of test_hostile: one stderr line naming the file (line:col where known) and
+exit 2, never a traceback or an "internal error"; output linear in the input; a failed run leaves
+no new output file and clobbers none.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from test_hostile import catalog, no_crash, one_error
+
+WEATHER = {
+    "name": "weather_now",
+    "description": "Get the current weather for a city. Returns temperature and humidity as JSON.",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+# --------------------------------------------------------------------------------------
+# A NUL byte in a path read from a suite or a bench spec: Python's open() and os.stat() raise
+# ValueError for it, which came out as an internal error.
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "suite",
+    [
+        {"tool_quality": [{"name": "a", "catalog": "x\u0000.json"}]},
+        {"servers": {"s": {"catalog": "x\u0000.json"}}, "tool_quality": [{"name": "a", "server": "s"}]},
+    ],
+)
+def test_a_nul_byte_in_a_suites_catalog_path(cli, tmp_path: Path, suite: dict[str, object]) -> None:
+    write(tmp_path / "suite.json", json.dumps(suite))
+    one_error(cli("check", "suite.json"), "x\\x00.json: error: a file name cannot hold a NUL byte")
+
+
+YAML_SPEC = 'catalog_path: "x\\0.json"\nintents: [{query: q, gold: [t]}]\n'
+
+
+@pytest.mark.parametrize("name", ["spec.json", "spec.yaml"])
+def test_a_nul_byte_in_a_bench_specs_catalog_path(cli, tmp_path: Path, name: str) -> None:
+    spec = {"catalog_path": "x\u0000.json", "intents": [{"query": "q", "gold": ["t"]}]}
+    write(tmp_path / name, json.dumps(spec) if name.endswith("json") else YAML_SPEC)
+    line = one_error(cli("bench", "run", name), f"{name}:1:")
+    assert "catalog_path 'x\\x00.json': a file name cannot hold a NUL byte" in line
+    assert "(at /catalog_path)" in line
+
+
+def test_a_bench_specs_catalog_path_near_miss_runs(cli, tmp_path: Path) -> None:
+    write(tmp_path / "x0.json", catalog(WEATHER))
+    spec = {"catalog_path": "x0.json", "intents": [{"query": "weather in Paris", "gold": ["weather_now"]}]}
+    write(tmp_path / "spec.json", json.dumps(spec))
+    result = cli("bench", "run", "spec.json")
+    no_crash(result)
+    assert result.exit_code == 0 and "baseline: 1/1 correct" in result.stdout
