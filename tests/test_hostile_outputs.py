@@ -59,3 +59,48 @@ def test_a_bench_specs_catalog_path_near_miss_runs(cli, tmp_path: Path) -> None:
     result = cli("bench", "run", "spec.json")
     no_crash(result)
     assert result.exit_code == 0 and "baseline: 1/1 correct" in result.stdout
+
+
+# --------------------------------------------------------------------------------------
+# Text tables padded every row to the longest name: one name of a megabyte in 5,000 rows
+# was 5 GB. A long name is clipped in the table (it stays whole in findings and JSON).
+# --------------------------------------------------------------------------------------
+
+
+def tool(name: str) -> dict[str, object]:
+    return {**WEATHER, "name": name}
+
+
+def test_a_long_tool_name_does_not_widen_the_score_table(cli, tmp_path: Path) -> None:
+    long = "x" * 20_000
+    write(tmp_path / "tools.json", catalog(tool(long), *(tool(f"t{i}") for i in range(200))))
+    result = cli("lint", "--scores", "--no-gate", "tools.json")
+    no_crash(result)
+    lines = result.stdout.splitlines()
+    table = lines[lines.index("tools.json:") + 1 :]
+    assert all(len(line) < 200 for line in table), max(map(len, table))  # before: 20,000 each
+    assert table[1].startswith("  " + "x" * 59 + "…  ")
+    assert table[2].startswith("  t0" + " " * 59)  # padded to the clipped width: columns still line up
+
+
+def test_a_name_of_sixty_characters_is_shown_whole(cli, tmp_path: Path) -> None:
+    name = "n" * 60
+    write(tmp_path / "tools.json", catalog(tool(name), tool("t")))
+    result = cli("lint", "--scores", "--no-gate", "tools.json")
+    no_crash(result)
+    assert f"\n  {name}  " in result.stdout and "…" not in result.stdout
+
+
+def test_a_long_mutation_label_does_not_widen_the_bench_table(cli, tmp_path: Path) -> None:
+    word = "w" * 20_000
+    mutations = [{"tool": "weather_now", "kind": "drop_keyword", "word": word}]
+    mutations += [{"tool": "weather_now", "kind": "blank"}] * 100
+    spec = {"catalog": [WEATHER], "intents": [{"query": "humidity", "gold": ["weather_now"]}], "mutations": mutations}
+    write(tmp_path / "spec.json", json.dumps(spec))
+    result = cli("bench", "run", "spec.json")
+    no_crash(result)
+    assert result.exit_code == 0
+    rows = [line for line in result.stdout.splitlines() if line.startswith("  weather_now ")]
+    assert len(rows) == 101 and all(len(line) < 300 for line in rows), max(map(len, rows))
+    assert rows[0].startswith("  weather_now drop_keyword 'www") and "…  accuracy" in rows[0]
+    assert rows[1].startswith("  weather_now blank" + " " * 43 + "  accuracy")

@@ -9,7 +9,7 @@ from catalint import __version__
 from catalint.bench import Report, wilson
 from catalint.model import SMELLS
 from catalint.tdqs import shown
-from catalint.text import one_line
+from catalint.text import NAME_COLUMN, clip, one_line
 
 
 def _pct(x: float) -> str:
@@ -119,9 +119,10 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
             lines.append(f"  {intent.query!r}: picked {picked or 'nothing'}, expected {' or '.join(intent.gold)}")
     if report.mutations:
         lines.append("mutations:" + (" (--auto: every kind on every gold tool)" if report.auto else ""))
-        width = max(len(f"{m.mutation.tool} {m.mutation.label()}") for m in report.mutations)
-        for m in report.mutations:
-            label = f"{m.mutation.tool} {m.mutation.label()}"
+        # clipped, not padded to: a long tool name or drop_keyword word would widen every row
+        labels = [clip(f"{m.mutation.tool} {m.mutation.label()}", NAME_COLUMN) for m in report.mutations]
+        width = max(map(len, labels))
+        for m, label in zip(report.mutations, labels, strict=True):
             removed = ""
             if m.tokens_removed is not None:
                 removed = f"; tokens {'removed' if m.tokens_removed >= 0 else 'added'} {abs(m.tokens_removed)}"
