@@ -104,3 +104,61 @@ def test_a_long_mutation_label_does_not_widen_the_bench_table(cli, tmp_path: Pat
     assert len(rows) == 101 and all(len(line) < 300 for line in rows), max(map(len, rows))
     assert rows[0].startswith("  weather_now drop_keyword 'www") and "…  accuracy" in rows[0]
     assert rows[1].startswith("  weather_now blank" + " " * 43 + "  accuracy")
+
+
+# --------------------------------------------------------------------------------------
+# Bench reports repeated each flipped query in full once per mutation: a 1 MB query flipped by
+# 3,000 mutations was 3 GB. Flip lists cut the query; JSON names the intent by index too.
+# --------------------------------------------------------------------------------------
+
+LONG_QUERY = "humidity wind city " * 1000  # 19,000 characters
+
+
+def flip_spec(tmp_path: Path, count: int) -> None:
+    spec = {
+        "catalog": [WEATHER],
+        "intents": [{"query": LONG_QUERY, "gold": ["weather_now"]}],
+        "mutations": [{"tool": "weather_now", "kind": "blank"}] * count,
+    }
+    write(tmp_path / "spec.json", json.dumps(spec))
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_a_long_query_flipped_by_many_mutations_is_cut_in_the_flip_lists(cli, tmp_path: Path, fmt: str) -> None:
+    flip_spec(tmp_path, 100)
+    result = cli("bench", "run", "spec.json", "--output-format", fmt)
+    no_crash(result)
+    assert result.exit_code == 0
+    assert len(result.stdout) < 120_000, len(result.stdout)  # before: 100 copies of the query, 1.9 MB
+    cut = LONG_QUERY[:99] + "…"
+    if fmt == "json":
+        report = json.loads(result.stdout)
+        assert report["baseline"]["picks"][0]["query"] == LONG_QUERY  # whole, once
+        flips = [f for m in report["mutations"] for f in m["flips"]]
+        assert len(flips) == 100
+        assert all(f["intent"] == 0 and f["query"] == cut for f in flips)
+    else:
+        assert result.stdout.count(repr(cut)) == 100
+
+
+def test_a_short_flipped_query_is_whole_in_json(cli, tmp_path: Path) -> None:
+    spec = {
+        "catalog": [WEATHER],
+        "intents": [{"query": "temperature", "gold": ["weather_now"]}, {"query": "humidity", "gold": ["weather_now"]}],
+        "mutations": [{"tool": "weather_now", "kind": "blank"}],
+    }
+    write(tmp_path / "spec.json", json.dumps(spec))
+    result = cli("bench", "run", "spec.json", "--output-format", "json")
+    (mutation,) = json.loads(result.stdout)["mutations"]
+    assert [(f["intent"], f["query"]) for f in mutation["flips"]] == [(0, "temperature"), (1, "humidity")]
+
+
+def test_the_bench_markdown_report_is_cut_as_a_job_summary(cli, tmp_path: Path, monkeypatch) -> None:
+    from catalint.formatters import markdown
+
+    monkeypatch.setattr(markdown, "MAX_BYTES", 4000)  # as 1 MiB, without writing one
+    flip_spec(tmp_path, 100)
+    out = cli("bench", "run", "spec.json", "--output-format", "markdown").stdout
+    assert len(out.encode()) <= 4000
+    assert out.endswith("stay under 1 MiB; run `catalint bench run` for all of it.\n")
+    assert out.count("<details>") == out.count("</details>")
