@@ -162,3 +162,51 @@ def test_the_bench_markdown_report_is_cut_as_a_job_summary(cli, tmp_path: Path, 
     assert len(out.encode()) <= 4000
     assert out.endswith("stay under 1 MiB; run `catalint bench run` for all of it.\n")
     assert out.count("<details>") == out.count("</details>")
+
+
+# --------------------------------------------------------------------------------------
+# --report targets: checked before any work as -o is, and written all or none: a run that fails
+# to write one of its outputs leaves no new file and every old one as it was.
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "problem"),
+    [
+        ("out/missing/x.sarif", "No such file or directory"),
+        ("out", "Is a directory"),
+        ("tools.json/x", "No such file or directory"),
+    ],
+)
+def test_a_report_target_that_cannot_be_written_is_refused_before_linting(
+    cli, tmp_path: Path, target: str, problem: str
+) -> None:
+    write(tmp_path / "tools.json", catalog(WEATHER))
+    (tmp_path / "out").mkdir()
+    result = cli("lint", "--report", "json:out/a.json", "--report", f"sarif:{target}", "tools.json")
+    one_error(result, f"{target}: error: cannot write report: {problem}")
+    assert result.stdout == "" and list((tmp_path / "out").iterdir()) == []  # before: out/a.json was left
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("option", ["--report", "-o"])
+def test_a_failed_write_leaves_no_new_report_and_keeps_the_old_one(cli, tmp_path: Path, option: str) -> None:
+    write(tmp_path / "tools.json", catalog(WEATHER))
+    full = "sarif:/dev/full" if option == "--report" else "/dev/full"
+    result = cli("lint", "--report", "json:a.json", option, full, "tools.json")
+    one_error(result, "/dev/full: error: cannot write report: No space left on device")
+    assert not (tmp_path / "a.json").exists()
+    write(tmp_path / "a.json", "old")
+    one_error(cli("lint", "--report", "json:a.json", option, full, "tools.json"), "/dev/full: error:")
+    assert (tmp_path / "a.json").read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+
+
+def test_every_report_of_a_run_is_written(cli, tmp_path: Path) -> None:
+    write(tmp_path / "tools.json", catalog(WEATHER))
+    result = cli("lint", "--report", "json:a.json", "--report", "sarif:b.sarif", "-o", "c.txt", "tools.json")
+    no_crash(result)
+    assert result.exit_code in (0, 1) and result.stdout == ""
+    assert json.loads((tmp_path / "a.json").read_text())["files"][0]["file"] == "tools.json"
+    assert json.loads((tmp_path / "b.sarif").read_text())["version"] == "2.1.0"
+    assert "tools.json" in (tmp_path / "c.txt").read_text()

@@ -41,14 +41,7 @@ def output_target(what: str = "report") -> Callable[[click.Context, click.Parame
     def check(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
         if value is None:
             return value
-        import errno
-        import os
-
-        problem = None
-        if os.path.isdir(value):
-            problem = os.strerror(errno.EISDIR)
-        elif not os.path.isdir(os.path.dirname(os.path.abspath(value))):
-            problem = os.strerror(errno.ENOENT)
+        problem = output_problem(value)
         if problem is not None:
             from catalint.cli import fail
 
@@ -56,6 +49,19 @@ def output_target(what: str = "report") -> Callable[[click.Context, click.Parame
         return value
 
     return check
+
+
+def output_problem(value: str) -> str | None:
+    """Why an output file cannot be written, as far as can be told before any work: a folder, or a file in
+    a folder that does not exist; None when it looks writable."""
+    import errno
+    import os
+
+    if os.path.isdir(value):
+        return os.strerror(errno.EISDIR)
+    if not os.path.isdir(os.path.dirname(os.path.abspath(value))):
+        return os.strerror(errno.ENOENT)
+    return None
 
 
 def output_option(
