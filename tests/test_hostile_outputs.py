@@ -210,3 +210,72 @@ def test_every_report_of_a_run_is_written(cli, tmp_path: Path) -> None:
     assert json.loads((tmp_path / "a.json").read_text())["files"][0]["file"] == "tools.json"
     assert json.loads((tmp_path / "b.sarif").read_text())["version"] == "2.1.0"
     assert "tools.json" in (tmp_path / "c.txt").read_text()
+
+
+# --------------------------------------------------------------------------------------
+# Outputs that would replace each other or the run's own inputs: one usage error line, exit 2,
+# before any work, and every file as it was (lint already refused to write over a linted catalog).
+# --------------------------------------------------------------------------------------
+
+RUN = {"tool_calls": [{"name": "weather_now", "args": {"city": "Paris"}}], "conversation": {"tokens": {"total": 10}}}
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> Path:
+    write(tmp_path / "w.json", catalog(WEATHER))
+    write(tmp_path / "w2.json", catalog(WEATHER, {**WEATHER, "name": "weather_later"}))
+    write(tmp_path / "spec.yaml", "catalog_path: w.json\nintents:\n  - {query: humidity, gold: [weather_now]}\n")
+    write(tmp_path / "suite.yml", "tool_quality:\n  - {name: a, catalog: w.json}\n")
+    write(tmp_path / "runs.jsonl", json.dumps(RUN) + "\n")
+    write(tmp_path / "scenario.yml", "tool_selection:\n  expected_tool: weather_now\n  min_selection_rate: 1\n")
+    write(tmp_path / "catalint.toml", 'select = ["DESC"]\n')
+    return tmp_path
+
+
+def _unchanged(directory: Path, run: object) -> None:
+    before = {p.name: p.read_bytes() for p in directory.iterdir()}
+    run()
+    assert {p.name: p.read_bytes() for p in directory.iterdir()} == before
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["lint", "-o", "r.json", "--report", "sarif:r.json", "w.json"], "--report sarif:r.json: writes the same"),
+        (["lint", "--report", "json:r.json", "--report", "sarif:./r.json", "w.json"], "--report sarif:./r.json: "),
+        (["lint", "--config", "catalint.toml", "-o", "catalint.toml", "w.json"], "catalint.toml: is the config file"),
+        (["diff", "w.json", "w2.json", "-o", "w2.json"], "w2.json: is an input of this run"),
+        (["diff", "w.json", "w2.json", "-o", "./w.json"], "./w.json: is an input of this run"),
+        (["bench", "run", "spec.yaml", "-o", "spec.yaml"], "spec.yaml: is the bench spec"),
+        (["bench", "run", "spec.yaml", "-o", "w.json"], "w.json: is the spec's catalog"),
+        (["check", "suite.yml", "-o", "suite.yml"], "suite.yml: is the suite"),
+        (["check", "suite.yml", "-o", "w.json"], "w.json: is a catalog the suite reads"),
+        (["trace", "score", "runs.jsonl", "-o", "runs.jsonl"], "runs.jsonl: is an input of this run"),
+        (["trace", "score", "runs.jsonl", "--spec", "scenario.yml", "-o", "scenario.yml"], "scenario.yml: is an"),
+        (["trace", "score", "runs.jsonl", "--catalog", "s=w.json", "-o", "w.json"], "w.json: is an input"),
+    ],
+)
+def test_an_output_over_another_output_or_an_input_is_refused(cli, inputs: Path, args: list[str], line: str) -> None:
+    _unchanged(inputs, lambda: one_error(cli(*args), f"error: {line}"))
+
+
+def test_an_output_hard_linked_to_an_input_is_refused(cli, inputs: Path) -> None:
+    (inputs / "same.json").hardlink_to(inputs / "w.json")
+    _unchanged(inputs, lambda: one_error(cli("diff", "w.json", "w2.json", "-o", "same.json"), "error: same.json: is"))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["lint", "-o", "/dev/null", "--report", "json:/dev/null", "w.json"],  # a device is written to, not replaced
+        ["diff", "w.json", "w2.json", "-o", "out.txt"],
+        ["bench", "run", "spec.yaml", "-o", "out.txt"],
+        ["check", "suite.yml", "-o", "out.txt"],
+        ["trace", "score", "runs.jsonl", "--spec", "scenario.yml", "-o", "out.txt"],
+    ],
+)
+def test_outputs_of_their_own_near_miss(cli, inputs: Path, args: list[str]) -> None:
+    result = cli(*args)
+    no_crash(result)
+    assert result.exit_code in (0, 1), result.stderr
+    assert args[-2] != "-o" or (inputs / "out.txt").stat().st_size > 0

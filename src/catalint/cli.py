@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from catalint import __version__
-from catalint.cli_options import OneLineErrors, config_option, output_option, output_problem, output_target
+from catalint.cli_options import (
+    OneLineErrors,
+    config_option,
+    output_option,
+    output_problem,
+    output_target,
+    refuse_clobber,
+    refuse_shared_outputs,
+)
 from catalint.diff_cli import diff_command
 from catalint.trace_cli import trace_group
 
@@ -511,6 +519,8 @@ def lint(
         if problem is not None:
             fail(f"{target}: error: cannot write report: {problem}")
         extra_reports.append((fmt, target))
+    given = [(f"--report {fmt}:{target}", target) for fmt, target in extra_reports]
+    refuse_shared_outputs([(f"-o {output_file}", output_file), *given])
 
     from catalint.quality import assess
     from catalint.tokens import TokenError
@@ -596,10 +606,10 @@ def lint(
             f"notice: {len(skipped)} file{'s' * (len(skipped) != 1)} skipped: exclude covers "
             f"{'them' if len(skipped) != 1 else 'it'} and force-exclude is on ({shown})"
         )
-    inputs = {os.path.realpath(file) for file, _, _ in loaded if file != "-"}
-    for target in (output_file, *(t for _, t in extra_reports)):
-        if target is not None and os.path.realpath(target) in inputs:
-            fail(f"error: {target}: is a catalog being linted; write the report elsewhere")
+    outputs = [output_file, *(t for _, t in extra_reports)]
+    refuse_clobber(outputs, (file for file, _, _ in loaded), "a catalog being linted")
+    refuse_clobber(outputs, [config_path], "the config file")
+    refuse_clobber(outputs, [baseline], "the baseline")
     if showing:
         _show(loaded, run.notices, config_error, show_settings, resolver, output_file, paths)
     try:
@@ -794,8 +804,11 @@ def bench_run(spec: str, min_drop: float | None, auto: bool, output_format: str,
     from catalint.loader import LoadError
     from catalint.tokens import TokenError
 
+    refuse_clobber([output_file], [spec], "the bench spec")
     try:
-        report = run(load_spec(spec), auto=auto)
+        loaded = load_spec(spec)
+        refuse_clobber([output_file], [loaded.catalog.path], "the spec's catalog")  # before the (long) run
+        report = run(loaded, auto=auto)
     except LoadError as exc:
         fail(str(exc))
         return
@@ -935,6 +948,12 @@ def check_cmd(
     except LoadError as exc:
         fail(str(exc))
         return
+    here = Path(suite).parent
+    read = [here / b.source for b in loaded.blocks if b.kind == "catalog"]
+    read += [here / s["catalog"] for s in loaded.servers.values() if "catalog" in s]
+    refuse_clobber([output_file], [suite], "the suite")
+    refuse_clobber([output_file], [*read, *(c.partition("=")[2] for c in catalogs)], "a catalog the suite reads")
+    refuse_clobber([output_file], [config_path], "the config file")
     for notice in loaded.notices:
         click.echo(_line(notice), err=True)
     given = parse_catalogs(catalogs)  # a bad --catalog stops the run before any server starts
