@@ -9,6 +9,7 @@ no new output file and clobbers none.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -279,3 +280,56 @@ def test_outputs_of_their_own_near_miss(cli, inputs: Path, args: list[str]) -> N
     no_crash(result)
     assert result.exit_code in (0, 1), result.stderr
     assert args[-2] != "-o" or (inputs / "out.txt").stat().st_size > 0
+
+
+# --------------------------------------------------------------------------------------
+# --baseline-rev with standard input applied no baseline, silently. As ruff's, --stdin-filename
+# makes standard input that file: its version at the revision is the baseline.
+# --------------------------------------------------------------------------------------
+
+LOOSE = {**WEATHER, "name": "get_date", "inputSchema": {"type": "object"}}  # SCH-002
+NAMED = {"NAME": "Test", "EMAIL": "test@example.com"}
+
+
+@pytest.fixture
+def committed(tmp_path: Path) -> Path:
+    """A git repository with tools.json committed as [WEATHER, LOOSE]."""
+    import subprocess
+
+    write(tmp_path / "tools.json", catalog(WEATHER, LOOSE))
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "first"]):
+        env = {
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@x",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@x",
+        }
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True, env={**os.environ, **env})
+    return tmp_path
+
+
+def _codes(result: object) -> list[tuple[str, str]]:
+    assert result.exit_code in (0, 1), result.stderr  # type: ignore[attr-defined]
+    return [(f["code"], f["tool"]) for f in json.loads(result.stdout)["findings"]]  # type: ignore[attr-defined]
+
+
+def test_baseline_rev_with_stdin_filename_uses_that_file_at_the_revision(cli, committed: Path) -> None:
+    text = (committed / "tools.json").read_text()
+    args = ["lint", "--no-gate", "--output-format", "json", "--stdin-filename", "tools.json"]
+    assert ("SCH-002", "get_date") in _codes(cli(*args, input=text))
+    args += ["--baseline-rev", "HEAD"]
+    assert _codes(cli(*args, input=text)) == []  # before: every finding, the baseline silently skipped
+    new = catalog(WEATHER, LOOSE, {**LOOSE, "name": "get_time"})
+    found = _codes(cli(*args, input=new))
+    assert ("SCH-002", "get_time") in found and {t for _, t in found} == {"get_time"}  # only the new tool's
+
+
+def test_baseline_rev_with_unnamed_stdin_is_refused(cli, committed: Path) -> None:
+    text = (committed / "tools.json").read_text()
+    result = cli("lint", "--baseline-rev", "HEAD", "-", input=text)
+    one_error(result, "error: --baseline-rev: standard input has no version at a revision: name its file with")
+
+
+def test_baseline_rev_with_a_server_is_refused_before_it_starts(cli, committed: Path) -> None:
+    result = cli("lint", "--baseline-rev", "HEAD", "--url", "http://127.0.0.1:9/mcp")
+    one_error(result, "error: --baseline-rev compares files with their version at a revision; a server has none")

@@ -549,6 +549,11 @@ def lint(
         if paths or from_server or server_url:
             fail("error: --stdin-filename names standard input: give - among the paths to read it")
         paths = ("-",)  # as ruff does: --stdin-filename alone reads standard input
+    if baseline_rev is not None and (from_server or server_url):
+        fail("error: --baseline-rev compares files with their version at a revision; a server has none: use --baseline")
+    if baseline_rev is not None and "-" in paths and stdin_filename == "-":
+        # as ruff's, --stdin-filename makes standard input that file: its version at REV is the baseline
+        fail("error: --baseline-rev: standard input has no version at a revision: name its file with --stdin-filename")
     if server_url and paths:
         fail(f"error: --url lints the server at that address, not files: drop {paths[0]!r} (or drop --url)")
     if show_files and show_settings:
@@ -625,7 +630,8 @@ def lint(
                 click.echo(_line(str(result)), err=True)
                 run.errors.append(result)
                 continue
-            base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, file)
+            named = stdin_filename if file == "-" else file
+            base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, named)
             base_result = None
             if base is not None:
                 from catalint.diff import apply_baseline
@@ -1090,8 +1096,6 @@ def _at_revision(rev: str, file: str) -> Any:
     from catalint.diff import load_side
     from catalint.loader import LoadError
 
-    if file == "-":
-        return None
     try:
         return load_side(f"{rev}:{file}", Path.cwd())
     except LoadError:
