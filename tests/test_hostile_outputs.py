@@ -333,3 +333,32 @@ def test_baseline_rev_with_unnamed_stdin_is_refused(cli, committed: Path) -> Non
 def test_baseline_rev_with_a_server_is_refused_before_it_starts(cli, committed: Path) -> None:
     result = cli("lint", "--baseline-rev", "HEAD", "--url", "http://127.0.0.1:9/mcp")
     one_error(result, "error: --baseline-rev compares files with their version at a revision; a server has none")
+
+
+# --------------------------------------------------------------------------------------
+# Config errors that named no line: a key written as a basic string with escapes, a catalint
+# table that is no table, and settings inside an inline catalint table.
+# --------------------------------------------------------------------------------------
+
+MATCHER = 'gate.tool["x"].score: a matcher is'
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "where"),
+    [
+        ("catalint.toml", '[gate]\n"tool[\\"x\\"].score" = 1\n', f"catalint.toml:2:23: {MATCHER}"),
+        ("catalint.toml", "[gate]\n'tool[\"x\"].score' = 1\n", f"catalint.toml:2:21: {MATCHER}"),  # near miss
+        ("catalint.toml", 'gate = { "tool[\\"x\\"].score" = 1 }\n', f"catalint.toml:1:32: {MATCHER}"),
+        ("pyproject.toml", '[tool.catalint.gate]\n"tool[\\"x\\"].score" = 1\n', f"pyproject.toml:2:23: {MATCHER}"),
+        ("pyproject.toml", '# c\ntool.catalint = "x"\n', "pyproject.toml:2:17: [tool.catalint] must be a table"),
+        ("pyproject.toml", "[tool]\ncatalint = 5\n", "pyproject.toml:2:12: [tool.catalint] must be a table"),
+        ("pyproject.toml", "tool = {catalint = 5}\n", "pyproject.toml:1:20: [tool.catalint] must be a table"),
+        ("pyproject.toml", "[tool]\ncatalint = { select = 5 }\n", "pyproject.toml:2:23: select must be a list"),
+        ("pyproject.toml", "tool = { catalint = { select = {a = 1} } }\n", "pyproject.toml:1:32: select must be"),
+        ("pyproject.toml", "[tool.catalint]\nselect = { a = 1 }\n", "pyproject.toml:2:10: select must be"),  # near miss
+    ],
+)
+def test_a_config_error_is_placed_at_its_line(cli, tmp_path: Path, name: str, text: str, where: str) -> None:
+    write(tmp_path / "tools.json", catalog(WEATHER))
+    write(tmp_path / name, text)
+    one_error(cli("lint", "tools.json"), f"error: {where}")
