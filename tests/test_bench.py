@@ -135,8 +135,8 @@ def test_removing_the_only_matching_word_flips_the_intent(cli, mutation):
     # "humidity in Lisbon": no tool has humidity any more, and none has lisbon: no pick.
     # "city humidity": city_guide's name says "city" twice, more than weather_now's description once.
     assert result["flips"] == [
-        {"query": "humidity in Lisbon", "before": "weather_now", "after": None, "correct_after": False},
-        {"query": "city humidity", "before": "weather_now", "after": "city_guide", "correct_after": False},
+        {"intent": 0, "query": "humidity in Lisbon", "before": "weather_now", "after": None, "correct_after": False},
+        {"intent": 1, "query": "city humidity", "before": "weather_now", "after": "city_guide", "correct_after": False},
     ]
     assert result["correct"] == 2
     assert result["accuracy"] == 0.5
@@ -309,7 +309,13 @@ def test_a_mutation_that_makes_documents_identical_lets_the_earlier_tool_win(cli
     assert report["baseline"]["picks"][0]["picked"] == "get_weather"  # the shorter document wins
     first, second = report["mutations"]
     assert first["flips"] == [
-        {"query": "weather forecast", "before": "get_weather", "after": "getWeather", "correct_after": False}
+        {
+            "intent": 0,
+            "query": "weather forecast",
+            "before": "get_weather",
+            "after": "getWeather",
+            "correct_after": False,
+        }
     ]
     assert first["drop"] == 1.0
     assert second["flips"] == []
@@ -536,9 +542,14 @@ def test_a_pick_of_any_gold_tool_is_correct(cli):
     assert report["baseline"]["correct"] == 3
     (result,) = report["mutations"]
     # "city humidity" moves from one gold tool to another: a flip, but no loss
-    assert {"query": "city humidity", "before": "weather_now", "after": "city_guide", "correct_after": True} in (
-        result["flips"]
-    )
+    flip = {
+        "intent": 1,
+        "query": "city humidity",
+        "before": "weather_now",
+        "after": "city_guide",
+        "correct_after": True,
+    }
+    assert flip in result["flips"]
     assert result["correct"] == 2  # only "humidity in Lisbon" (now no pick) is lost
     assert result["drop"] == pytest.approx(1 / 3)
 

@@ -95,6 +95,7 @@ class Flip:
     after: str | None
     correct_before: bool
     correct_after: bool
+    intent: int  # its index in the spec's intents (and the report's baseline picks)
 
 
 @dataclass
@@ -169,7 +170,8 @@ class Bench:
         self.tools = spec.catalog.tools
         self.docs = [document(t.name, _text(t)) for t in self.tools]
         self.index = Index(self.docs)
-        self.queries = [tokens(i.query) for i in spec.intents]
+        # distinct terms, in order: all BM25 reads, and not re-counted per mutation (a long query times many)
+        self.queries = [list(dict.fromkeys(tokens(i.query))) for i in spec.intents]
         self.by_term: dict[str, list[int]] = {}
         for qi, query in enumerate(self.queries):
             for term in dict.fromkeys(query):
@@ -214,7 +216,7 @@ class Bench:
             intent = self.spec.intents[qi]
             was, now = self.is_correct(intent, best), self.is_correct(intent, after)
             correct += int(now) - int(was)
-            flips.append(Flip(intent.query, self.name(best), self.name(after), was, now))
+            flips.append(Flip(intent.query, self.name(best), self.name(after), was, now, qi))
         return correct, flips
 
 

@@ -7,14 +7,22 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from catalint import __version__
-from catalint.cli_options import OneLineErrors, config_option, output_option, output_target
+from catalint.cli_options import (
+    OneLineErrors,
+    config_option,
+    output_option,
+    output_problem,
+    output_target,
+    refuse_clobber,
+    refuse_shared_outputs,
+)
 from catalint.diff_cli import diff_command
 from catalint.trace_cli import trace_group
 
@@ -82,31 +90,48 @@ def _env_pairs(values: tuple[str, ...]) -> dict[str, str]:
     return pairs
 
 
-def write_output(text: str | Iterable[str], output_file: str | None) -> None:
-    """Print, or replace output_file atomically (never half-written); text may come in chunks. A device or
-    a pipe (-o /dev/null) is written to, never replaced, and a symbolic link keeps pointing at its file."""
-    chunks = [text] if isinstance(text, str) else text
-    if output_file is None:
-        for chunk in chunks:  # not click.echo: it would scan a large report for colour codes
-            sys.stdout.write(chunk)
-        return
+def _is_stream(output_file: str) -> bool:
+    """A device or a pipe (/dev/null, /dev/stdout, a FIFO): written to as a stream, never replaced."""
     import stat
-    import tempfile
 
     try:
         kind = os.stat(output_file).st_mode  # through symbolic links
-    except OSError:
-        kind = 0  # no such file yet
-    if kind and not stat.S_ISREG(kind) and not stat.S_ISDIR(kind):  # /dev/null, /dev/stdout, a pipe: a stream
-        with open(output_file, "w", encoding="utf-8", errors="backslashreplace") as stream:
-            stream.writelines(chunks)
-        return
-    target = Path(os.path.realpath(output_file))  # through a symbolic link: the link stays, its file is replaced
+    except (OSError, ValueError):
+        return False  # no such file yet
+    return not stat.S_ISREG(kind) and not stat.S_ISDIR(kind)
+
+
+def _stage(chunks: Iterable[str], output_file: str) -> tuple[str, Path]:
+    """chunks written to a temporary file beside output_file (beside its target, for a symbolic link, which
+    then keeps pointing at it); (the temporary file, where it goes). Nothing is left behind on failure."""
+    import tempfile
+
+    target = Path(os.path.realpath(output_file))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
             fh.writelines(chunks)
         _default_mode(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return tmp, target
+
+
+def write_output(text: str | Iterable[str], output_file: str | None) -> None:
+    """Print, or replace output_file atomically (never half-written); text may come in chunks. A device or
+    a pipe (-o /dev/null) is written to, never replaced, and a symbolic link keeps pointing at its file."""
+    chunks = _chunks(text)
+    if output_file is None:
+        for chunk in chunks:  # not click.echo: it would scan a large report for colour codes
+            sys.stdout.write(chunk)
+        return
+    if _is_stream(output_file):
+        with open(output_file, "w", encoding="utf-8", errors="backslashreplace") as stream:
+            stream.writelines(chunks)
+        return
+    tmp, target = _stage(chunks, output_file)
+    try:
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -123,6 +148,46 @@ def save(text: str | Iterable[str], output_file: str | None, what: str = "report
         if output_file is None:  # not "None: error: ..."
             sys.exit(_stdout_error(exc))
         fail(f"{output_file}: error: cannot write {what}: {exc.strerror or exc}")
+
+
+def save_all(outputs: list[tuple[str | None, Callable[[], str | Iterable[str]]]], what: str = "report") -> None:
+    """Several outputs of one run (each a target, None for standard output, and what renders it), all or
+    none: files are written to temporary files first and renamed into place only once every output,
+    standard output and devices included, has been written. A failure is one line naming its target,
+    exit 2, and leaves no new file and every old one as it was."""
+    streams = [target is None or _is_stream(target) for target, _ in outputs]
+    staged: list[tuple[str, Path, str]] = []  # (temporary file, where it goes, the target as given)
+    target: str | None = None
+    try:
+        try:
+            for (target, make), stream in zip(outputs, streams, strict=True):
+                if not stream and target is not None:
+                    staged.append((*_stage(_chunks(make()), target), target))
+            for (target, make), stream in zip(outputs, streams, strict=True):
+                if stream:
+                    write_output(make(), target)
+                    if target is None:
+                        sys.stdout.flush()  # a full disk says so now, before any file is put in place
+        except BrokenPipeError:  # the reader of standard output went away: no failure, the files still count
+            for tmp, path, _ in staged:
+                os.replace(tmp, path)
+            raise
+        except OSError as exc:
+            if target is None:
+                sys.exit(_stdout_error(exc))
+            fail(f"{target}: error: cannot write {what}: {exc.strerror or exc}")
+        for tmp, path, target in staged:
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                fail(f"{target}: error: cannot write {what}: {exc.strerror or exc}")
+    finally:
+        for tmp, _, _ in staged:  # those not renamed
+            Path(tmp).unlink(missing_ok=True)
+
+
+def _chunks(text: str | Iterable[str]) -> Iterable[str]:
+    return [text] if isinstance(text, str) else text
 
 
 _stdout_said = False
@@ -450,7 +515,12 @@ def lint(
             fail(f"error: --report: expected FORMAT:FILE, got {value!r}")
         if fmt not in OUTPUT_FORMATS:
             fail(f"error: --report: unknown format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
+        problem = output_problem(target)  # as -o's: before any work, so that a run that cannot end writes nothing
+        if problem is not None:
+            fail(f"{target}: error: cannot write report: {problem}")
         extra_reports.append((fmt, target))
+    given = [(f"--report {fmt}:{target}", target) for fmt, target in extra_reports]
+    refuse_shared_outputs([(f"-o {output_file}", output_file), *given])
 
     from catalint.quality import assess
     from catalint.tokens import TokenError
@@ -479,6 +549,11 @@ def lint(
         if paths or from_server or server_url:
             fail("error: --stdin-filename names standard input: give - among the paths to read it")
         paths = ("-",)  # as ruff does: --stdin-filename alone reads standard input
+    if baseline_rev is not None and (from_server or server_url):
+        fail("error: --baseline-rev compares files with their version at a revision; a server has none: use --baseline")
+    if baseline_rev is not None and "-" in paths and stdin_filename == "-":
+        # as ruff's, --stdin-filename makes standard input that file: its version at REV is the baseline
+        fail("error: --baseline-rev: standard input has no version at a revision: name its file with --stdin-filename")
     if server_url and paths:
         fail(f"error: --url lints the server at that address, not files: drop {paths[0]!r} (or drop --url)")
     if show_files and show_settings:
@@ -536,10 +611,10 @@ def lint(
             f"notice: {len(skipped)} file{'s' * (len(skipped) != 1)} skipped: exclude covers "
             f"{'them' if len(skipped) != 1 else 'it'} and force-exclude is on ({shown})"
         )
-    inputs = {os.path.realpath(file) for file, _, _ in loaded if file != "-"}
-    for target in (output_file, *(t for _, t in extra_reports)):
-        if target is not None and os.path.realpath(target) in inputs:
-            fail(f"error: {target}: is a catalog being linted; write the report elsewhere")
+    outputs = [output_file, *(t for _, t in extra_reports)]
+    refuse_clobber(outputs, (file for file, _, _ in loaded), "a catalog being linted")
+    refuse_clobber(outputs, [config_path], "the config file")
+    refuse_clobber(outputs, [baseline], "the baseline")
     if showing:
         _show(loaded, run.notices, config_error, show_settings, resolver, output_file, paths)
     try:
@@ -555,7 +630,8 @@ def lint(
                 click.echo(_line(str(result)), err=True)
                 run.errors.append(result)
                 continue
-            base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, file)
+            named = stdin_filename if file == "-" else file
+            base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, named)
             base_result = None
             if base is not None:
                 from catalint.diff import apply_baseline
@@ -594,9 +670,10 @@ def lint(
         tool_token_budget,
         catalog_token_budget,
     )
-    for fmt, target in extra_reports:
-        save(render(run, fmt, statistics=statistics), target)
-    save(render(run, output_format, statistics=statistics), output_file)
+    from functools import partial
+
+    outputs = [(target, partial(render, run, fmt, statistics=statistics)) for fmt, target in extra_reports]
+    save_all([*outputs, (output_file, partial(render, run, output_format, statistics=statistics))])
     sys.exit(run.exit_code(exit_zero))
 
 
@@ -733,8 +810,11 @@ def bench_run(spec: str, min_drop: float | None, auto: bool, output_format: str,
     from catalint.loader import LoadError
     from catalint.tokens import TokenError
 
+    refuse_clobber([output_file], [spec], "the bench spec")
     try:
-        report = run(load_spec(spec), auto=auto)
+        loaded = load_spec(spec)
+        refuse_clobber([output_file], [loaded.catalog.path], "the spec's catalog")  # before the (long) run
+        report = run(loaded, auto=auto)
     except LoadError as exc:
         fail(str(exc))
         return
@@ -874,6 +954,12 @@ def check_cmd(
     except LoadError as exc:
         fail(str(exc))
         return
+    here = Path(suite).parent
+    read = [here / b.source for b in loaded.blocks if b.kind == "catalog"]
+    read += [here / s["catalog"] for s in loaded.servers.values() if "catalog" in s]
+    refuse_clobber([output_file], [suite], "the suite")
+    refuse_clobber([output_file], [*read, *(c.partition("=")[2] for c in catalogs)], "a catalog the suite reads")
+    refuse_clobber([output_file], [config_path], "the config file")
     for notice in loaded.notices:
         click.echo(_line(notice), err=True)
     given = parse_catalogs(catalogs)  # a bad --catalog stops the run before any server starts
@@ -1010,8 +1096,6 @@ def _at_revision(rev: str, file: str) -> Any:
     from catalint.diff import load_side
     from catalint.loader import LoadError
 
-    if file == "-":
-        return None
     try:
         return load_side(f"{rev}:{file}", Path.cwd())
     except LoadError:

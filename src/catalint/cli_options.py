@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
@@ -41,14 +42,7 @@ def output_target(what: str = "report") -> Callable[[click.Context, click.Parame
     def check(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
         if value is None:
             return value
-        import errno
-        import os
-
-        problem = None
-        if os.path.isdir(value):
-            problem = os.strerror(errno.EISDIR)
-        elif not os.path.isdir(os.path.dirname(os.path.abspath(value))):
-            problem = os.strerror(errno.ENOENT)
+        problem = output_problem(value)
         if problem is not None:
             from catalint.cli import fail
 
@@ -56,6 +50,19 @@ def output_target(what: str = "report") -> Callable[[click.Context, click.Parame
         return value
 
     return check
+
+
+def output_problem(value: str) -> str | None:
+    """Why an output file cannot be written, as far as can be told before any work: a folder, or a file in
+    a folder that does not exist; None when it looks writable."""
+    import errno
+    import os
+
+    if os.path.isdir(value):
+        return os.strerror(errno.EISDIR)
+    if not os.path.isdir(os.path.dirname(os.path.abspath(value))):
+        return os.strerror(errno.ENOENT)
+    return None
 
 
 def output_option(
@@ -94,3 +101,45 @@ class OneLineErrors(click.Group):
             from catalint.cli import fail
 
             fail(bad_value_line(exc))
+
+
+def _identity(path: str) -> tuple[object, ...] | None:
+    """What tells a file apart: its device and inode when it is there (through links, hard links too), else
+    the real path it would get; None for a device, a pipe or a folder, which no output replaces."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(path)
+    except FileNotFoundError:
+        return ("new", os.path.realpath(path))
+    except (OSError, ValueError):
+        return None
+    return ("file", mode.st_dev, mode.st_ino) if stat.S_ISREG(mode.st_mode) else None
+
+
+def refuse_clobber(outputs: Iterable[str | None], inputs: Iterable[str | PathLike[str] | None], what: str) -> None:
+    """One error line and exit 2 when an output file is one of the run's inputs (what names them, "the
+    suite"): the report would replace the file it was made from. '-' (standard input) and None are skipped."""
+    read = {_identity(str(p)) for p in inputs if p is not None and str(p) not in ("", "-")} - {None}
+    for output in outputs:
+        if output is not None and _identity(output) in read:
+            from catalint.cli import fail
+
+            fail(f"error: {output}: is {what}; write the report elsewhere")
+
+
+def refuse_shared_outputs(outputs: Iterable[tuple[str, str | None]]) -> None:
+    """One error line and exit 2 when two outputs of a run, (the option as given, its file), are the same
+    file: one would silently replace the other. Devices and pipes (/dev/null twice) are written to, so they
+    may repeat."""
+    seen: dict[tuple[object, ...], str] = {}
+    for option, output in outputs:
+        key = None if output is None else _identity(output)
+        if key is None:
+            continue
+        if key in seen:
+            from catalint.cli import fail
+
+            fail(f"error: {option}: writes the same file as {seen[key]}; give each output its own file")
+        seen[key] = option

@@ -476,8 +476,12 @@ def read_table(path: Path) -> dict[str, Any] | None:
                 " the settings go at the top level: move them out of the table (or into pyproject.toml)"
             )
         table = doc
-    if not isinstance(table, dict):
-        raise ConfigError(f"{shown}: [tool.catalint] must be a table, not {kind(table)}")
+    if not isinstance(table, dict):  # tool.catalint = 5, or tool = {catalint = 5}: at its value
+        from catalint.toml_position import locate
+
+        found = locate(text, ["catalint"], ["tool"], value=True)
+        where = shown if found is None else f"{shown}:{found[0]}:{found[1]}"
+        raise ConfigError(f"{where}: [tool.catalint] must be a table, not {kind(table)}")
     return table
 
 

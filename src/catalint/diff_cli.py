@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from catalint.cli_options import config_option, output_option
+from catalint.cli_options import config_option, output_option, refuse_clobber
 
 if TYPE_CHECKING:  # kept out of `catalint --help` and every other command's start-up
     from catalint.diff import CatalogDiff, ToolChange, ToolState
@@ -58,6 +58,7 @@ def diff_command(
     from catalint.loader import LoadError
     from catalint.tokens import TokenError
 
+    refuse_clobber([output_file], [base, head, config_path], "an input of this run")
     if base == head == "-":
         fail("error: '-' (standard input) can be only one side of a diff")
         return

@@ -17,6 +17,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 # Limits on untrusted input (see the README's "Limits"): each is one clear error, exit 2.
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a catalog of 10,000 rich tools is about 17 MB
 MAX_TOOLS = 25_000  # per catalog; the largest public servers advertise a few hundred
+NUL_IN_NAME = "a file name cannot hold a NUL byte"
 
 
 class LoadError(Exception):
@@ -553,6 +554,8 @@ def load_text(text: str, path: str, display: str) -> Catalog:
 def read_text(path: str, display: str | None = None) -> str:
     """A file's text, decoded as catalogs are; LoadError (naming display, else path) when it cannot be read."""
     label = display or path
+    if "\0" in path:  # a name from a spec or a suite; open() would raise ValueError
+        raise LoadError(label, NUL_IN_NAME)
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
@@ -566,6 +569,8 @@ def read_text(path: str, display: str | None = None) -> str:
 def file_problem(path: str | os.PathLike[str]) -> str | None:
     """Why path is not a regular file, for a file named in a setting (--config, a spec's catalog_path) that
     must be one: a pipe or a device would block or never end; None for a regular file."""
+    if "\0" in os.fspath(path):  # os.stat would raise ValueError
+        return NUL_IN_NAME
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:

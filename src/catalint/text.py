@@ -210,6 +210,15 @@ def one_line(text: str) -> str:
     return text
 
 
+NAME_COLUMN = 60  # a text table's name column: a longer name is clipped there (it is whole in findings and JSON)
+
+
+def clip(text: str, width: int) -> str:
+    """text, or its first width - 1 characters and an ellipsis: a quote or a table column stays that
+    wide whatever the input."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def weighted_length(text: str) -> int:
     """Length in Latin-letter equivalents: a wide (CJK) letter counts WIDE_WEIGHT (an emoji, wide too,
     is no word)."""

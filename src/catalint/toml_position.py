@@ -8,15 +8,29 @@ it cannot tell, it says nothing rather than guess.
 
 from __future__ import annotations
 
+import json
 import re
 
+_BASIC = r'"(?:[^"\\]|\\.)*"'  # a basic string, escapes and all: "tool[\"x\"].score"
+_PIECE = rf"""[A-Za-z0-9_-]+|{_BASIC}|'[^']*'"""
 _HEADER = re.compile(r"\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
-_KEY = re.compile(r"""\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=""")
-_PART = re.compile(r"""[A-Za-z0-9_-]+|"[^"]*"|'[^']*'""")
+_KEY = re.compile(rf"""\s*((?:{_PIECE})(?:\s*\.\s*(?:{_PIECE}))*)\s*=""")
+_PART = re.compile(_PIECE)
 
 
 def _parts(dotted: str) -> list[str]:
-    return [p[1:-1] if p[:1] in "\"'" else p for p in _PART.findall(dotted)]
+    return [_unquote(p) for p in _PART.findall(dotted)]
+
+
+def _unquote(piece: str) -> str:
+    if piece[:1] == "'":
+        return piece[1:-1]
+    if piece[:1] == '"':
+        try:  # TOML's escapes are JSON's, but for \UXXXXXXXX (and \e): those stay as written
+            return str(json.loads(piece, strict=False))  # a tab may be written as it is
+        except ValueError:
+            return piece[1:-1]
+    return piece
 
 
 def locate(text: str, path: list[str | int], base: list[str], value: bool = False) -> tuple[int, int] | None:
@@ -26,6 +40,7 @@ def locate(text: str, path: list[str | int], base: list[str], value: bool = Fals
     table: list[str] = []
     seen: dict[tuple[str, ...], int] = {}  # array-of-tables headers met so far, by name
     best: tuple[int, int, int] | None = None  # (keys matched, line, column)
+    full = [*base, *map(str, path)]
     for number, line in enumerate(text.splitlines(), 1):
         header = _HEADER.match(line)
         if header:
@@ -42,16 +57,21 @@ def locate(text: str, path: list[str | int], base: list[str], value: bool = Fals
         if not found:
             continue
         keys = table + _parts(found.group(1))
-        here = _depth(base, keys, path)
-        if here is None:
+        reached = _reached(keys, full)
+        if reached is None:
             continue
-        value_here = value and len(keys) - len(base) <= len(path)  # not `tool.other.x = 1` for "tool"
         column, after = found.start(1) + 1, found.end()
-        if here < len(path):  # an inline table may hold the rest: `severity = { DESC-001 = "info" }`
-            inline = _inline(line, found.end(), str(path[here]))  # an int: an array element, not a key
-            if inline is not None:
-                here, column, after = here + 1, inline[0], inline[1]
-        if value_here and here == len(path):
+        # inline tables may hold the rest: `severity = { DESC-001 = "info" }`, even the catalint table
+        # itself (`catalint = { select = 5 }` under [tool]); an int is an array element, not a key
+        while reached < len(full) and len(keys) <= reached:
+            inline = _inline(line, after, full[reached])
+            if inline is None:
+                break
+            reached, column, after = reached + 1, inline[0], inline[1]
+        here = reached - len(base)
+        if here <= 0:
+            continue
+        if value and len(keys) <= len(full) and here == len(path):  # not `tool.other.x = 1` for "tool"
             column = _value_column(line, after, column)
         best = _better(best, (here, number, column))
         if best[0] == len(path):
@@ -59,9 +79,16 @@ def locate(text: str, path: list[str | int], base: list[str], value: bool = Fals
     return (best[1], best[2]) if best is not None else None
 
 
-def _depth(base: list[str], keys: list[str], path: list[str]) -> int | None:
-    """How many of path's keys `keys` (a header or key, in full) reaches, if it lies on path; one that goes
-    on below path (`[tool.other]` for an unknown setting 'tool') reaches all of it."""
+def _reached(keys: list[str], full: list[str]) -> int | None:
+    """How many of full's keys a key line `keys` (in full) spells out, if it lies on that path; one that goes
+    on below it (`[tool.other]` for an unknown setting 'tool') reaches all of it."""
+    n = min(len(keys), len(full))
+    return n if keys[:n] == full[:n] else None
+
+
+def _depth(base: list[str], keys: list[str], path: list[str | int]) -> int | None:
+    """How many of path's keys a header `keys` (in full) reaches, if it lies on path; one that goes on
+    below path (`[tool.other]` for an unknown setting 'tool') reaches all of it."""
     if keys[: len(base)] != base or len(keys) == len(base):
         return None
     below = keys[len(base) :][: len(path)]
@@ -73,9 +100,14 @@ def _depth(base: list[str], keys: list[str], path: list[str]) -> int | None:
 def _inline(line: str, start: int, key: str) -> tuple[int, int] | None:
     """The column of `key = ` inside an inline table that starts after `start`, and the index just
     past its `=`."""
-    k = re.escape(key)
-    found = re.compile(rf"""[{{,]\s*("{k}"|'{k}'|{k})\s*=""").search(line, start)
+    spelled = "|".join(re.escape(k) for k in dict.fromkeys([f'"{key}"', f"'{key}'", key, _basic(key)]))
+    found = re.compile(rf"""[{{,]\s*({spelled})\s*=""").search(line, start)
     return (found.start(1) + 1, found.end()) if found else None
+
+
+def _basic(key: str) -> str:
+    """key as a TOML basic string with its quotes and backslashes escaped (JSON's escapes are TOML's)."""
+    return json.dumps(key, ensure_ascii=False)
 
 
 def _value_column(line: str, after: int, column: int) -> int:

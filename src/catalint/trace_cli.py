@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from catalint.cli_options import output_option
+from catalint.cli_options import output_option, refuse_clobber
 
 if TYPE_CHECKING:
     from catalint.model import Catalog
@@ -67,6 +67,7 @@ def score_cmd(
     from catalint.gate import GateError
     from catalint.trace_scenario import EqClass, Scenario, parse_gate_option
 
+    refuse_clobber([output_file], [*traces, spec, *(c.partition("=")[2] for c in catalogs)], "an input of this run")
     scenario: Scenario
     try:
         if spec:

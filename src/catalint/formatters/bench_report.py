@@ -9,7 +9,16 @@ from catalint import __version__
 from catalint.bench import Report, wilson
 from catalint.model import SMELLS
 from catalint.tdqs import shown
-from catalint.text import one_line
+from catalint.text import NAME_COLUMN, clip, one_line
+
+# A flipped intent is listed once per mutation that flips it: its query is cut at this length there, so
+# that a report stays linear in the spec (the whole query is in the baseline's picks, once).
+FLIP_QUERY = 100
+_CUT = "\n\n> The report was cut here to stay under 1 MiB; run `catalint bench run` for all of it.\n"
+
+
+def _flipped(query: str) -> str:
+    return repr(clip(query, FLIP_QUERY))
 
 
 def _pct(x: float) -> str:
@@ -61,7 +70,13 @@ def as_dict(report: Report, min_drop: float | None = None) -> dict[str, Any]:
                 "wilson_95": [round(m_low, 6), round(m_high, 6)],
                 "drop": round(m.drop, 6),
                 "flips": [
-                    {"query": f.query, "before": f.before, "after": f.after, "correct_after": f.correct_after}
+                    {
+                        "intent": f.intent,
+                        "query": clip(f.query, FLIP_QUERY),
+                        "before": f.before,
+                        "after": f.after,
+                        "correct_after": f.correct_after,
+                    }
                     for f in m.flips
                 ],
                 "smells_added": m.smells_added,
@@ -119,9 +134,10 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
             lines.append(f"  {intent.query!r}: picked {picked or 'nothing'}, expected {' or '.join(intent.gold)}")
     if report.mutations:
         lines.append("mutations:" + (" (--auto: every kind on every gold tool)" if report.auto else ""))
-        width = max(len(f"{m.mutation.tool} {m.mutation.label()}") for m in report.mutations)
-        for m in report.mutations:
-            label = f"{m.mutation.tool} {m.mutation.label()}"
+        # clipped, not padded to: a long tool name or drop_keyword word would widen every row
+        labels = [clip(f"{m.mutation.tool} {m.mutation.label()}", NAME_COLUMN) for m in report.mutations]
+        width = max(map(len, labels))
+        for m, label in zip(report.mutations, labels, strict=True):
             removed = ""
             if m.tokens_removed is not None:
                 removed = f"; tokens {'removed' if m.tokens_removed >= 0 else 'added'} {abs(m.tokens_removed)}"
@@ -131,7 +147,9 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
                 f"drop {_pts(m.drop)}; flips {len(m.flips)}; smells {_smells(m.smells_added)}{removed}{unchanged}"
             )
             for f in m.flips:
-                lines.append(f"      {f.query!r}: {f.before or 'nothing'} -> {f.after or 'nothing'} ({_flip_mark(f)})")
+                lines.append(
+                    f"      {_flipped(f.query)}: {f.before or 'nothing'} -> {f.after or 'nothing'} ({_flip_mark(f)})"
+                )
         largest = report.largest_drop()
         if largest is not None and largest.drop > 0:
             lines.append(f"largest drop: {_pts(largest.drop)} ({largest.mutation.tool} {largest.mutation.label()})")
@@ -222,7 +240,7 @@ def format_markdown(report: Report, min_drop: float | None = None) -> str:
             for m in flipped:
                 lines.append(f"- {code(m.mutation.tool, False)} {text(m.mutation.label())}:")
                 lines += [
-                    f"  - {text(repr(f.query))}: {_pick(f.before)} → {_pick(f.after)} ({_flip_mark(f)})"
+                    f"  - {text(_flipped(f.query))}: {_pick(f.before)} → {_pick(f.after)} ({_flip_mark(f)})"
                     for f in m.flips
                 ]
             lines += ["", "</details>"]
@@ -234,7 +252,9 @@ def format_markdown(report: Report, min_drop: float | None = None) -> str:
             for i, p in confusions
         ]
         lines += ["", "</details>"]
-    return "\n".join(lines) + "\n"
+    from catalint.formatters.markdown import limit
+
+    return limit("\n".join(lines) + "\n", _CUT)  # a PR comment or a job summary, as lint's
 
 
 FORMATS = {"text": format_text, "json": format_json, "markdown": format_markdown}

@@ -8,7 +8,7 @@ from catalint.model import SMELLS
 from catalint.registry import get_rule
 from catalint.run import Run
 from catalint.tdqs import grade, mean_score, shown
-from catalint.text import one_line
+from catalint.text import NAME_COLUMN, clip, one_line
 
 
 def format_text(run: Run, statistics: bool = False) -> str:
@@ -62,15 +62,17 @@ def score_tables(run: Run) -> list[str]:
         q = fr.quality
         if q is None:
             continue
-        width = max([len("tool"), *(len(one_line(t.name)) for t in q.tools)])
+        # a long name is clipped, not padded to: 5,000 rows padded to one 1 MB name would be 5 GB
+        names = [one_line(clip(t.name, NAME_COLUMN)) for t in q.tools]
+        width = max([len("tool"), *map(len, names)])
         scores = [shown(t.score.score) for t in q.tools]
         wide = max([len("score"), *map(len, scores)])  # 0.6997 takes six places
         header = f"  {'tool':<{width}}  {'score':>{wide}}  grade  tokens  smells"
         lines += ["", f"{one_line(fr.catalog.display)}:", header]
-        for t, score in zip(q.tools, scores, strict=True):
+        for t, name, score in zip(q.tools, names, scores, strict=True):
             smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
             tokens = f"{t.tokens.total:>6}" if t.tokens is not None else f"{'-':>6}"
-            lines.append(f"  {one_line(t.name):<{width}}  {score:>{wide}}  {t.score.grade:^5}  {tokens}  {smells}")
+            lines.append(f"  {name:<{width}}  {score:>{wide}}  {t.score.grade:^5}  {tokens}  {smells}")
         if q.tools:
             total = q.token_total
             cost = ""

@@ -16,6 +16,7 @@ from catalint.tdqs import says_returns
 from catalint.text import (
     WIDE_WEIGHT,
     LazyRegex,
+    clip,
     foreign_latin,
     has_verb,
     match_near,
@@ -47,7 +48,7 @@ def _schema_pointer(tool: Tool) -> str:
 
 def _quote(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+    return repr(clip(text, limit))
 
 
 @rule(

@@ -25,6 +25,7 @@ from catalint.rules.schema.common import (
 )
 from catalint.schema_walk import resolve
 from catalint.sourcemap import join_pointer
+from catalint.text import clip
 
 
 @rule(
@@ -183,4 +184,4 @@ def _short(value: Any, limit: int = 40) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from catalint.model import Tool
 from catalint.sourcemap import join_pointer
-from catalint.text import LazyRegex
+from catalint.text import LazyRegex, clip
 
 MAX_TEXTS = 20_000  # strings read per tool: hostile catalogs stay cheap
 MAX_DEPTH = 64
@@ -478,4 +478,4 @@ def _hidden(c: str) -> bool:
 
 def _quote(text: str, limit: int = 70) -> str:
     text = " ".join(show(text).split())
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+    return repr(clip(text, limit))
