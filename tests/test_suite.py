@@ -121,6 +121,16 @@ def test_a_missing_catalog_fails_its_block(cli, tmp_path: Path) -> None:
     assert result.stderr.splitlines() == ["none.json: error: No such file or directory"]  # and one line on stderr
 
 
+def test_blocks_that_read_one_broken_catalog_each_fail_with_its_error_said_once(cli, tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text('{"tools": 5}')
+    blocks = "".join(f"  - {{name: {n}, catalog: bad.json}}\n" for n in "abc")
+    result = cli("check", suite(tmp_path, "tool_quality:\n" + blocks))
+    assert result.exit_code == 2
+    rows = [line.split(":")[0] for line in result.stdout.splitlines()[:3]]
+    assert rows == [f"tool_quality [FAIL] {n}" for n in "abc"]
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("bad.json:1:")
+
+
 def test_a_server_that_cannot_start_names_the_suite_and_the_server(cli, tmp_path: Path) -> None:
     text = "servers:\n  s: {command: [/nonexistent/bin]}\ntool_quality:\n  - {name: q, server: s}\n"
     result = cli("check", suite(tmp_path, text))

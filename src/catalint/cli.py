@@ -973,6 +973,7 @@ def check_cmd(
         click.echo(_line(f"{suite}: notice: skipping the trace-scored scenarios {names}: give --traces DIR"), err=True)
     resolver = SettingsResolver(config_path, {})
     quality: list[dict[str, Any]] = []
+    said_before: set[str] = set()  # blocks that read one broken catalog: its error once, each block failed
     for block in loaded.blocks:
         entry: dict[str, Any] = {"name": block.name, "kind": block.kind, "source": block.source}
         notes: list[str] = []
@@ -988,7 +989,9 @@ def check_cmd(
         except (LoadError, SnapshotError) as exc:  # on stderr as lint reports it, and as the block's row
             # a server's failure names the suite and the server, which the snapshot's own words do not
             said = f"{suite}: error: server {block.source!r}: {exc}" if isinstance(exc, SnapshotError) else str(exc)
-            click.echo(_line(said), err=True)
+            if said not in said_before:
+                said_before.add(said)
+                click.echo(_line(said), err=True)
             quality.append({**entry, "error": str(exc), "passed": False, "gates": []})
             continue
         except ConfigError as exc:
