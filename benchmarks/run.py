@@ -3,9 +3,9 @@
     python benchmarks/run.py [--only SECTIONS] [--quick] [--seed SEED] [-o FILE]
 
 Sections (default: all): lint (start-up, lint of 5 / 1,000 / 10,000 generated
-tools, of the 1,000 and 10,000 as YAML files and of a folder of 100 catalogs of 10, slowest
-imports), shares (JSON Schema validation and token counting in the 10,000-tool
-lint, and its time by part), bench (`catalint bench run`, 1,000
+tools, of the 1,000 and 10,000 as YAML files and of a folder of 100 catalogs of 10, diff of the
+10,000 against a version with 2% of its tools changed, slowest imports), shares (JSON Schema
+validation and token counting in the 10,000-tool lint, and its time by part), bench (`catalint bench run`, 1,000
 tools x 1,000 intents x 4,000 mutations), snapshot (`catalint snapshot` and `lint --server` of a local
 stdio server with 1,000 tools). --quick runs each case fewer times.
 
@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_speed import make_spec
+from edit import edit_catalog
 from generate import write_catalog
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +49,7 @@ SCHEMA_RULES = "SCH-006,SCH-009,SCH-013"
 ONE_RULE = "DESC-001"
 BENCH_SIZE = (1_000, 1_000, 4_000)  # tools, intents, mutations
 FOLDER = (100, 10)  # files, tools each: a repository of small servers
+DIFF = (10_000, 0.02, 3, 1)  # BASE tools, share of them changed in HEAD (edit.py), runs, quick runs
 # The 1,000- and 10,000-tool catalogs again, written as YAML: (tools, runs, quick runs, memory target MB)
 YAML_SIZES: tuple[tuple[int, int, int, float | None], ...] = ((1_000, 5, 2, None), (10_000, 3, 1, 300.0))
 SERVER_ARGS = ("normal", "1000", "100")  # MODE TOOLS PAGE
@@ -287,6 +289,13 @@ class Catalogs:
         path.write_text(yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True), encoding="utf-8")
         return path
 
+    def edited(self, tools: int, share: float) -> Path:
+        """A later version of the catalog, share of its tools changed (edit.py), for `catalint diff`."""
+        path = OUT / f"tools-{tools}-edited.json"
+        data = edit_catalog(json.loads(self(tools).read_text(encoding="utf-8")), share, self.seed + 1)
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        return path
+
     def folder(self, files: int, tools: int) -> Path:
         """A folder of small catalogs, as `catalint lint DIR` meets a repository of servers."""
         folder = OUT / f"folder-{files}x{tools}"
@@ -323,7 +332,26 @@ def lint_cases(cmd: list[str], catalogs: Catalogs, quick: bool) -> list[Case]:
         f"lint a folder of {files} files x {tools} tools, json", [*cmd, "lint", str(folder), "--output-format", "json"]
     )
     cases.append(measure(case, 2 if quick else 5, _findings))
+    cases.append(diff_case(cmd, catalogs, quick))
     return cases
+
+
+def diff_case(cmd: list[str], catalogs: Catalogs, quick: bool) -> Case:
+    tools, share, reps, quick_reps = DIFF
+    base, head = catalogs(tools), catalogs.edited(tools, share)
+    argv = [*cmd, "diff", str(base), str(head), "--output-format", "json"]
+    case = Case(f"diff {tools:,} tools, {share:.0%} of them changed, json", argv, ok=frozenset({0}))
+    return measure(case, quick_reps if quick else reps, _diff_result)
+
+
+def _diff_result(stdout: str) -> str:
+    report = json.loads(stdout)
+    tools, findings = report["tools"], report["findings"]
+    return (
+        f"{len(tools['added'])} added, {len(tools['removed'])} removed, {len(tools['renamed'])} renamed, "
+        f"{len(tools['changed'])} changed; findings {len(findings['introduced'])} introduced, "
+        f"{len(findings['fixed'])} fixed"
+    )
 
 
 def bench_cases(cmd: list[str], seed: int, quick: bool) -> list[Case]:

@@ -26,6 +26,7 @@ from catalint.sourcemap import join_pointer, pointer_in_tool
 from catalint.tdqs import mean_score
 from catalint.tdqs import score as tdqs_score
 from catalint.tokens import count
+from catalint.twins import Twins, identical
 
 RENAME_SIMILARITY = 0.6  # word-level similarity of two descriptions from which a removed+added pair is a rename
 # A rename whose schema also changed must look more alike: a description this similar, and at least
@@ -223,18 +224,26 @@ class _Matching:
 
 
 def compare(base: Catalog, head: Catalog, settings: Settings | None = None) -> CatalogDiff:
-    """Everything that differs from base to head, each side linted with settings (the defaults if None)."""
-    settings = settings or Settings()
-    base_result = lint_catalog(base, settings, tokens=True)
-    head_result = lint_catalog(head, settings, tokens=True)
+    """Everything that differs from base to head, each side linted with settings (the defaults if None).
+
+    Only the findings introduced and fixed are located in their file (the others keep model.UNPLACED).
+    """
+    base_result, head_result, named, unchanged = lint_sides(base, head, settings or Settings(), locate=False)
     before = [ToolState(tr, count(tr.tool).total) for tr in base_result.tools]
     after = [ToolState(tr, count(tr.tool).total) for tr in head_result.tools]
     old_states = {s.tool.index: s for s in before}
     new_states = {s.tool.index: s for s in after}
-    matching = _match(base.tools, head.tools)
-    changes = [_change(old_states[o.index], new_states[n.index]) for o, n in matching.same + matching.renamed]
+    matching = _with_renames(named)
+    changes = [
+        _change(old_states[o.index], new_states[n.index])
+        for o, n in matching.same + matching.renamed
+        if n.index not in unchanged  # a twin has nothing to show
+    ]
     changes = sorted((c for c in changes if c.changed), key=lambda c: (c.head.name, c.head.tool.index))
     introduced, fixed = _finding_delta(base_result, head_result, matching.new_names())
+    for side, findings in ((head, introduced), (base, fixed)):
+        for f in findings:
+            f.span = side.locate(f.pointer)
     return CatalogDiff(
         base,
         head,
@@ -248,12 +257,32 @@ def compare(base: Catalog, head: Catalog, settings: Settings | None = None) -> C
     )
 
 
+def lint_sides(
+    base: Catalog, head: Catalog, settings: Settings, locate: bool = True
+) -> tuple[FileResult, FileResult, _Matching, set[int]]:
+    """Both sides linted (tokens counted), the tools paired by name, and the indexes of head's twins:
+    tools identical to their namesake in base, which take base's findings and are not linted again
+    (twins.py). locate=False: the findings' spans are left UNPLACED."""
+    named = _pair_names(base.tools, head.tools)
+    pairs = {new.index: old.index for old, new in named.same if identical(old.raw, new.raw)}
+    base_result = lint_catalog(base, settings, tokens=True, locate=locate)
+    by_index = {tr.tool.index: tr for tr in base_result.tools}
+    twins = Twins(base_result, settings, {new: by_index[old] for new, old in pairs.items()})
+    head_result = lint_catalog(head, settings, tokens=True, twins=twins, locate=locate)
+    return base_result, head_result, named, set(pairs)
+
+
 def _by_name(state: ToolState) -> tuple[str, int]:
     return state.name, state.tool.index
 
 
 def _match(base: list[Tool], head: list[Tool]) -> _Matching:
     """Pair tools by name (the n-th tool of a repeated name with the n-th), then renames among the rest."""
+    return _with_renames(_pair_names(base, head))
+
+
+def _pair_names(base: list[Tool], head: list[Tool]) -> _Matching:
+    """Pair tools by name (the n-th tool of a repeated name with the n-th); no renames yet."""
     unpaired: dict[str, list[Tool]] = {}
     for tool in head:
         unpaired.setdefault(tool.name, []).append(tool)
@@ -266,11 +295,19 @@ def _match(base: list[Tool], head: list[Tool]) -> _Matching:
         else:
             removed.append(tool)
     added = sorted((t for ts in unpaired.values() for t in ts), key=lambda t: t.index)
-    renamed = _renames(removed, added)
+    return _Matching(same, [], removed, added)
+
+
+def _with_renames(named: _Matching) -> _Matching:
+    """A pairing by name, with the renames found among its removed and added tools."""
+    renamed = _renames(named.removed, named.added)
     gone = {old.index for old, _ in renamed}
     came = {new.index for _, new in renamed}
     return _Matching(
-        same, renamed, [t for t in removed if t.index not in gone], [t for t in added if t.index not in came]
+        named.same,
+        renamed,
+        [t for t in named.removed if t.index not in gone],
+        [t for t in named.added if t.index not in came],
     )
 
 

@@ -11,14 +11,17 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain, islice
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from catalint.config import FileIgnore, Settings, ToolIgnore, glob_match, matches
 from catalint.loader import LoadError
-from catalint.model import Catalog, Finding, Severity, Tool
+from catalint.model import UNPLACED, Catalog, Finding, Severity, Tool
 from catalint.registry import CatalogHit, Hit, Rule, all_rules, set_options
 from catalint.tdqs import Score
 from catalint.tdqs import score as tdqs_score
+
+if TYPE_CHECKING:
+    from catalint.twins import Twins
 
 PARALLEL_MIN_TOOLS = 200  # below this, forking saves too little (2 cores: 200 tools -9%, 300 -21%, 1,000 -34%)
 
@@ -80,6 +83,9 @@ class _Plan:
     rel: str
     options: dict[str, Any]  # rule options from the settings (token budgets)
     tokens: bool = False  # count each tool's tokens as it is linted (kept in its cache for the report)
+    twins: Twins | None = None  # findings to copy for unchanged tools (twins.py), when they apply here
+    copied: frozenset[str] = frozenset()  # the codes of the rules whose findings are copied
+    locate: bool = True  # look up each finding's span (else UNPLACED, for the caller to look up)
 
     @property
     def ignores(self) -> list[FileIgnore | ToolIgnore]:
@@ -91,16 +97,29 @@ def _enabled(settings: Settings) -> list[Rule]:
     return [r for r in all_rules() if r.code in codes]
 
 
-def lint_catalog(catalog: Catalog, settings: Settings, workers: int | None = None, tokens: bool = False) -> FileResult:
-    """Lint every tool; workers=None picks a process count from the catalog size; tokens: count them too."""
-    result = lint_catalogs([(catalog, settings)], workers, tokens)[0]
+def lint_catalog(
+    catalog: Catalog,
+    settings: Settings,
+    workers: int | None = None,
+    tokens: bool = False,
+    twins: Twins | None = None,
+    locate: bool = True,
+) -> FileResult:
+    """Lint every tool; workers=None picks a process count from the catalog size; tokens: count them too;
+    twins: tools identical to ones of a catalog linted already with these settings (see twins.py);
+    locate=False: leave every finding's span UNPLACED."""
+    result = lint_catalogs([(catalog, settings)], workers, tokens, [twins], locate)[0]
     if isinstance(result, RuleCrash):
         raise result
     return result
 
 
 def lint_catalogs(
-    jobs: list[tuple[Catalog, Settings]], workers: int | None = None, tokens: bool = False
+    jobs: list[tuple[Catalog, Settings]],
+    workers: int | None = None,
+    tokens: bool = False,
+    twins: list[Twins | None] | None = None,
+    locate: bool = True,
 ) -> list[FileResult | RuleCrash]:
     """Lint several catalogs as one body of work: forked workers take chunks of any of them.
 
@@ -109,10 +128,15 @@ def lint_catalogs(
     Each tool's tokens are counted on the way (tokens.count, kept in the tool's cache) when
     tokens is true, a TOK rule is on or the gate checks a token figure; the encoding is
     loaded first, here, so that a TokenError is raised before any work and workers share it.
+    twins: for each job, the tools whose findings may be copied (twins.py), or None. locate=False
+    leaves every finding's span UNPLACED, for a caller that shows only a few to look those up.
     """
     catalogs = [catalog for catalog, _ in jobs]
     rated: dict[int, list[tuple[Rule, Severity, bool]]] = {}
-    plans = [_plan(catalog, settings, rated, tokens) for catalog, settings in jobs]
+    plans = [
+        _plan(catalog, settings, rated, tokens, pair, locate)
+        for (catalog, settings), pair in zip(jobs, twins or [None] * len(jobs), strict=True)
+    ]
     if any(plan.tokens for plan in plans):
         from catalint.tokens import encoding
 
@@ -157,10 +181,16 @@ def cap_findings(results: list[ToolResult]) -> int:
 
 
 def _plan(
-    catalog: Catalog, settings: Settings, rated: dict[int, list[tuple[Rule, Severity, bool]]], tokens: bool
+    catalog: Catalog,
+    settings: Settings,
+    rated: dict[int, list[tuple[Rule, Severity, bool]]],
+    tokens: bool,
+    twins: Twins | None = None,
+    locate: bool = True,
 ) -> _Plan:
     """What applies to one file. rated keeps, per settings object, each enabled rule with its
-    severity and whether that is fixed: files below one config share them."""
+    severity and whether that is fixed: files below one config share them. twins are kept
+    when their findings are what this file's rules would find (twins.usable)."""
     rel = settings.relative(catalog.path) if catalog.path != "-" else catalog.display
     rules = rated.get(id(settings))
     if rules is None:
@@ -187,17 +217,28 @@ def _plan(
         from catalint.quality import needs_tokens
 
         tokens = any(a.rule.code.startswith("TOK-") for a in active) or needs_tokens(settings.gate_checks())
+    tool_rules = [a for a in active if a.rule.scope == "tool"]
+    copied = frozenset(a.rule.code for a in tool_rules if not a.rule.siblings)
+    if twins is not None:
+        from catalint.twins import usable
+
+        if not usable(twins, settings, rel, [(a.rule.code, a.file_ignore is not None) for a in tool_rules]):
+            twins = None
     return _Plan(
-        [a for a in active if a.rule.scope == "tool"],
+        tool_rules,
         [a for a in active if a.rule.scope == "catalog"],
         settings,
         rel,
         {
             "tool_token_budget": settings.tool_token_budget,
             "catalog_token_budget": settings.catalog_token_budget,
-            "catalog_tools": catalog.tools,  # the tool's siblings, for rules that tell the server's own tools apart
+            # the tool's siblings, for rules that tell the server's own tools apart (registered siblings=True)
+            "catalog_tools": catalog.tools,
         },
         tokens,
+        twins,
+        copied,
+        locate,
     )
 
 
@@ -254,7 +295,12 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
         from catalint.tokens import count
     for tool in tools:
         found: list[Finding] = []
+        twin = plan.twins.of.get(tool.index) if plan.twins is not None else None
+        reused = _reuse(catalog, plan, tool, twin) if twin is not None else None
         for active in plan.rules:
+            if reused is not None and active.rule.code in plan.copied:
+                found += reused.get(active.rule.code, ())
+                continue
             try:
                 found_by_rule = active.rule.check(tool)  # type: ignore[arg-type]
                 hits = list(islice(found_by_rule, MAX_HITS + 1))
@@ -290,6 +336,21 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
 
 
 _KEEP = frozenset({"tdqs", "tokens"})  # small, and read again by the reports
+
+
+def _reuse(catalog: Catalog, plan: _Plan, tool: Tool, twin: ToolResult) -> dict[str, list[Finding]] | None:
+    """The findings of tool's twin (twins.py) by rule, its score and token counts cached on tool; None
+    if they do not apply (a finding outside the twin), and tool is linted."""
+    from catalint.twins import copied
+
+    found = copied(twin, tool, catalog if plan.locate else None, plan.copied)
+    if found is not None:
+        for key in _KEEP & twin.tool.cache.keys():
+            tool.cache[key] = twin.tool.cache[key]
+        if twin.score is not None:
+            tool.cache["tdqs"] = twin.score
+    return found
+
 
 # Findings of one rule on one tool. Real tools have a few dozen at most (27 in the corpus); a catalog
 # built to have millions (an enum of 30 million repeats) would otherwise hold them all in memory.
@@ -335,9 +396,8 @@ def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list
                 suppressed += 1
                 continue
         severity = hit.severity if hit.severity is not None and not active.fixed else active.severity
-        found.append(
-            Finding(code, severity, tool.name, hit.pointer, hit.message, catalog.locate(hit.pointer), hit.suggestion)
-        )
+        span = catalog.locate(hit.pointer) if plan.locate else UNPLACED
+        found.append(Finding(code, severity, tool.name, hit.pointer, hit.message, span, hit.suggestion))
     return suppressed
 
 

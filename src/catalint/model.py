@@ -53,6 +53,9 @@ class Span:
     end_col: int
 
 
+UNPLACED = Span(0, 0, 0, 0)  # a finding's span before it is looked up (diff looks up only those it reports)
+
+
 @dataclass(frozen=True)
 class Tool:
     index: int

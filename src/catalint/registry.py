@@ -50,6 +50,7 @@ class Rule:
     check: Check | CatalogCheck
     scope: str = "tool"  # "tool": check(tool); "catalog": check(all tools of a file)
     default: bool = True  # on without being selected; off ones need select/extend-select
+    siblings: bool = False  # reads the other tools of the file (option "catalog_tools"), not only its own
 
 
 _RULES: dict[str, Rule] = {}
@@ -57,9 +58,18 @@ _SORTED: list[Rule] = []  # all_rules() cache, cleared on registration
 
 
 def rule(
-    code: str, name: str, severity: str, smell: str, summary: str, scope: str = "tool", default: bool = True
+    code: str,
+    name: str,
+    severity: str,
+    smell: str,
+    summary: str,
+    scope: str = "tool",
+    default: bool = True,
+    siblings: bool = False,
 ) -> Callable[[Any], Any]:
-    """Register a check function; its docstring is the rule's explanation."""
+    """Register a check function; its docstring is the rule's explanation. A tool rule that reads
+    option("catalog_tools") must say siblings=True: `catalint diff` copies the findings of the
+    other tool rules from a tool that has not changed (see twins.py)."""
     if scope not in ("tool", "catalog"):
         raise ValueError(f"{code}: unknown scope {scope!r}")
 
@@ -71,7 +81,7 @@ def rule(
         doc = inspect.cleandoc(check.__doc__ or "")
         if not doc:
             raise ValueError(f"{code}: a rule needs a docstring explanation")
-        _RULES[code] = Rule(code, name, Severity.parse(severity), smell, summary, doc, check, scope, default)
+        _RULES[code] = Rule(code, name, Severity.parse(severity), smell, summary, doc, check, scope, default, siblings)
         _SORTED.clear()
         return check
 

@@ -617,6 +617,7 @@ def _steers(text: str, tool: Tool) -> Iterator[Reach]:
     "critical",
     "brittle",
     "Text tries to change how other tools or servers behave (tool shadowing)",
+    siblings=True,  # _foreign: the other tool may be one of this server's own
 )
 def cross_tool_instructions(tool: Tool) -> Iterator[Hit]:
     """
