@@ -174,6 +174,19 @@ def test_a_mass_rename_compares_descriptions_only_within_budget(monkeypatch: pyt
     assert diff.renamed == [] and len(diff.added) == 2
 
 
+def test_long_descriptions_are_compared_only_within_a_word_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 2 x 2 pairs is within MAX_RENAME_COMPARISONS; their words (2 x 10 a side) are what the budget counts
+    olds = [tool(CLEAN, name=n, description=f"Get the time in zone {n}. Returns a timestamp, fast.") for n in "ab"]
+    edited = [tool(t, name=t["name"] + "_v2", description=t["description"] + " Cached.") for t in olds]
+    monkeypatch.setattr(diff_module, "MAX_RENAME_WORDS", 20 * 22)
+    assert len(compare(catalog(olds), catalog(edited)).renamed) == 2  # 20 x 22 words: at the budget
+    monkeypatch.setattr(diff_module, "MAX_RENAME_WORDS", 20 * 22 - 1)
+    diff = compare(catalog(olds), catalog(edited))
+    assert diff.renamed == [] and len(diff.added) == 2 and len(diff.removed) == 2
+    same = [tool(t, name=t["name"] + "_v2") for t in olds]
+    assert len(compare(catalog(olds), catalog(same)).renamed) == 2  # equal descriptions need no comparison
+
+
 def test_repeated_names_pair_in_order() -> None:
     diff = compare(catalog([CLEAN, CLEAN]), catalog([CLEAN]))
     assert [s.tool.pointer for s in diff.removed] == ["/tools/1"]

@@ -34,6 +34,9 @@ RENAME_SIMILARITY = 0.6  # word-level similarity of two descriptions from which 
 EDITED_RENAME_SIMILARITY = 0.8
 EDITED_RENAME_SHARED_ARGUMENTS = 0.5
 MAX_RENAME_COMPARISONS = 50_000  # description pairs compared per schema (about 2 s); past it only equal ones pair
+# Words of one side times words of the other, per schema: what comparing every pair may cost (long
+# descriptions that are shuffles of one another took 29 s in 40,000 pairs); past it only equal ones pair.
+MAX_RENAME_WORDS = 100_000_000  # 100 x 100 shuffles of 100 words: about 2 s
 SCHEMA_POINTER_CAP = 20  # schema pointers kept per changed tool
 DIFF_WIDTH = 200  # characters of a description word diff
 CONTEXT_WORDS = 3  # unchanged words kept on each side of a change
@@ -334,7 +337,7 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
 def _edited_renames(olds: list[Tool], news: list[Tool]) -> list[tuple[Tool, Tool]]:
     """Renames whose schema changed as well: a description at least EDITED_RENAME_SIMILARITY alike and
     at least EDITED_RENAME_SHARED_ARGUMENTS of the argument names shared; the most similar pair first."""
-    if len(olds) * len(news) > MAX_RENAME_COMPARISONS:
+    if _too_many(olds, news):
         return []
     allowed = {
         (old.index, new.index)
@@ -382,7 +385,7 @@ def _most_similar(
 ) -> list[tuple[Tool, Tool]]:
     """Greedy pairing by description similarity (at least `least`; only `allowed` index pairs when given),
     ties broken by names then positions."""
-    if len(olds) * len(news) > MAX_RENAME_COMPARISONS:
+    if _too_many(olds, news):
         return []
     candidates: list[tuple[float, str, str, int, int, Tool, Tool]] = []
     matcher = SequenceMatcher(None, autojunk=False)
@@ -407,6 +410,13 @@ def _most_similar(
             used_new.add(new.index)
             pairs.append((old, new))
     return pairs
+
+
+def _too_many(olds: list[Tool], news: list[Tool]) -> bool:
+    """Whether comparing every pair would pass MAX_RENAME_COMPARISONS pairs or MAX_RENAME_WORDS words."""
+    if len(olds) * len(news) > MAX_RENAME_COMPARISONS:
+        return True
+    return sum(len(_word_key(t)) for t in olds) * sum(len(_word_key(t)) for t in news) > MAX_RENAME_WORDS
 
 
 def _word_key(tool: Tool) -> tuple[str, ...]:
