@@ -829,6 +829,25 @@ def test_markdown_report_has_a_table_and_confusions(cli):
     assert lines[-1] == "</details>"
 
 
+def test_a_long_drop_keyword_word_is_clipped_in_notices_and_labels(cli):
+    word = "humid" * 2000
+    text = (
+        "catalog:\n  tools:\n"
+        "    - {name: weather_now, description: Report the humidity and wind for a city.}\n"
+        "    - {name: stock_quote, description: Latest share price of a listed company.}\n"
+        "intents:\n  - {query: humidity in Lisbon, gold: [weather_now]}\n"
+        f"mutations:\n  - {{tool: weather_now, kind: drop_keyword, word: {word}}}\n"
+    )
+    Path("spec.yaml").write_text(text, encoding="utf-8")
+    result = cli("bench", "run", "spec.yaml", "--output-format", "json")
+    assert result.exit_code == 0
+    [notice] = result.stderr.splitlines()
+    assert len(notice) < 300 and "humidhumid" in notice and "…" in notice
+    doc = json.loads(result.stdout)
+    assert doc["mutations"][0]["word"] == word  # the spec's own value stays whole in JSON
+    assert all(len(row["mutation"]) < 100 for row in doc["ranking"])
+
+
 def test_a_spec_mutation_that_changes_nothing_is_a_notice_and_marked(cli):
     text = (
         "catalog:\n  tools:\n"

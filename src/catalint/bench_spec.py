@@ -36,7 +36,9 @@ class Mutation:
         if self.kind == "truncate":
             return f"truncate {self.chars}"
         if self.kind == "drop_keyword":
-            return f"drop_keyword {self.word!r}"
+            from catalint.text import clip
+
+            return f"drop_keyword {clip(self.word or '', 60)!r}"  # a label, one line however long the word
         return self.kind
 
     def as_dict(self) -> dict[str, Any]:
