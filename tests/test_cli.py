@@ -538,3 +538,33 @@ def test_every_json_report_opens_with_the_version_that_wrote_it(cli, command: li
     assert result.exit_code in (0, 1), result.output
     doc = json.loads(result.stdout)
     assert next(iter(doc.items())) == ("catalint", __version__)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["diff", "examples/weather.tools.json", "examples/weather.tools.yaml"],
+        [
+            "trace",
+            "score",
+            "examples/traces/runs/research-agent.jsonl",
+            "--catalog",
+            "search=examples/traces/catalogs/search.json",
+            "--class",
+            "search=search.web_search",
+        ],
+        ["check", "examples/traces/suite.yml", "--traces", "examples/traces/runs"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_every_markdown_report_stays_within_one_step_summary(cli, command: list[str], monkeypatch) -> None:
+    from catalint.formatters import markdown
+
+    args = [re.sub(r"^(\w+=)?(examples/)", lambda m: (m[1] or "") + f"{ROOT}/examples/", a) for a in command]
+    whole = cli(*args, "--output-format", "markdown").stdout
+    monkeypatch.setattr(markdown, "MAX_BYTES", len(whole.encode()) // 2)
+    cut = cli(*args, "--output-format", "markdown").stdout
+    assert len(cut.encode()) <= len(whole.encode()) // 2
+    assert cut.rstrip().endswith(
+        f"run `catalint {command[0] if command[0] != 'trace' else 'trace score'} --output-format json` for all of it."
+    )

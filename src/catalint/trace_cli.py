@@ -286,13 +286,23 @@ def _comparison(results: list[Result], baseline: str | None) -> list[dict[str, A
         fail(str(exc))
 
 
+_CUT = (
+    "\n\n> The report was cut here to stay under 1 MiB; run `catalint {command} --output-format json` for all of it.\n"
+)
+
+
 def _report(results: list[Result], output_format: str, output_file: str | None, baseline: str | None) -> None:
     from catalint.cli import save
     from catalint.trace_report import to_json, to_markdown, to_text
 
     comparison = _comparison(results, baseline)
     render = {"text": to_text, "json": to_json, "markdown": to_markdown}[output_format]
-    save(render(results, comparison), output_file)
+    text = render(results, comparison)
+    if output_format == "markdown":
+        from catalint.formatters.markdown import limit
+
+        text = limit(text, _CUT.format(command="trace score"))  # a job summary or a PR comment, as lint's
+    save(text, output_file)
 
 
 def suite_catalogs(servers: dict[str, Any], suite: str, given: dict[str, Catalog]) -> dict[str, Catalog]:
@@ -363,4 +373,8 @@ def report_check(
         else:
             body = to_text(results, comparison) if results or comparison else ""
         text = head + body
+        if output_format == "markdown":
+            from catalint.formatters.markdown import limit
+
+            text = limit(text, _CUT.format(command="check"))  # the Action puts it in the job summary
     save(text, output_file)
