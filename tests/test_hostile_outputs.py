@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write
+from conftest import ROOT, write
 from test_hostile import catalog, no_crash, one_error
 
 WEATHER = {
@@ -362,3 +362,30 @@ def test_a_config_error_is_placed_at_its_line(cli, tmp_path: Path, name: str, te
     write(tmp_path / "tools.json", catalog(WEATHER))
     write(tmp_path / name, text)
     one_error(cli("lint", "tools.json"), f"error: {where}")
+
+
+def test_an_output_over_a_trace_below_a_traces_folder_is_refused(cli, inputs: Path) -> None:
+    (inputs / "runs").mkdir()
+    (inputs / "runs.jsonl").rename(inputs / "runs" / "a.jsonl")
+    _unchanged(
+        inputs / "runs",
+        lambda: one_error(cli("trace", "score", "runs", "-o", "runs/a.jsonl"), "error: runs/a.jsonl: is a recorded"),
+    )
+    result = cli("trace", "score", "runs", "--spec", "scenario.yml", "-o", "runs.txt")  # near miss: beside it
+    assert result.exit_code in (0, 1) and (inputs / "runs.txt").stat().st_size > 0
+
+
+def test_check_refuses_an_output_over_a_recorded_trace(cli, tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(ROOT / "examples" / "traces", tmp_path / "traces")
+    shutil.copy(ROOT / "examples" / "weather.tools.json", tmp_path)  # the suite's tool_quality catalog
+    runs = tmp_path / "traces" / "runs"
+    target = next(p for p in sorted(runs.iterdir()) if p.suffix == ".jsonl")
+    _unchanged(
+        runs,
+        lambda: one_error(
+            cli("check", "traces/suite.yml", "--traces", "traces/runs", "-o", f"traces/runs/{target.name}"),
+            f"error: traces/runs/{target.name}: is a recorded trace",
+        ),
+    )

@@ -1003,7 +1003,7 @@ def check_cmd(
     results = []
     if scored:
         found = {**suite_catalogs(loaded.servers, suite, given), **given}
-        results = check_traces(loaded.scenarios, traces_dir, found)
+        results = check_traces(loaded.scenarios, traces_dir, found, output_file)
     elif traces_dir:
         click.echo(_line(f"{suite}: notice: --traces given, but no agents:/tests: entry has trace blocks"), err=True)
     from catalint.trace_cli import report_check

@@ -109,7 +109,7 @@ def score_cmd(
     except GateError as exc:
         fail(f"error: {exc}")
     loaded = parse_catalogs(catalogs)
-    runs = _runs(list(traces))
+    runs = _runs(list(traces), output_file)
     result = _evaluate(scenario, runs, loaded, extra)
     _report([result], output_format, output_file, baseline)
     sys.exit(0 if exit_zero or result.passed else 1)
@@ -164,8 +164,11 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     click.echo(one_line(f"{output_file or '-'}: {len(tools)} tools and {count} ({names})"), err=True)
 
 
-def check_traces(scenarios: list[Scenario], traces_dir: str, catalogs: dict[str, Catalog]) -> list[Result]:
-    """Each scenario scored against its recorded runs in traces_dir (see scenario_traces)."""
+def check_traces(
+    scenarios: list[Scenario], traces_dir: str, catalogs: dict[str, Catalog], output_file: str | None = None
+) -> list[Result]:
+    """Each scenario scored against its recorded runs in traces_dir (see scenario_traces); output_file
+    may not be one of them."""
     from catalint.cli import fail
 
     results = []
@@ -184,7 +187,7 @@ def check_traces(scenarios: list[Scenario], traces_dir: str, catalogs: dict[str,
                 f"(looked for {', '.join(slug + x for x in ('.json', '.jsonl', '.ndjson', '.yaml', '.yml'))}"
                 f" or a folder {slug}/)"
             )
-        results.append(_evaluate(scenario, _runs(found), catalogs, []))
+        results.append(_evaluate(scenario, _runs(found, output_file), catalogs, []))
     return results
 
 
@@ -243,15 +246,18 @@ def parse_catalogs(values: tuple[str, ...]) -> dict[str, Catalog]:
     return out
 
 
-def _runs(paths: list[str]) -> list[Any]:
+def _runs(paths: list[str], output_file: str | None) -> list[Any]:
+    """The runs recorded in paths; an output_file that is one of their files is refused before any work."""
     from catalint.cli import fail
     from catalint.loader import LoadError
     from catalint.traces import load_runs
 
+    read: list[str] = []
     try:
-        runs = load_runs(paths, _notice)
+        runs = load_runs(paths, _notice, read)
     except LoadError as exc:
         fail(str(exc))
+    refuse_clobber([output_file], read, "a recorded trace")  # a file below a traces folder, too
     if not runs:
         fail(f"{paths[0]}: error: no recorded runs")
     return runs

@@ -149,12 +149,16 @@ def trace_files(path: str, notice: Callable[[str], None] | None = None) -> list[
     return found
 
 
-def load_runs(paths: list[str], notice: Callable[[str], None] | None = None) -> list[Run]:
+def load_runs(
+    paths: list[str], notice: Callable[[str], None] | None = None, read: list[str] | None = None
+) -> list[Run]:
     """The runs recorded in paths, as recorded: resolved() gives calls their servers. notice hears of the
-    files below a folder that are skipped (see trace_files)."""
+    files below a folder that are skipped (see trace_files); read, when given, gets every file read."""
     runs: list[Run] = []
     for path in paths:
         for file in trace_files(path, notice):
+            if read is not None:
+                read.append(file)
             for label, data, span in _documents(file):
                 for sub_label, sub_pointer, value in _runs_of(label, data):
                     runs.append(_run(len(runs) + 1, sub_label, value, file, span, sub_pointer))
