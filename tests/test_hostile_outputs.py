@@ -389,3 +389,24 @@ def test_check_refuses_an_output_over_a_recorded_trace(cli, tmp_path: Path) -> N
             f"error: traces/runs/{target.name}: is a recorded trace",
         ),
     )
+
+
+def test_dev_stdout_and_stderr_are_this_runs_streams_even_when_redirected_to_a_file(inputs: Path) -> None:
+    import subprocess
+    import sys
+
+    log = inputs / "o.log"
+    log.write_text("before\n")
+    command = [sys.executable, "-m", "catalint", "lint", "w.json", "--exit-zero"]
+    with log.open("a") as out:  # `>> o.log 2>&1`: the report is appended, the file is not replaced
+        inode = log.stat().st_ino
+        subprocess.run(
+            [*command, "-o", "/dev/stdout", "--report", "json:/dev/stderr"],
+            cwd=inputs,
+            stdout=out,
+            stderr=out,
+            check=True,
+        )
+    text = log.read_text()
+    assert log.stat().st_ino == inode and text.startswith("before\n")
+    assert "w.json:" in text and '"catalint"' in text  # both reports, neither over the other

@@ -17,6 +17,7 @@ from catalint import __version__
 from catalint.cli_options import (
     OneLineErrors,
     config_option,
+    names_a_stream,
     output_option,
     output_problem,
     output_target,
@@ -94,6 +95,8 @@ def _is_stream(output_file: str) -> bool:
     """A device or a pipe (/dev/null, /dev/stdout, a FIFO): written to as a stream, never replaced."""
     import stat
 
+    if names_a_stream(output_file):  # /dev/stdout may lead to a regular file (a redirect): still a stream
+        return True
     try:
         kind = os.stat(output_file).st_mode  # through symbolic links
     except (OSError, ValueError):
@@ -118,6 +121,13 @@ def _stage(chunks: Iterable[str], output_file: str) -> tuple[str, Path]:
     return tmp, target
 
 
+_OWN_STREAMS = {
+    name: (lambda: sys.stdout) if fd == 1 else (lambda: sys.stderr)
+    for fd, names in ((1, ("/dev/stdout",)), (2, ("/dev/stderr",)))
+    for name in (*names, f"/dev/fd/{fd}", f"/proc/self/fd/{fd}")
+}
+
+
 def write_output(text: str | Iterable[str], output_file: str | None) -> None:
     """Print, or replace output_file atomically (never half-written); text may come in chunks. A device or
     a pipe (-o /dev/null) is written to, never replaced, and a symbolic link keeps pointing at its file."""
@@ -125,6 +135,12 @@ def write_output(text: str | Iterable[str], output_file: str | None) -> None:
     if output_file is None:
         for chunk in chunks:  # not click.echo: it would scan a large report for colour codes
             sys.stdout.write(chunk)
+        return
+    if output_file in _OWN_STREAMS:  # this process's own stream: written as it is open (>> appends)
+        own = _OWN_STREAMS[output_file]()
+        own.flush()
+        own.writelines(chunks)
+        own.flush()
         return
     if _is_stream(output_file):
         with open(output_file, "w", encoding="utf-8", errors="backslashreplace") as stream:

@@ -103,12 +103,20 @@ class OneLineErrors(click.Group):
             fail(bad_value_line(exc))
 
 
+def names_a_stream(path: str) -> bool:
+    """Whether path, as given, names a device or an open descriptor (/dev/null, /dev/stdout, /dev/fd/1,
+    /proc/self/fd/1): written to, never replaced, even where it leads to a regular file (a redirect)."""
+    return path.startswith(("/dev/", "/proc/self/fd/"))
+
+
 def _identity(path: str) -> tuple[object, ...] | None:
     """What tells a file apart: its device and inode when it is there (through links, hard links too), else
     the real path it would get; None for a device, a pipe or a folder, which no output replaces."""
     import os
     import stat
 
+    if names_a_stream(path):
+        return None
     try:
         mode = os.stat(path)
     except FileNotFoundError:
