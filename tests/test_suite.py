@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -129,6 +130,21 @@ def test_blocks_that_read_one_broken_catalog_each_fail_with_its_error_said_once(
     rows = [line.split(":")[0] for line in result.stdout.splitlines()[:3]]
     assert rows == [f"tool_quality [FAIL] {n}" for n in "abc"]
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("bad.json:1:")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'tool_quality:\n  - {name: a, catalog: "-"}\n',
+        'servers:\n  s: {catalog: "-"}\ntool_quality:\n  - {name: a, server: s}\n',
+    ],
+)
+def test_a_catalog_named_dash_is_a_file_beside_the_suite_never_standard_input(cli, tmp_path: Path, text: str) -> None:
+    piped = json.dumps({"tools": [GOOD]})
+    result = cli("check", suite(tmp_path, text), input=piped)
+    assert result.exit_code == 2 and result.stderr.splitlines() == ["./-: error: No such file or directory"]
+    (tmp_path / "-").write_text(piped)
+    assert cli("check", "suite.yml", input="not read").exit_code == 0
 
 
 def test_a_server_that_cannot_start_names_the_suite_and_the_server(cli, tmp_path: Path) -> None:

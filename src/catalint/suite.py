@@ -11,6 +11,7 @@ suite are not catalint's: they are skipped with a one-line notice.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,7 +144,7 @@ def load_suite(path: str) -> Suite:
         return LoadError(path, message, span.line, span.col, pointer)
 
     servers = data.get("servers", {})
-    _refuse_special_catalogs(data, Path(path).parent, fail)
+    _refuse_special_catalogs(data, path, fail)
     notices = [
         f"{path}: notice: skipping {key!r}: catalint checks tool_quality, agents and tests"
         for key in data
@@ -174,7 +175,13 @@ def load_suite(path: str) -> Suite:
     return Suite(servers, blocks, scenarios, notices)
 
 
-def _refuse_special_catalogs(data: dict[str, Any], folder: Path, fail: Any) -> None:
+def beside(suite_path: str, value: str) -> str:
+    """A file a suite names, from the suite's folder: './-' for '-', which is a file here, never standard
+    input (Path('.') / '-' would be '-')."""
+    return os.path.join(os.path.dirname(suite_path) or ".", value)
+
+
+def _refuse_special_catalogs(data: dict[str, Any], path: str, fail: Any) -> None:
     """A catalog: that names a FIFO, a socket or a device is an invalid suite, at its key: reading it would
     wait for a writer forever, or never end (as for --config and a bench spec's catalog_path). A catalog
     that is missing or unreadable fails its block when it is read."""
@@ -189,9 +196,9 @@ def _refuse_special_catalogs(data: dict[str, Any], folder: Path, fail: Any) -> N
         if "catalog" in e
     ]
     for pointer, value in named:
-        kind = special_kind(folder / value)
+        kind = special_kind(Path(beside(path, value)))
         if kind is not None:
-            raise fail(f"catalog {value!r}: {kind}, not a regular file ({folder / value})", pointer)
+            raise fail(f"catalog {value!r}: {kind}, not a regular file ({beside(path, value)})", pointer)
 
 
 def _scenarios(data: dict[str, Any], path: str, fail: Any, notices: list[str]) -> list[Scenario]:
@@ -243,12 +250,12 @@ def catalog_for(block: Block, servers: dict[str, Any], suite_path: str, notes: l
     """The block's catalog: a file, or its server snapshotted in memory (what the snapshot notices goes
     to notes)."""
     if block.kind == "catalog":
-        return load_path(str(Path(suite_path).parent / block.source))
+        return load_path(beside(suite_path, block.source))
     from catalint.snapshot import Server, live_catalog
 
     spec = servers[block.source]
     if "catalog" in spec:
-        return load_path(str(Path(suite_path).parent / spec["catalog"]))
+        return load_path(beside(suite_path, spec["catalog"]))
     headers, env = dict(spec.get("headers", {})), dict(spec.get("env", {}))
     server = Server(list(spec.get("command", [])), spec.get("url"), headers, env)
     return live_catalog(server, notes, f"<{block.source}>")

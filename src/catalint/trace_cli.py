@@ -315,12 +315,13 @@ def suite_catalogs(servers: dict[str, Any], suite: str, given: dict[str, Catalog
     """The saved catalogs a suite's servers: entries name (servers: NAME: catalog: FILE, beside the suite)."""
     from catalint.cli import fail
     from catalint.loader import LoadError, load_path
+    from catalint.suite import beside
 
     out: dict[str, Catalog] = {}
     for name, spec in servers.items():
         if "catalog" in spec and name not in given:
             try:
-                out[name] = load_path(str(Path(suite).parent / spec["catalog"]))
+                out[name] = load_path(beside(suite, spec["catalog"]))
             except LoadError as exc:
                 fail(str(exc))
     return out
