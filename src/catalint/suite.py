@@ -176,9 +176,9 @@ def load_suite(path: str) -> Suite:
 
 
 def beside(suite_path: str, value: str) -> str:
-    """A file a suite names, from the suite's folder: './-' for '-', which is a file here, never standard
-    input (Path('.') / '-' would be '-')."""
-    return os.path.join(os.path.dirname(suite_path) or ".", value)
+    """A file a suite names, from the suite's folder; '-' is a file here ('./-'), never standard input."""
+    folder = os.path.dirname(suite_path)
+    return os.path.join(folder, value) if folder else "./-" if value == "-" else value
 
 
 def _refuse_special_catalogs(data: dict[str, Any], path: str, fail: Any) -> None:
