@@ -187,6 +187,20 @@ def test_long_descriptions_are_compared_only_within_a_word_budget(monkeypatch: p
     assert len(compare(catalog(olds), catalog(same)).renamed) == 2  # equal descriptions need no comparison
 
 
+def test_the_rename_budget_is_one_for_the_whole_diff_not_one_per_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    # two schema groups of 2 x 2 edited renames: each fits a budget of 4 pairs alone, not both together
+    olds, news = [], []
+    for group, schema in enumerate(({"type": "object"}, {"type": "object", "properties": {}})):
+        for n in "ab":
+            old = tool(CLEAN, name=f"{n}{group}", description=f"Get the time in zone {n}{group}. Returns a timestamp.")
+            olds.append(tool(old, inputSchema=schema))
+            news.append(tool(old, name=f"{n}{group}_v2", description=old["description"] + " Fast.", inputSchema=schema))
+    assert len(compare(catalog(olds), catalog(news)).renamed) == 4
+    monkeypatch.setattr(diff_module, "MAX_RENAME_COMPARISONS", 4)
+    renamed = compare(catalog(olds), catalog(news)).renamed
+    assert len(renamed) == 2 and {c.base.name[1] for c in renamed} == {"1"}  # the group first in canonical JSON
+
+
 def test_repeated_names_pair_in_order() -> None:
     diff = compare(catalog([CLEAN, CLEAN]), catalog([CLEAN]))
     assert [s.tool.pointer for s in diff.removed] == ["/tools/1"]

@@ -33,9 +33,9 @@ RENAME_SIMILARITY = 0.6  # word-level similarity of two descriptions from which 
 # this share of the argument names in common (of all names on either side; no arguments on both: 1).
 EDITED_RENAME_SIMILARITY = 0.8
 EDITED_RENAME_SHARED_ARGUMENTS = 0.5
-MAX_RENAME_COMPARISONS = 50_000  # description pairs compared per schema (about 2 s); past it only equal ones pair
-# Words of one side times words of the other, per schema: what comparing every pair may cost (long
-# descriptions that are shuffles of one another took 29 s in 40,000 pairs); past it only equal ones pair.
+MAX_RENAME_COMPARISONS = 50_000  # description pairs compared in one diff (about 2 s); past it only equal ones pair
+# Words of one side times words of the other, summed over the groups compared: what comparing every pair
+# may cost (long descriptions that are shuffles of one another took 29 s in 40,000 pairs).
 MAX_RENAME_WORDS = 100_000_000  # 100 x 100 shuffles of 100 words: about 2 s
 SCHEMA_POINTER_CAP = 20  # schema pointers kept per changed tool
 DIFF_WIDTH = 200  # characters of a description word diff
@@ -324,20 +324,23 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
     described = [t for t in removed if _word_key(t)], [t for t in added if _word_key(t)]
     olds, news = _by_schema(described[0]), _by_schema(described[1])
     pairs: list[tuple[Tool, Tool]] = []
+    budget = [MAX_RENAME_COMPARISONS, MAX_RENAME_WORDS]  # what is left for the whole diff, groups in key order
     for key in sorted(olds.keys() & news.keys()):
         equal, left_old, left_new = _equal_descriptions(olds[key], news[key])
-        pairs += equal + _most_similar(left_old, left_new)
+        pairs += equal
+        if not _too_many(left_old, left_new, budget):
+            pairs += _most_similar(left_old, left_new)
     gone = {old.index for old, _ in pairs}
     came = {new.index for _, new in pairs}
     rest_old = sorted((t for t in described[0] if t.index not in gone), key=lambda t: (t.name, t.index))
     rest_new = sorted((t for t in described[1] if t.index not in came), key=lambda t: (t.name, t.index))
-    return pairs + _edited_renames(rest_old, rest_new)
+    return pairs + _edited_renames(rest_old, rest_new, budget)
 
 
-def _edited_renames(olds: list[Tool], news: list[Tool]) -> list[tuple[Tool, Tool]]:
+def _edited_renames(olds: list[Tool], news: list[Tool], budget: list[int]) -> list[tuple[Tool, Tool]]:
     """Renames whose schema changed as well: a description at least EDITED_RENAME_SIMILARITY alike and
     at least EDITED_RENAME_SHARED_ARGUMENTS of the argument names shared; the most similar pair first."""
-    if _too_many(olds, news):
+    if _too_many(olds, news, budget):
         return []
     allowed = {
         (old.index, new.index)
@@ -384,9 +387,7 @@ def _most_similar(
     allowed: set[tuple[int, int]] | None = None,
 ) -> list[tuple[Tool, Tool]]:
     """Greedy pairing by description similarity (at least `least`; only `allowed` index pairs when given),
-    ties broken by names then positions."""
-    if _too_many(olds, news):
-        return []
+    ties broken by names then positions. The caller has checked the cost (_too_many)."""
     candidates: list[tuple[float, str, str, int, int, Tool, Tool]] = []
     matcher = SequenceMatcher(None, autojunk=False)
     for new in news:
@@ -412,11 +413,18 @@ def _most_similar(
     return pairs
 
 
-def _too_many(olds: list[Tool], news: list[Tool]) -> bool:
-    """Whether comparing every pair would pass MAX_RENAME_COMPARISONS pairs or MAX_RENAME_WORDS words."""
-    if len(olds) * len(news) > MAX_RENAME_COMPARISONS:
+def _too_many(olds: list[Tool], news: list[Tool], budget: list[int]) -> bool:
+    """Whether comparing every pair would pass what is left of budget (pairs, words of one side times words
+    of the other); if not, what it costs is taken from budget."""
+    pairs = len(olds) * len(news)
+    if pairs > budget[0]:
         return True
-    return sum(len(_word_key(t)) for t in olds) * sum(len(_word_key(t)) for t in news) > MAX_RENAME_WORDS
+    words = sum(len(_word_key(t)) for t in olds) * sum(len(_word_key(t)) for t in news)
+    if words > budget[1]:
+        return True
+    budget[0] -= pairs
+    budget[1] -= words
+    return False
 
 
 def _word_key(tool: Tool) -> tuple[str, ...]:
