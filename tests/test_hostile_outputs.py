@@ -244,7 +244,8 @@ def _unchanged(directory: Path, run: object) -> None:
     [
         (["lint", "-o", "r.json", "--report", "sarif:r.json", "w.json"], "--report sarif:r.json: writes the same"),
         (["lint", "--report", "json:r.json", "--report", "sarif:./r.json", "w.json"], "--report sarif:./r.json: "),
-        (["lint", "--config", "catalint.toml", "-o", "catalint.toml", "w.json"], "catalint.toml: is the config file"),
+        (["lint", "--config", "catalint.toml", "-o", "catalint.toml", "w.json"], "catalint.toml: is a config file"),
+        (["lint", "-o", "catalint.toml", "w.json"], "catalint.toml: is a config file of this run"),  # found, not given
         (["diff", "w.json", "w2.json", "-o", "w2.json"], "w2.json: is an input of this run"),
         (["diff", "w.json", "w2.json", "-o", "./w.json"], "./w.json: is an input of this run"),
         (["bench", "run", "spec.yaml", "-o", "spec.yaml"], "spec.yaml: is the bench spec"),

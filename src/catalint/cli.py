@@ -629,7 +629,7 @@ def lint(
         )
     outputs = [output_file, *(t for _, t in extra_reports)]
     refuse_clobber(outputs, (file for file, _, _ in loaded), "a catalog being linted")
-    refuse_clobber(outputs, [config_path], "the config file")
+    refuse_clobber(outputs, [config_path, *(s.path for s in resolver.all())], "a config file of this run")
     refuse_clobber(outputs, [baseline], "the baseline")
     if showing:
         _show(loaded, run.notices, config_error, show_settings, resolver, output_file, paths)
