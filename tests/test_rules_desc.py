@@ -829,6 +829,7 @@ def test_desc010_fires_without_return_wording() -> None:
         # a sentence opening with a third-person "Shows"/"Provides"/"Displays", whatever it names (dex-paprika)
         tool(description="Get recent transactions for a specific pool. Shows swaps, adds, removes."),
         tool(description="Get the commit logs.\nDisplays the author and date of each."),
+        tool(description="Get a quote. Provides detailed pricing data for the product."),  # a result, adjectives first
         tool(description="List discussion categories with their id and name."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
     ],
@@ -854,6 +855,9 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Get data for a region such as Europe.",  # no list of fields
         "Search for listings. Provide direct links to the user.",  # the imperative: an instruction
         "Open the settings panel. Provides access to the admin API.",  # a means, not what comes back
+        "Provides programmatic access to the Jira API for issues.",  # a means, with words before it
+        "Provides an easy way to search files in the workspace.",
+        "Get data from sources such as S3, GCS and Azure into the workspace.",  # where it comes from
         "Open a dialog that shows options for the export.",  # not where a sentence opens
         "Create a user with a name and an email.",  # "with" a list, but not "with its/their"
         "Show a notification to the user.",  # shown, but not a result

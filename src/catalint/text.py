@@ -332,7 +332,8 @@ _READ_START = LazyRegex(
 # a summoner, such as their rank, win rate, and match history", "..., such as a, b, c, etc."); not
 # after any noun ("Fetch annotations using filters such as dashboard UID, time range and tags").
 _SAMPLED = (
-    r"\b(?:information|info|details|data|metadata|statistics|stats)\b[^.\n]{0,60}?\bsuch\s+as\s+"
+    # the list is of what the noun names, not of a place it comes from ("data from sources such as S3")
+    r"\b(?:information|info|details|data|metadata|statistics|stats)\b(?:(?!\bfrom\b)[^.\n]){0,60}?\bsuch\s+as\s+"
     r"(?:" + _LISTED + r"|[\w -]{1,40}(?:,\s*[\w -]{1,40})+,?\s*etc\b)"
 )
 _FIELDS_NAMED = LazyRegex(
@@ -349,8 +350,8 @@ _SHOWN = LazyRegex(
     r"\b(?:provides?|shows?|displays?)\s+(?:(?:a|an|the|its|their)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:lists?|summary|overviews?|details|information|snapshots?|states?|contents?|tables?|status"
     r"|reports?|diffs?|logs?|changes|differences|comments|history)\b"
-    r"|(?:^|[.!?]\s|\n)[ \t]*(?:shows|provides|displays)\s+(?!(?:an?\s+|the\s+)?(?:ways?|access|ability|support"
-    r"|means|tools?|functionality|functions?|interfaces?|options?|capabilit(?:y|ies))\b)\w"
+    r"|(?:^|[.!?]\s|\n)[ \t]*(?:shows|provides|displays)\s+(?!(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:ways?|access"
+    r"|ability|support|means|tools?|functionality|functions?|interfaces?|options?|capabilit(?:y|ies))\b)\w"
     r"|\bwill\s+be\s+(?:displayed|shown|listed|printed)\b|\bas\s+an?\s+(?:image|screenshot)\b",
     re.IGNORECASE,
 )

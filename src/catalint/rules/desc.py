@@ -759,13 +759,15 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     "Shows changes that are staged", "will be displayed", or a sentence that
     opens with "Shows", "Provides" or "Displays" whatever follows, as in
     "Shows swaps, adds, removes.", unless it names a means such as "Provides
-    access to ..." or "a way to"; the imperative "Provide direct links to the
-    user" is no result), lists no fields ("details including: ...", or after a
-    read verb "including a, b and c", "including abstract and formats", "with
+    access to ...", "Provides programmatic access", "a way to" or "an easy way
+    to"; the imperative "Provide direct links to the user" is no result),
+    lists no fields ("details including: ...", or after a read verb
+    "including a, b and c", "including abstract and formats", "with
     their id and name", or a noun for what it reads, information, info,
     details, data, metadata, statistics or stats, then "such as rank, win rate
     and history" or "such as a, b, c, etc.": "filters such as ..." lists no
-    result) and names no conversion target ("Convert an address to
+    result, nor do the places it comes from, "data from sources such as S3, GCS
+    and Azure") and names no conversion target ("Convert an address to
     coordinates"), while the tool declares no `outputSchema`. English only:
     mostly non-Latin descriptions, and other languages in Latin letters, are
     skipped, as DESC-004 reckons them.
