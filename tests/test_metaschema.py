@@ -91,3 +91,12 @@ def test_an_enum_at_the_threshold_is_left_to_jsonschema_rs() -> None:
     schema = {"enum": LONG[:LONG_ENUM]}
     assert not metaschema._holds_long_enum(schema)
     assert metaschema._holds_long_enum({"properties": {"x": {"items": {"enum": LONG}}}})
+
+
+def test_a_value_that_breaks_a_long_enum_and_another_keyword_is_told_a_true_error() -> None:
+    # custom keywords run after jsonschema-rs's own: the maxLength error comes first (see _Enum)
+    schema = {"enum": LONG, "maxLength": 4}
+    ours, theirs = value_validator(schema, "2020-12", schema, ""), native(schema, "2020-12")
+    assert not ours.is_valid("abcdef") and not theirs.is_valid("abcdef")
+    told = {f"fails: {e.message}" for e in theirs.iter_errors("abcdef")}  # as problem() words them
+    assert problem(ours, "abcdef") in told and problem(ours, "abcdef") == 'fails: "abcdef" is longer than 4 characters'
