@@ -1221,3 +1221,20 @@ def test_a_mutation_kind_outside_the_four_lists_all_four(cli, tmp_path: Path) ->
         'invalid bench spec at mutations/0/kind: "explode" is not one of "blank", "genericize", "truncate" or '
         '"drop_keyword" (at /mutations/0/kind)'
     )
+
+
+def test_flips_name_tools_cut_so_a_report_stays_linear_in_the_spec(cli):
+    long = "weather_" + "x" * 5000
+    tools = f"    - {{name: {long}, description: Report the humidity and wind for a city.}}\n"
+    tools += "    - {name: stock_quote, description: Latest share price of a listed company.}\n"
+    intents = "".join(f"  - {{query: humidity and wind in city {i}, gold: [{long}]}}\n" for i in range(10))
+    mutations = "".join(f"  - {{tool: {long}, kind: blank}}\n" for _ in range(20))
+    Path("spec.yaml").write_text(f"catalog:\n  tools:\n{tools}intents:\n{intents}mutations:\n{mutations}")
+    doc = json.loads(cli("bench", "run", "spec.yaml", "--output-format", "json").stdout)
+    flips = [f for m in doc["mutations"] for f in m["flips"]]
+    assert len(flips) == 200 and all(len(f["before"]) == 128 and f["before"].endswith("…") for f in flips)
+    assert doc["baseline"]["picks"][0]["gold"] == [long]  # whole where it appears once
+    spec = len(Path("spec.yaml").read_text())
+    for fmt in ("text", "markdown"):
+        out = cli("bench", "run", "spec.yaml", "--output-format", fmt).stdout
+        assert len(out) < 2 * spec, fmt  # before: 200 flips x 5,000 characters, over 6 times the spec

@@ -14,7 +14,15 @@ from catalint.text import NAME_COLUMN, clip, one_line
 # A flipped intent is listed once per mutation that flips it: its query is cut at this length there, so
 # that a report stays linear in the spec (the whole query is in the baseline's picks, once).
 FLIP_QUERY = 100
+# The tools a flip names, likewise: in JSON at the MCP specification's longest tool name (128), so a valid
+# name is whole; in text and markdown at the table's name column.
+FLIP_NAME = 128
 _CUT = "\n\n> The report was cut here to stay under 1 MiB; run `catalint bench run` for all of it.\n"
+
+
+def _name(name: str | None, width: int = NAME_COLUMN) -> str | None:
+    """A picked tool's name in a flip, cut at width (None: no pick)."""
+    return None if name is None else clip(name, width)
 
 
 def _flipped(query: str) -> str:
@@ -73,8 +81,8 @@ def as_dict(report: Report, min_drop: float | None = None) -> dict[str, Any]:
                     {
                         "intent": f.intent,
                         "query": clip(f.query, FLIP_QUERY),
-                        "before": f.before,
-                        "after": f.after,
+                        "before": _name(f.before, FLIP_NAME),
+                        "after": _name(f.after, FLIP_NAME),
                         "correct_after": f.correct_after,
                     }
                     for f in m.flips
@@ -148,7 +156,8 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
             )
             for f in m.flips:
                 lines.append(
-                    f"      {_flipped(f.query)}: {f.before or 'nothing'} -> {f.after or 'nothing'} ({_flip_mark(f)})"
+                    f"      {_flipped(f.query)}: {_name(f.before) or 'nothing'} -> {_name(f.after) or 'nothing'} "
+                    f"({_flip_mark(f)})"
                 )
         largest = report.largest_drop()
         if largest is not None and largest.drop > 0:
@@ -179,7 +188,7 @@ def _pick(name: str | None) -> str:
     """A picked tool for markdown; no pick shows as an italic *nothing*, never a tool's name."""
     from catalint.formatters.md import code
 
-    return "*nothing*" if name is None else code(name, False)
+    return "*nothing*" if name is None else code(clip(name, NAME_COLUMN), False)
 
 
 def format_markdown(report: Report, min_drop: float | None = None) -> str:
