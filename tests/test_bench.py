@@ -1238,3 +1238,6 @@ def test_flips_name_tools_cut_so_a_report_stays_linear_in_the_spec(cli):
     for fmt in ("text", "markdown"):
         out = cli("bench", "run", "spec.yaml", "--output-format", fmt).stdout
         assert len(out) < 2 * spec, fmt  # before: 200 flips x 5,000 characters, over 6 times the spec
+    text = cli("bench", "run", "spec.yaml").stdout
+    [largest] = [line for line in text.splitlines() if line.startswith("largest drop:")]
+    assert len(largest) < 100 and largest.endswith("…)")  # the label, as the table cuts it

@@ -170,7 +170,8 @@ def save_all(outputs: list[tuple[str | None, Callable[[], str | Iterable[str]]]]
     """Several outputs of one run (each a target, None for standard output, and what renders it), all or
     none: files are written to temporary files first and renamed into place only once every output,
     standard output and devices included, has been written. A failure is one line naming its target,
-    exit 2, and leaves no new file and every old one as it was."""
+    exit 2, and leaves no new file and every old one as it was; only a rename that fails after another
+    succeeded (in the same folder: next to never) leaves the earlier ones in place."""
     streams = [target is None or _is_stream(target) for target, _ in outputs]
     staged: list[tuple[str, Path, str]] = []  # (temporary file, where it goes, the target as given)
     target: str | None = None

@@ -161,7 +161,8 @@ def format_text(report: Report, min_drop: float | None = None) -> str:
                 )
         largest = report.largest_drop()
         if largest is not None and largest.drop > 0:
-            lines.append(f"largest drop: {_pts(largest.drop)} ({largest.mutation.tool} {largest.mutation.label()})")
+            label = clip(f"{largest.mutation.tool} {largest.mutation.label()}", NAME_COLUMN)  # as in the table
+            lines.append(f"largest drop: {_pts(largest.drop)} ({label})")
         elif largest is not None:
             lines.append("largest drop: none (no mutation lowered accuracy)")
         if report.auto:
