@@ -511,60 +511,40 @@ def test_show_flags_refuse_what_they_cannot_do(cli, tmp_path: Path) -> None:
     assert bad.exit_code == 2 and len(bad.stderr.splitlines()) == 1 and "catalint.toml:1:10" in bad.stderr
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["lint", "examples/weather.tools.json", "--exit-zero"],
-        ["diff", "examples/weather.tools.json", "examples/weather.tools.yaml"],
-        ["bench", "run", "examples/tool-description-bench/spec.yaml"],
-        [
-            "trace",
-            "score",
-            "examples/traces/runs/research-agent.jsonl",
-            "--catalog",
-            "search=examples/traces/catalogs/search.json",
-            "--class",
-            "search=search.web_search",
-        ],
-        ["check", "examples/traces/suite.yml", "--traces", "examples/traces/runs"],
+# Every command with a report, on the bundled examples (paths from the repository root).
+REPORTING = {
+    "lint": ["lint", "examples/weather.tools.json", "--exit-zero"],
+    "diff": ["diff", "examples/weather.tools.json", "examples/weather.tools.yaml"],
+    "bench run": ["bench", "run", "examples/tool-description-bench/spec.yaml"],
+    "trace score": [
+        *("trace", "score", "examples/traces/runs/research-agent.jsonl"),
+        *("--catalog", "search=examples/traces/catalogs/search.json", "--class", "search=search.web_search"),
     ],
-    ids=lambda c: c[0] if c[0] not in ("bench", "trace") else " ".join(c[:2]),
-)
-def test_every_json_report_opens_with_the_version_that_wrote_it(cli, command: list[str]) -> None:
+    "check": ["check", "examples/traces/suite.yml", "--traces", "examples/traces/runs"],
+}
+
+
+def _from_root(command: list[str]) -> list[str]:
+    return [re.sub(r"^(\w+=)?(examples/)", lambda m: (m[1] or "") + f"{ROOT}/examples/", a) for a in command]
+
+
+@pytest.mark.parametrize("name", list(REPORTING))
+def test_every_json_report_opens_with_the_version_that_wrote_it(cli, name: str) -> None:
     from catalint import __version__
 
-    args = [re.sub(r"^(\w+=)?(examples/)", lambda m: (m[1] or "") + f"{ROOT}/examples/", a) for a in command]
-    result = cli(*args, "--output-format", "json")
+    result = cli(*_from_root(REPORTING[name]), "--output-format", "json")
     assert result.exit_code in (0, 1), result.output
     doc = json.loads(result.stdout)
     assert next(iter(doc.items())) == ("catalint", __version__)
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["diff", "examples/weather.tools.json", "examples/weather.tools.yaml"],
-        [
-            "trace",
-            "score",
-            "examples/traces/runs/research-agent.jsonl",
-            "--catalog",
-            "search=examples/traces/catalogs/search.json",
-            "--class",
-            "search=search.web_search",
-        ],
-        ["check", "examples/traces/suite.yml", "--traces", "examples/traces/runs"],
-    ],
-    ids=lambda c: c[0],
-)
-def test_every_markdown_report_stays_within_one_step_summary(cli, command: list[str], monkeypatch) -> None:
+@pytest.mark.parametrize("name", ["diff", "trace score", "check"])  # lint, bench: elsewhere
+def test_every_markdown_report_stays_within_one_step_summary(cli, name: str, monkeypatch) -> None:
     from catalint.formatters import markdown
 
-    args = [re.sub(r"^(\w+=)?(examples/)", lambda m: (m[1] or "") + f"{ROOT}/examples/", a) for a in command]
+    args = _from_root(REPORTING[name])
     whole = cli(*args, "--output-format", "markdown").stdout
     monkeypatch.setattr(markdown, "MAX_BYTES", len(whole.encode()) // 2)
     cut = cli(*args, "--output-format", "markdown").stdout
     assert len(cut.encode()) <= len(whole.encode()) // 2
-    assert cut.rstrip().endswith(
-        f"run `catalint {command[0] if command[0] != 'trace' else 'trace score'} --output-format json` for all of it."
-    )
+    assert cut.rstrip().endswith(f"run `catalint {name} --output-format json` for all of it.")
