@@ -228,16 +228,19 @@ def _text(tool: Tool) -> str:
 def auto_mutations(spec: Spec, bench: Bench) -> list[Mutation]:
     """Every mutation kind on every gold tool; drop_keyword takes the description word that the
     tool's own intents share with it and that is rarest in the catalog."""
-    gold = {name for intent in spec.intents for name in intent.gold}
+    asked: dict[str, set[str]] = {}  # each gold tool's intents' query terms, gathered in one pass
+    for intent, query in zip(spec.intents, bench.queries, strict=True):
+        for name in intent.gold:
+            asked.setdefault(name, set()).update(query)
     out: list[Mutation] = []
     for tool in spec.catalog.tools:
-        if tool.name not in gold:
+        if tool.name not in asked:
             continue
         for kind in KINDS:
             if kind == "truncate":
                 out.append(Mutation(tool.name, kind, chars=AUTO_TRUNCATE))
             elif kind == "drop_keyword":
-                word = _key_word(spec, bench, tool)
+                word = _key_word(bench, tool, asked[tool.name])
                 if word is not None:
                     out.append(Mutation(tool.name, kind, word=word))
             else:
@@ -245,8 +248,9 @@ def auto_mutations(spec: Spec, bench: Bench) -> list[Mutation]:
     return out
 
 
-def _key_word(spec: Spec, bench: Bench, tool: Tool) -> str | None:
-    asked = {t for i, q in zip(spec.intents, bench.queries, strict=True) if tool.name in i.gold for t in q}
+def _key_word(bench: Bench, tool: Tool, asked: set[str]) -> str | None:
+    """The word of tool's description that its intents' queries (asked: their terms) use and that is
+    rarest in the catalog."""
     best: tuple[float, str] | None = None
     for word in re.findall(r"\w+", _text(tool)):
         stems = tokens(word)
