@@ -411,3 +411,21 @@ def test_dev_stdout_and_stderr_are_this_runs_streams_even_when_redirected_to_a_f
     text = log.read_text()
     assert log.stat().st_ino == inode and text.startswith("before\n")
     assert "w.json:" in text and '"catalint"' in text  # both reports, neither over the other
+
+
+@pytest.mark.parametrize(
+    ("path", "stream"),
+    [
+        ("/dev/stdout", True),
+        ("/dev/stderr", True),
+        ("/dev/fd/1", True),
+        ("/proc/self/fd/2", True),
+        ("/dev/shm/report.json", False),  # a plain file on a tmpfs: replaced atomically, compared with inputs
+        ("/dev/null", False),  # a device, told by what it is (stat), not by its name
+        ("out/dev/stdout", False),
+    ],
+)
+def test_only_descriptor_names_are_streams_by_name(path: str, stream: bool) -> None:
+    from catalint.cli_options import names_a_stream
+
+    assert names_a_stream(path) is stream

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from os import PathLike
 from pathlib import Path
@@ -103,10 +104,14 @@ class OneLineErrors(click.Group):
             fail(bad_value_line(exc))
 
 
+_DESCRIPTOR = re.compile(r"/dev/(?:stdin|stdout|stderr|fd/\d+)|/proc/self/fd/\d+")
+
+
 def names_a_stream(path: str) -> bool:
-    """Whether path, as given, names a device or an open descriptor (/dev/null, /dev/stdout, /dev/fd/1,
-    /proc/self/fd/1): written to, never replaced, even where it leads to a regular file (a redirect)."""
-    return path.startswith(("/dev/", "/proc/self/fd/"))
+    """Whether path, as given, names an open descriptor (/dev/stdout, /dev/fd/1, /proc/self/fd/1): written
+    to, never replaced, even where it leads to a regular file (a redirect). Other devices are told by what
+    they are (/dev/shm holds plain files)."""
+    return _DESCRIPTOR.fullmatch(path) is not None
 
 
 def _identity(path: str) -> tuple[object, ...] | None:
