@@ -239,9 +239,6 @@ def format_json(diff: CatalogDiff) -> str:
 # markdown ------------------------------------------------------------------------------------------------------
 
 
-_CUT = "\n\n> The report was cut here to stay under 1 MiB; run `catalint diff --output-format json` for all of it.\n"
-
-
 def format_markdown(diff: CatalogDiff) -> str:
     from catalint.formatters import md
 
@@ -266,9 +263,9 @@ def format_markdown(diff: CatalogDiff) -> str:
             lines.append(f"| {name} | {'renamed' if c.renamed else 'changed'} | {md.text('; '.join(_details(c)))} |")
     lines += _finding_list("Findings introduced", diff.introduced, diff.head.display)
     lines += _finding_list("Findings fixed", diff.fixed, diff.base.display)
-    from catalint.formatters.markdown import limit
+    from catalint.formatters.markdown import cut_note, limit
 
-    return limit("\n".join(lines) + "\n", _CUT)  # a job summary or a PR comment, as lint's
+    return limit("\n".join(lines) + "\n", cut_note("catalint diff --output-format json"))
 
 
 def _finding_list(title: str, findings: list[Finding], file: str) -> list[str]:

@@ -292,11 +292,6 @@ def _comparison(results: list[Result], baseline: str | None) -> list[dict[str, A
         fail(str(exc))
 
 
-_CUT = (
-    "\n\n> The report was cut here to stay under 1 MiB; run `catalint {command} --output-format json` for all of it.\n"
-)
-
-
 def _report(results: list[Result], output_format: str, output_file: str | None, baseline: str | None) -> None:
     from catalint.cli import save
     from catalint.trace_report import to_json, to_markdown, to_text
@@ -305,9 +300,9 @@ def _report(results: list[Result], output_format: str, output_file: str | None, 
     render = {"text": to_text, "json": to_json, "markdown": to_markdown}[output_format]
     text = render(results, comparison)
     if output_format == "markdown":
-        from catalint.formatters.markdown import limit
+        from catalint.formatters.markdown import cut_note, limit
 
-        text = limit(text, _CUT.format(command="trace score"))  # a job summary or a PR comment, as lint's
+        text = limit(text, cut_note("catalint trace score --output-format json"))
     save(text, output_file)
 
 
@@ -381,7 +376,7 @@ def report_check(
             body = to_text(results, comparison) if results or comparison else ""
         text = head + body
         if output_format == "markdown":
-            from catalint.formatters.markdown import limit
+            from catalint.formatters.markdown import cut_note, limit
 
-            text = limit(text, _CUT.format(command="check"))  # the Action puts it in the job summary
+            text = limit(text, cut_note("catalint check --output-format json"))  # the Action puts it in the job summary
     save(text, output_file)

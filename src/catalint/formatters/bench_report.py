@@ -17,7 +17,6 @@ FLIP_QUERY = 100
 # The tools a flip names, likewise: in JSON at the MCP specification's longest tool name (128), so a valid
 # name is whole; in text and markdown at the table's name column.
 FLIP_NAME = 128
-_CUT = "\n\n> The report was cut here to stay under 1 MiB; run `catalint bench run` for all of it.\n"
 
 
 def _name(name: str | None, width: int = NAME_COLUMN) -> str | None:
@@ -262,9 +261,9 @@ def format_markdown(report: Report, min_drop: float | None = None) -> str:
             for i, p in confusions
         ]
         lines += ["", "</details>"]
-    from catalint.formatters.markdown import limit
+    from catalint.formatters.markdown import cut_note, limit
 
-    return limit("\n".join(lines) + "\n", _CUT)  # a PR comment or a job summary, as lint's
+    return limit("\n".join(lines) + "\n", cut_note("catalint bench run"))  # a PR comment or a job summary, as lint's
 
 
 FORMATS = {"text": format_text, "json": format_json, "markdown": format_markdown}

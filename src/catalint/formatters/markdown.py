@@ -59,6 +59,11 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
     return limit(text)
 
 
+def cut_note(command: str) -> str:
+    """The note a report cut by limit() ends with, naming the command that gives all of it."""
+    return f"\n\n> The report was cut here to stay under 1 MiB; run `{command}` for all of it.\n"
+
+
 def limit(text: str, note: str = _TRUNCATED) -> str:
     """text cut at a line end to fit one step summary (MAX_BYTES), then note; unchanged if it fits.
 
