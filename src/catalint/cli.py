@@ -155,15 +155,9 @@ def write_output(text: str | Iterable[str], output_file: str | None) -> None:
 
 
 def save(text: str | Iterable[str], output_file: str | None, what: str = "report") -> None:
-    """write_output, with a failure as one line and exit 2; a reader that went away is no failure."""
-    try:
-        write_output(text, output_file)
-    except BrokenPipeError:  # the reader went away (| head): entry() ends the run quietly
-        raise
-    except OSError as exc:
-        if output_file is None:  # not "None: error: ..."
-            sys.exit(_stdout_error(exc))
-        fail(f"{output_file}: error: cannot write {what}: {exc.strerror or exc}")
+    """One output, as save_all writes them: a failure is one line and exit 2; a reader that went away (| head)
+    is no failure, and entry() ends the run quietly."""
+    save_all([(output_file, lambda: text)], what)
 
 
 def save_all(outputs: list[tuple[str | None, Callable[[], str | Iterable[str]]]], what: str = "report") -> None:
