@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from catalint.config import Settings, glob_match
 from catalint.model import UNPLACED, Catalog, Finding, Tool
+from catalint.sourcemap import pointer_in_tool
 
 if TYPE_CHECKING:
     from catalint.engine import FileResult, ToolResult
@@ -71,17 +72,14 @@ def copied(
 ) -> dict[str, list[Finding]] | None:
     """The twin's findings of the rules in codes, by code, moved to tool and located in catalog (None:
     left UNPLACED); None if one lies outside its tool."""
-    old = twin.tool.pointer
     out: dict[str, list[Finding]] = {}
     for f in twin.findings:
         if f.code not in codes:
             continue
-        if f.pointer == old:
-            pointer = tool.pointer
-        elif f.pointer.startswith(old + "/"):
-            pointer = tool.pointer + f.pointer[len(old) :]
-        else:
+        inner = pointer_in_tool(f.pointer, twin.tool.pointer)
+        if inner == f.pointer:  # unchanged: not inside its tool (a tool pointer is never empty)
             return None
+        pointer = tool.pointer + inner
         span = catalog.locate(pointer) if catalog is not None else UNPLACED
         moved = Finding(f.code, f.severity, f.tool, pointer, f.message, span, f.suggestion)
         out.setdefault(f.code, []).append(moved)
