@@ -20,7 +20,7 @@ from catalint.bench_spec import AUTO_TRUNCATE, KINDS, Intent, Mutation, Spec
 from catalint.model import SMELLS, Tool
 from catalint.registry import all_rules, set_options
 from catalint.selector import GENERIC_DESCRIPTION, Document, Index, better, document, tokens
-from catalint.text import clip
+from catalint.text import NAME_COLUMN, clip
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal distribution
 Pick = tuple[float, int]  # (score, tool index)
@@ -335,6 +335,6 @@ def _why_unchanged(tool: Tool, mutation: Mutation) -> str:
     if mutation.kind == "truncate":
         return f"its description is {len(_text(tool))} characters, no longer than {mutation.chars}"
     if mutation.kind == "drop_keyword":
-        word = clip(mutation.word or "", 60)  # a notice is one line, however long the word
+        word = clip(mutation.word or "", NAME_COLUMN)  # a notice is one line, however long the word
         return f"{word!r} is not a word of its description (matched whole, ignoring case)"
     return "its description is already the generic one"

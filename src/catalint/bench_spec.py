@@ -36,9 +36,9 @@ class Mutation:
         if self.kind == "truncate":
             return f"truncate {self.chars}"
         if self.kind == "drop_keyword":
-            from catalint.text import clip
+            from catalint.text import NAME_COLUMN, clip
 
-            return f"drop_keyword {clip(self.word or '', 60)!r}"  # a label, one line however long the word
+            return f"drop_keyword {clip(self.word or '', NAME_COLUMN)!r}"  # a label, one line however long the word
         return self.kind
 
     def as_dict(self) -> dict[str, Any]:
