@@ -957,7 +957,7 @@ def check_cmd(
     from catalint.loader import LoadError
     from catalint.quality import assess
     from catalint.snapshot import SnapshotError
-    from catalint.suite import beside, catalog_for, load_suite
+    from catalint.suite import catalog_files, catalog_for, load_suite
     from catalint.trace_cli import check_traces, parse_catalogs, suite_catalogs
 
     try:
@@ -965,8 +965,7 @@ def check_cmd(
     except LoadError as exc:
         fail(str(exc))
         return
-    read = [beside(suite, b.source) for b in loaded.blocks if b.kind == "catalog"]
-    read += [beside(suite, s["catalog"]) for s in loaded.servers.values() if "catalog" in s]
+    read = catalog_files(loaded, suite)
     refuse_clobber([output_file], [suite], "the suite")
     refuse_clobber([output_file], [*read, *(c.partition("=")[2] for c in catalogs)], "a catalog the suite reads")
     refuse_clobber([output_file], [config_path], "the config file")

@@ -175,6 +175,13 @@ def load_suite(path: str) -> Suite:
     return Suite(servers, blocks, scenarios, notices)
 
 
+def catalog_files(suite: Suite, suite_path: str) -> list[str]:
+    """The catalog files the suite reads: its catalog blocks' and its servers' saved catalogs."""
+    named = [b.source for b in suite.blocks if b.kind == "catalog"]
+    named += [s["catalog"] for s in suite.servers.values() if "catalog" in s]
+    return [beside(suite_path, value) for value in named]
+
+
 def beside(suite_path: str, value: str) -> str:
     """A file a suite names, from the suite's folder; '-' is a file here ('./-'), never standard input."""
     folder = os.path.dirname(suite_path)
