@@ -435,6 +435,29 @@ VOCAB = ["weather", "Weather", "city", "rain", "files", "file", "Statuses", "sta
 words = st.lists(st.sampled_from(VOCAB), max_size=8).map(" ".join)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.lists(st.sampled_from(VOCAB), max_size=3), st.lists(st.sampled_from(VOCAB), max_size=8))),
+    st.lists(st.sampled_from(VOCAB), min_size=1, max_size=5),
+)
+def test_top_two_is_the_head_of_the_full_ranking(tools, asked):
+    # top_two scores exactly only the tools whose rough term-by-term sum can reach the first two
+    docs = [document("_".join(name), " ".join(words)) for name, words in tools]
+    index = Index(docs)
+    query = list(dict.fromkeys(selector.tokens(" ".join(asked))))
+    ranked = index.ranked(query)
+    assert index.top_two(query) == ((ranked[0] if ranked else None), (ranked[1] if len(ranked) > 1 else None))
+
+
+def test_top_two_keeps_a_tie_with_the_earlier_tool():
+    docs = [document("forecast", "rain"), document("weather", "rain city"), document("weather", "rain city")]
+    index = Index(docs)
+    query = selector.tokens("weather city")
+    (first, second) = index.top_two(query)
+    assert first is not None and second is not None
+    assert (first[1], second[1]) == (1, 2) and first[0] == second[0]
+
+
 @st.composite
 def random_specs(draw: Any) -> tuple[Spec, list[Mutation]]:
     n = draw(st.integers(1, 5))

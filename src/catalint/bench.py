@@ -179,10 +179,13 @@ class Bench:
                 self.by_term.setdefault(term, []).append(qi)
         self.best: list[Pick | None] = []
         self.second: list[Pick | None] = []
-        for query in self.queries:
-            ranked = self.index.ranked(query)
-            self.best.append(ranked[0] if ranked else None)
-            self.second.append(ranked[1] if len(ranked) > 1 else None)
+        self.won: dict[int, list[int]] = {}  # tool index: the intents it is picked for
+        for qi, query in enumerate(self.queries):
+            best, second = self.index.top_two(query)
+            self.best.append(best)
+            self.second.append(second)
+            if best is not None:
+                self.won.setdefault(best[1], []).append(qi)
 
     def name(self, pick: Pick | None) -> str | None:
         return None if pick is None else self.tools[pick[1]].name
@@ -200,12 +203,20 @@ class Bench:
         """Correct picks after the mutation, and the intents whose pick changed."""
         ti = tool.index
         new_doc: Document = document(mutated.name, _text(mutated))
-        affected = {qi for term in self.docs[ti].tf for qi in self.by_term.get(term, ())}
-        affected.update(qi for term in new_doc.tf for qi in self.by_term.get(term, ()))
+        # A pick can change only where the tool was picked or where its new text matches: elsewhere it
+        # scores 0 after the mutation and the pick stays (idf and average length are the catalog's).
+        # Each matching intent's score is first summed term by term; one that stays clearly below the
+        # pick it would have to beat is left there, the others are scored exactly (summed in query order).
+        rough: dict[int, float] = dict.fromkeys(self.won.get(ti, ()), 0.0)
+        for term, part in self.index.term_scores(new_doc).items():
+            for qi in self.by_term.get(term, ()):
+                rough[qi] = rough.get(qi, 0.0) + part
         correct = baseline_correct
         flips = []
-        for qi in sorted(affected):
+        for qi in sorted(rough):
             best, second = self.best[qi], self.second[qi]
+            if best is not None and best[1] != ti and rough[qi] < best[0] * (1.0 - 1e-9):
+                continue
             score = self.index.score(self.queries[qi], new_doc)
             mine = (score, ti) if score > 0.0 else None
             if best is not None and best[1] == ti:

@@ -134,6 +134,14 @@ class Index:
                 total += self.idf.get(term, 0.0) * tf * (K1 + 1.0) / (tf + norm)
         return total
 
+    def term_scores(self, doc: Document) -> dict[str, float]:
+        """What each of doc's terms adds to the score of a query that holds it (score sums these)."""
+        if not doc.length or not self.avgdl:
+            return {}
+        norm = K1 * (1.0 - B + B * doc.length / self.avgdl)
+        idf = self.idf
+        return {term: idf.get(term, 0.0) * tf * (K1 + 1.0) / (tf + norm) for term, tf in doc.tf.items()}
+
     def ranked(self, query: list[str]) -> list[tuple[float, int]]:
         """(score, tool index) of every tool sharing a term with the query, best first."""
         candidates = sorted({i for term in dict.fromkeys(query) for i in self.postings.get(term, ())})
@@ -141,6 +149,26 @@ class Index:
         scored = [(s, i) for s, i in scored if s > 0.0]
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
         return scored
+
+    def top_two(self, query: list[str]) -> tuple[tuple[float, int] | None, tuple[float, int] | None]:
+        """The first two of ranked(query), scoring exactly only the tools that can be among them.
+
+        Sums are first made term by term from the precomputed contributions; they differ from score()
+        only in the order of the additions, far less than the 1e-9 margin, so a tool whose rough sum is
+        below the second-highest less that margin is beaten by two others and is not scored.
+        """
+        contrib = self.contributions()
+        rough: dict[int, float] = {}
+        for term in dict.fromkeys(query):
+            for i, part in contrib.get(term, {}).items():
+                rough[i] = rough.get(i, 0.0) + part
+        if len(rough) > 2:
+            cut = sorted(rough.values(), reverse=True)[1] * (1.0 - 1e-9)
+            rough = {i: v for i, v in rough.items() if v >= cut}
+        scored = [(self.score(query, self.docs[i]), i) for i in sorted(rough)]
+        scored = [(s, i) for s, i in scored if s > 0.0]
+        scored.sort(key=lambda pair: (-pair[0], pair[1]))
+        return (scored[0] if scored else None), (scored[1] if len(scored) > 1 else None)
 
 
 def best_rival(index: Index, query: list[str], own: int) -> tuple[float, int] | None:
