@@ -329,7 +329,7 @@ def test_cat005_reports_a_tool_that_loses_its_own_name() -> None:
     (found,) = run("CAT-005", *tools)
     assert (found.tool, found.pointer) == ("search_issues", "/tools/0/description")
     assert "picks 'search_issue_events' over 'search_issues'" in found.message
-    assert "they share issue, search" in found.message
+    assert "they share issues, search" in found.message
 
 
 def test_cat005_lists_the_weightiest_words_first_and_numbers_last() -> None:
@@ -344,7 +344,7 @@ def test_cat005_lists_the_weightiest_words_first_and_numbers_last() -> None:
     (found,) = run("CAT-005", *tools)
     # rare words of its own before the ones another tool has too ('tracker'), numbers last
     assert found.message.endswith("only limited, look, rate, tracker, 429, 503 set 'search_issues' apart")
-    assert "they share issue, search, text" in found.message
+    assert "they share issues, search, text" in found.message
 
 
 def test_cat005_says_when_nothing_sets_the_tool_apart() -> None:
@@ -529,3 +529,120 @@ def test_cat005_reads_a_word_every_tool_shares_a_bounded_number_of_times() -> No
     for i, name in enumerate(names):
         best_rival(index, tokens(name), i)
     assert _Counted.reads < 10 * len(names)
+
+
+OTHERS = [
+    {"name": "get_user", "description": "Get a user's profile: name, email and role."},
+    {"name": "list_projects", "description": "List the projects of the workspace, newest first."},
+]
+
+
+@pytest.mark.parametrize(("spelt", "fires"), [("resolve-library-id", False), ("resolve library id", True)])
+def test_cat005_reads_a_description_without_the_other_tools_names(spelt: str, fires: bool) -> None:
+    # context7: the rival's "call resolve-library-id first" routes the agent; it is not a description of it
+    tools = [
+        {"name": "resolve-library-id", "description": "Turns a package name into what the docs tool needs."},
+        {
+            "name": "get-library-docs",
+            "description": f"Fetches up-to-date documentation for a library. You must call {spelt} first: "
+            f"{spelt}, then fetch the library docs for that library id.",
+        },
+        *OTHERS,
+    ]
+    assert [f.tool for f in run("CAT-005", *tools)] == (["resolve-library-id"] if fires else [])
+
+
+def test_cat005_a_name_the_tool_itself_says_stays_in_its_description() -> None:
+    from catalint.model import Tool
+    from catalint.rules.catalog import _without_other_names
+
+    tools = [Tool(0, "/tools/0", {"name": "read_file"}), Tool(1, "/tools/1", {"name": "search"})]
+    texts = ["Use read_file, then search_files or search; not read_file_v2.", "Call read_file (see read_file)."]
+    # own name kept, another tool's identifier-like name blanked, a plain-word name ("search") left alone
+    assert _without_other_names(texts, tools) == [texts[0], "Call   (see  )."]
+
+
+@pytest.mark.parametrize("second", ["List everyone in the workspace, with their roles.", "Retrieve a user by ID."])
+def test_cat005_names_read_alike_are_judged_only_when_the_descriptions_match(second: str) -> None:
+    # notion: API-get-user and API-get-users ask the same query; one of them always loses it
+    tools = [
+        {"name": "API-get-user", "description": "Retrieve a user by ID."},
+        {"name": "API-get-users", "description": second},
+        *OTHERS,
+    ]
+    assert [f.tool for f in run("CAT-005", *tools)] == ([] if second.startswith("List") else ["API-get-users"])
+
+
+def test_cat005_a_longer_form_of_a_name_word_counts_as_saying_it() -> None:
+    # server-filesystem: "listing" says list, so list_directory is beside a more specific tool named so
+    tools = [
+        {"name": "list_directory", "description": "A detailed listing of every file and folder in a path."},
+        {
+            "name": "list_allowed_directories",
+            "description": "Returns the list of directories that this server is allowed to access.",
+        },
+        *OTHERS,
+    ]
+    assert run("CAT-005", *tools) == []
+
+
+def test_cat005_a_description_that_says_its_name_is_judged_against_a_similar_one_only() -> None:
+    # arxiv: watch_topic says "topic watch" at length and loses to unwatch_topic's short text on length
+    long = (
+        "Save or update a persistent research topic watch. When checked, returns only papers published since "
+        "the last check, acting as a standing alert for new work on a topic. New watches start at creation "
+        "time so the first check does not dump historical matches; the topic string uses the search syntax."
+    )
+    tools = [
+        {"name": "watch_topic", "description": long},
+        {
+            "name": "unwatch_topic",
+            "description": "Delete a saved topic watch by exact topic string. The watch must exist.",
+        },
+        *OTHERS,
+    ]
+    assert run("CAT-005", *tools) == []
+    # grafana: label names and label values, described alike; the names tool loses its own name
+    where = "found in the profiles of a data source within a time range, with optional label matchers"
+    tools = [
+        {
+            "name": "list_label_names",
+            "description": f"Lists the label keys {where}. Keys with two leading underscores are internal and "
+            "rarely useful; without a time range the last hour is used.",
+        },
+        {
+            "name": "list_label_values",
+            "description": f"Lists the label values of one label name {where}; without a time range the last "
+            "hour is used.",
+        },
+        *OTHERS,
+    ]
+    (found,) = run("CAT-005", *tools)
+    assert found.tool == "list_label_names"
+
+
+def test_cat005_message_shows_the_words_as_written_not_their_stems() -> None:
+    tools = [
+        {"name": "get_mars_rover_photos", "description": "Images taken on one day."},
+        {"name": "get_mars_rover_manifest", "description": "Mars rover photos: counts of photos taken per day."},
+        *OTHERS,
+    ]
+    (found,) = run("CAT-005", *tools)
+    assert found.message.startswith("asked for 'mars rover photos', the bench selector picks")
+    assert "; they share mars, photos, rover, day, taken;" in found.message  # not "mar" and "photo"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("IDs", ["ids"]),
+        ("getNetworkDexes", ["get", "network", "dexes"]),
+        ("ListIDsByTag", ["list", "ids", "by", "tag"]),
+        ("getHTTPServer", ["get", "http", "server"]),
+        ("XMLSchemas", ["xml", "schemas"]),
+    ],
+)
+def test_an_acronym_plural_is_one_word(text: str, expected: list[str]) -> None:
+    from catalint.selector import words
+
+    assert words(text) == expected

@@ -34,7 +34,9 @@ STOP_WORDS |= TOOL_WORDS
 # A contentless description: every word of it is a stop word (the genericize mutation).
 GENERIC_DESCRIPTION = "Use this tool to perform an operation."
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# camelCase and an acronym before a word split ("getHTTPServer": get, http, server); an acronym's plural
+# does not ("IDs", "DEXes", "URLsToFetch": ids, dexes, urls, to, fetch).
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]e?s(?![a-z]))")
 _SPLIT = re.compile(r"[^0-9A-Za-z]+")
 
 
@@ -219,12 +221,13 @@ and description best match the request. It is a reproducible lower bound on the
 selection signal a catalog carries, not a claim about how any model chooses.
 
 Tokens: names, descriptions and queries are split on everything but ASCII
-letters and digits, snake_case, camelCase, dots and hyphens included, then
-lower-cased; stop words are dropped, before and after stemming ({len(STOP_WORDS - TOOL_WORDS)}
-common English words plus {len(TOOL_WORDS)} that every tool could claim: "tool(s)",
-"thing(s)", "something", "operation(s)", "perform(s)" and "function"); a light
-plural stemmer maps "queries" to "query",
-"boxes" to "box" and "files" to "file". Nothing else is normalised.
+letters and digits, snake_case, camelCase, dots and hyphens included (an
+acronym's plural stays whole: "IDs", "DEXes"), then lower-cased; stop words
+are dropped, before and after stemming ({len(STOP_WORDS - TOOL_WORDS)} common English words plus
+{len(TOOL_WORDS)} that every tool could claim: "tool(s)", "thing(s)", "something",
+"operation(s)", "perform(s)" and "function"); a light plural stemmer maps
+"queries" to "query", "boxes" to "box" and "files" to "file". Nothing else is
+normalised.
 
 Document: a tool's name tokens count {NAME_WEIGHT} times each, its description tokens
 once; the document length is that weighted count.

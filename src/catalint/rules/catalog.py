@@ -356,20 +356,35 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     default, because it runs the selector once per tool: about 0.1 s for the
     1,000 tools of `benchmarks/` and 2.5 s for its 10,000 (more than tenfold:
     tools whose names share words are compared with each other). Turn it on with
-    `extend-select = ["CAT-005"]`. Names that
-    leave fewer than two content words once stop words go (`get_config` asks
-    for "config") are not judged, nor a tool whose name holds every content word
-    of the other's and differs from it only by a stop word the query drops
-    (`get_table` and `update_table`, `power_on_droplet` and `power_off_droplet`),
-    nor one whose rival is a more specific tool named so, its name holding every
-    content word of this one's and more (`list_issues` beside `list_issue_types`,
-    `create_pull_request` beside `create_pull_request_review`), when this tool's
-    description says the words of its name too and something of its own: the
-    names tell them apart where the selector cannot look.
+    `extend-select = ["CAT-005"]`.
 
-    **Why.** If a lexical match on a tool's own name lands elsewhere, the names
-    and descriptions of the two tools say nearly the same thing, and a model
-    choosing between them has little more to go on. Wang et al. (arXiv:2602.18914)
+    Each description is read without the names of the catalog's other tools
+    (names spelt like identifiers: `read_paper`, `get-library-docs`): "call
+    get-library-docs next" routes the agent, it does not describe this tool.
+    A tool whose description says a word of its name (a longer form counts:
+    "listing" for `list`) is reported only when its description and the other's
+    are alike, a cosine similarity of at least 0.35 between their words
+    weighted by how rare each is in the catalog (tf-idf): a long description
+    that loses to a short one about something else has lost on length, not on
+    sense. Not judged either:
+    - names that leave fewer than two content words once stop words go
+      (`get_config` asks for "config");
+    - a tool whose name holds every content word of the other's and differs
+      from it only by a stop word the query drops (`get_table` and
+      `update_table`, `power_on_droplet` and `power_off_droplet`);
+    - names the selector reads alike though they differ (`API-get-user` and
+      `API-get-users`) when the descriptions differ: one of them always loses;
+    - a tool whose rival is a more specific tool named so, its name holding
+      every content word of this one's and more (`list_issues` beside
+      `list_issue_types`, `create_pull_request` beside
+      `create_pull_request_review`), when this tool's description says the
+      words of its name too and something of its own: the names tell them
+      apart where the selector cannot look.
+
+    **Why.** If a lexical match on a tool's own name lands on a tool whose
+    description reads alike, or on any other tool while this one's description
+    never says what its name says, a model choosing between them has little
+    more to go on than the selector. Wang et al. (arXiv:2602.18914)
     found that a well-described server among five equivalents was picked 72% of
     the time: the description is what separates look-alikes.
 
@@ -389,7 +404,7 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
 
     if len(tools) < 2:
         return
-    texts = [t.description if isinstance(t.description, str) else "" for t in tools]
+    texts = _without_other_names([t.description if isinstance(t.description, str) else "" for t in tools], tools)
     docs = [document(t.name, text) for t, text in zip(tools, texts, strict=True)]
     index = Index(docs)
     for i, tool in enumerate(tools):
@@ -402,23 +417,83 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
         other = tools[rival[1]]
         if other.name == tool.name:
             continue
-        if set(query) <= set(tokens(other.name)) and any(
-            is_stop(w) for w in set(words(tool.name)) - set(words(other.name))
-        ):
+        asked, named = set(query), set(tokens(other.name))
+        if asked <= named and any(is_stop(w) for w in set(words(tool.name)) - set(words(other.name))):
             continue  # what sets the name apart is only a word the query cannot carry (get/update, on/off)
         own, theirs = docs[i].tf, docs[rival[1]].tf
-        asked = set(query)
-        if asked < set(tokens(other.name)) and asked <= set(tokens(texts[i])) and own.keys() - theirs.keys():
+        if asked == named and words(tool.name) != words(other.name) and own.keys() - theirs.keys():
+            continue  # names the selector reads alike (API-get-user, API-get-users), descriptions that differ
+        said = tokens(texts[i])
+        if asked < named and _says(asked, said) and own.keys() - theirs.keys():
             continue  # a more specific tool, named so (list_issues, list_issue_types); this one says what it is
-        shared = ", ".join(_weightiest(own.keys() & theirs.keys(), own, index.idf)) or "nothing"
-        apart = ", ".join(_weightiest(own.keys() - theirs.keys(), own, index.idf))
+        if any(_says({w}, said) for w in asked) and _alike(said, tokens(texts[rival[1]]), index.idf) < ALIKE:
+            continue  # a description that says its name and reads unlike the other's: lost on length, not sense
+        surface = _surface(f"{tool.name} {texts[i]}")
+        shared = ", ".join(surface[w] for w in _weightiest(own.keys() & theirs.keys(), own, index.idf)) or "nothing"
+        apart = ", ".join(surface[w] for w in _weightiest(own.keys() - theirs.keys(), own, index.idf))
         apart = f"only {apart} set {tool.name!r} apart" if apart else f"nothing sets {tool.name!r} apart"
+        asked_for = " ".join(w for w in words(tool.name) if not is_stop(w))
         yield CatalogHit(
             tool,
             Hit(
                 join_pointer(tool.pointer, "description"),
-                f"asked for {' '.join(query)!r}, the bench selector picks {other.name!r} over {tool.name!r}; "
+                f"asked for {asked_for!r}, the bench selector picks {other.name!r} over {tool.name!r}; "
                 f"they share {shared}; {apart}",
                 "say in the description what this tool does that the other does not",
             ),
         )
+
+
+# A name spelt like an identifier (a separator, or a capital after a small letter): a plain word such as
+# "search" is not one, and is left in the text.
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:[_.-][A-Za-z0-9]+)+|[a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+")
+
+
+def _without_other_names(texts: list[str], tools: list[Tool]) -> list[str]:
+    """Each description with the names of the catalog's other tools blanked out: "call get-library-docs
+    next" routes the agent to that tool, it does not describe this one."""
+    names = {t.name.lower() for t in tools if _IDENTIFIER.fullmatch(t.name)}
+    if not names:
+        return texts
+    out = []
+    for tool, text in zip(tools, texts, strict=True):
+        own = tool.name.lower()
+
+        def blank(match: re.Match[str], own: str = own) -> str:
+            found = match.group()
+            return " " if found.lower() in names and found.lower() != own else found
+
+        out.append(_IDENTIFIER.sub(blank, text) if text else text)
+    return out
+
+
+# How alike two descriptions must be (cosine of their tf-idf vectors) for a tool whose description says
+# its name's words to be reported: 0.35 parts near-copies (get_epic_imagery and get_epic_imagery_by_date,
+# 0.96) from tools that share a topic (get_dashboard_by_uid and search_dashboards, 0.09) in the corpus.
+ALIKE = 0.35
+
+
+def _alike(one: list[str], other: list[str], idf: dict[str, float]) -> float:
+    """The cosine similarity of two term lists, each term weighted by its count times its idf."""
+    a, b = Counter(one), Counter(other)
+    dot = sum(n * b[t] * idf.get(t, 0.0) ** 2 for t, n in a.items() if t in b)
+    norm_a = sum((n * idf.get(t, 0.0)) ** 2 for t, n in a.items()) ** 0.5
+    norm_b = sum((n * idf.get(t, 0.0)) ** 2 for t, n in b.items()) ** 0.5
+    return dot / (norm_a * norm_b) if norm_a and norm_b else 0.0
+
+
+def _says(asked: set[str], said: list[str]) -> bool:
+    """Whether the description's words hold every word asked, a longer form counting ("listing" for list)."""
+    have = set(said)
+    return all(w in have or any(s.startswith(w) for s in have) for w in asked)
+
+
+def _surface(text: str) -> dict[str, str]:
+    """Each selector term of text, as the first word of text that gives it ("photos" for photo)."""
+    from catalint.selector import tokens, words
+
+    out: dict[str, str] = {}
+    for word in words(text):
+        for term in tokens(word):
+            out.setdefault(term, word)
+    return out
