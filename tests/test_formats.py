@@ -204,6 +204,19 @@ def test_markdown_stays_under_one_mebibyte() -> None:
     assert limit("short\n") == "short\n"
 
 
+@pytest.mark.parametrize("size", [100, 101, 111, 150, 333, 1000])
+@pytest.mark.parametrize("pad", range(0, 24, 3))
+def test_a_cut_markdown_report_with_an_open_details_block_fits(size: int, pad: int, monkeypatch) -> None:
+    # the closing </details> used to be added past the budget: up to 11 bytes over
+    from catalint.formatters import markdown
+
+    monkeypatch.setattr(markdown, "MAX_BYTES", size)
+    text = "## catalint\n\n<details>\n\n" + ("x" * pad + "\n") * 200
+    cut = markdown.limit(text, "\nnote\n")
+    assert len(cut.encode("utf-8")) <= size
+    assert cut == text if len(text) <= size else cut.endswith("</details>\nnote\n") or "<details>" not in cut
+
+
 @pytest.mark.parametrize(
     ("value", "expected"),
     [

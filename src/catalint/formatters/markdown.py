@@ -71,9 +71,12 @@ def limit(text: str, note: str = _TRUNCATED) -> str:
     data = text.encode("utf-8", "backslashreplace")  # a lone surrogate (from a JSON escape) as written out
     if len(data) <= MAX_BYTES:
         return text
-    budget = MAX_BYTES - len(note.encode("utf-8"))
+    budget = MAX_BYTES - len(note.encode("utf-8")) - len(_CLOSE)  # room for both, whether or not it closes
     cut = data[:budget].decode("utf-8", errors="ignore")
     cut = cut[: cut.rfind("\n")] if "\n" in cut else cut
     if cut.count("<details>") > cut.count("</details>"):
-        cut += "\n\n</details>"
+        cut += _CLOSE
     return cut + note
+
+
+_CLOSE = "\n\n</details>"
