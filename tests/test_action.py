@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from catalint.config import DEFAULT_INCLUDE
+from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE
 from conftest import ROOT, write_catalog
 
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
@@ -415,7 +415,7 @@ def test_example_workflow_and_pre_commit_config_are_valid() -> None:
     workflow_doc = yaml.safe_load((example / "catalint.yml").read_text())
     # a pull request that touches any catalog catalint would lint, or its config, runs the workflow
     paths = workflow_doc[True]["pull_request"]["paths"]  # YAML 1.1 reads the key on as True
-    assert {f"**/{glob}" for glob in DEFAULT_INCLUDE} | {"**/pyproject.toml", "**/catalint.toml"} <= set(paths)
+    assert {f"**/{name}" for name in (*DEFAULT_INCLUDE, *CONFIG_NAMES)} <= set(paths)
     steps = workflow_doc["jobs"]["catalint"]["steps"]
     used = next(s for s in steps if s.get("id") == "catalint")
     assert set(used["with"]) <= set(INPUTS)
