@@ -77,7 +77,9 @@ def test_statistics(cli, tmp_path: Path) -> None:
     no_ann = {k: v for k, v in WEATHER.items() if k != "annotations"}
     write_catalog(tmp_path / "tools.json", [no_ann, {**no_ann, "name": "get_weather2"}])
     out = cli("lint", "--statistics", "tools.json").stdout
-    assert "     2  DESC-006  [critical]  undocumented-required-argument" in out
+    assert "tools.json:" not in out  # the counts stand in for the findings, as in ruff
+    assert out.splitlines()[0] == "     2  DESC-006  [critical]  undocumented-required-argument"
+    assert out.splitlines()[-1].startswith("Found ")
     assert "     2  DESC-012  [warning]   missing-annotations" in out  # columns line up
     rows = [line for line in out.splitlines() if line.startswith("     ")]
     assert len(rows) > 2 and len({row.index("[") for row in rows}) == 1
@@ -133,8 +135,17 @@ def test_flags_the_run_has_no_use_for_are_noticed(cli, catalog: Path) -> None:
     used = cli("lint", "--no-gate", "--tool-token-budget", "50", "--extend-select", "TOK-001", "tools.json").stdout
     assert "notice: --tool-token-budget" not in used
     github = cli("lint", "--no-gate", "--scores", "--output-format", "github", "tools.json").stdout
-    assert "--scores, --explain and --statistics add to the text report; the github format does not show them" in github
+    assert "--scores, --explain and --statistics shape the text report; the github format does not show them" in github
     assert "notice" not in cli("lint", "--no-gate", "--scores", "tools.json").stdout
+
+
+def test_tok002_without_a_budget_is_noticed(cli, catalog: Path) -> None:
+    # TOK-002 is silent until a catalog budget is set: selecting it alone checks nothing
+    silent = cli("lint", "--no-gate", "--extend-select", "TOK-002", "tools.json").stdout
+    assert "notice: TOK-002 is selected but has no budget to check against: set catalog-token-budget" in silent
+    budgeted = cli("lint", "--no-gate", "--extend-select", "TOK-002", "--catalog-token-budget", "9", "tools.json")
+    assert "TOK-002 [" in budgeted.stdout and "no budget" not in budgeted.stdout
+    assert "no budget" not in cli("lint", "--no-gate", "tools.json").stdout
 
 
 def test_empty_select_is_an_error(cli, catalog: Path) -> None:

@@ -354,7 +354,9 @@ def main() -> None:
     metavar="FORMAT:FILE",
     help="Also write the report in FORMAT to FILE (repeatable), e.g. sarif:catalint.sarif.",
 )
-@click.option("--statistics", is_flag=True, help="Also print the number of findings per rule.")
+@click.option(
+    "--statistics", is_flag=True, help="Print the number of findings per rule instead of each finding (text format)."
+)
 @click.option(
     "--show-files", is_flag=True, help="Print the catalog files that would be linted, one a line, and lint nothing."
 )
@@ -695,7 +697,7 @@ def _unused_flag_notices(
     notices = []
     if text_only and output_format not in ("text", "json"):
         notices.append(
-            f"notice: --scores, --explain and --statistics add to the text report; the {output_format} format"
+            f"notice: --scores, --explain and --statistics shape the text report; the {output_format} format"
             " does not show them (json carries every score)"
         )
     enabled = {code for s in settings for code in s.enabled_codes()}
@@ -705,6 +707,11 @@ def _unused_flag_notices(
     ):
         if budget is not None and code not in enabled:
             notices.append(f"notice: {flag} is {code}'s budget, but {code} is not selected (--extend-select {code})")
+    if "TOK-002" in enabled and any(s.catalog_token_budget is None for s in settings if "TOK-002" in s.enabled_codes()):
+        notices.append(
+            "notice: TOK-002 is selected but has no budget to check against: set catalog-token-budget "
+            "(or --catalog-token-budget)"
+        )
     return notices
 
 

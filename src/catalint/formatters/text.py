@@ -18,15 +18,16 @@ def format_text(run: Run, statistics: bool = False) -> str:
     names: dict[str, str] = {}
     for file_result, f in run.findings:
         severity = f.severity.label
+        if f.code not in severities:
+            severities[f.code] = severity
+        if statistics:  # the counts stand in for the findings, as in ruff
+            continue
         span = f.span
         display = file_result.catalog.display
         where = names.get(display) or names.setdefault(display, one_line(display))
         tool = names.get(f.tool) or names.setdefault(f.tool, one_line(f.tool))
         lines.append(f"{where}:{span.line}:{span.col}: {f.code} [{severity}] {tool}: {one_line(f.message)}")
-        if f.code not in severities:
-            severities[f.code] = severity
     if statistics and run.findings:
-        lines.append("")
         counts = sorted(run.by_rule().items(), key=lambda kv: (-kv[1], kv[0]))
         code_width = max(len(code) for code, _ in counts)
         tag_width = max(len(severities[code]) for code, _ in counts) + 2
