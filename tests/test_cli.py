@@ -559,3 +559,34 @@ def test_every_markdown_report_stays_within_one_step_summary(cli, name: str, mon
     cut = cli(*args, "--output-format", "markdown").stdout
     assert len(cut.encode()) <= len(whole.encode()) // 2
     assert cut.rstrip().endswith(f"run `catalint {name} --output-format json` for all of it.")
+
+
+@pytest.mark.parametrize(
+    ("text", "notice"),
+    [
+        ('{"tools": []}', "cat.json: notice: the catalog has no tools; nothing was checked"),
+        ("[]", "cat.json: notice: the catalog has no tools; nothing was checked"),
+        (
+            '{"tools": [{"name": "get_time", "description": "Returns the current time in a zone, as ISO 8601."}],'
+            ' "nextCursor": "page-2"}',
+            "cat.json: notice: it has a nextCursor, so it is one page of tools/list; `catalint snapshot` takes",
+        ),
+        (
+            '{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "get_time", "description": "Time now."}],'
+            ' "nextCursor": "2"}}',
+            "cat.json: notice: it has a nextCursor, so it is one page",
+        ),
+    ],
+)
+def test_an_empty_catalog_or_one_page_of_tools_is_noticed(cli, tmp_path: Path, text: str, notice: str) -> None:
+    (tmp_path / "cat.json").write_text(text)
+    result = cli("lint", "--no-gate", "cat.json")
+    assert result.exit_code in (0, 1)
+    assert notice in result.stdout
+
+
+@pytest.mark.parametrize("cursor", ["null", '""'])
+def test_a_last_page_is_not_noticed(cli, tmp_path: Path, cursor: str) -> None:
+    text = '{"tools": [{"name": "get_time", "description": "Returns the time."}], "nextCursor": ' + cursor + "}"
+    (tmp_path / "cat.json").write_text(text)
+    assert "notice" not in cli("lint", "--no-gate", "cat.json").stdout

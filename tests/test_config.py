@@ -56,6 +56,18 @@ def test_a_byte_order_mark_before_the_config_is_read_past(cli, tmp_path: Path, c
     assert "pyproject.toml:2:1: unknown setting 'bogus'" in result.output
 
 
+@pytest.mark.parametrize(
+    ("key", "hint"), [("selec", "did you mean 'select'? "), ("per-tool-ignore", "did you mean 'per-tool-ignores'? ")]
+)
+def test_a_misspelt_setting_gets_a_suggestion(cli, tmp_path: Path, catalog: Path, key: str, hint: str) -> None:
+    (tmp_path / "catalint.toml").write_text(f'{key} = ["DESC"]\n')
+    result = cli("lint", str(catalog))
+    assert result.exit_code == 2
+    assert f"catalint.toml:1:1: unknown setting {key!r} ({hint}known: catalog-token-budget," in result.output
+    (tmp_path / "catalint.toml").write_text('frobnicate = ["DESC"]\n')
+    assert "unknown setting 'frobnicate' (known: " in cli("lint", str(catalog)).output
+
+
 def test_prefix_selectors_and_specificity(cli, tmp_path: Path, catalog: Path) -> None:
     (tmp_path / "catalint.toml").write_text('select = ["DESC-012"]\nignore = ["DESC"]\n')
     result = cli("lint", "--output-format", "json", str(catalog))

@@ -63,8 +63,8 @@ MIXED_FIGURES = {
 
 
 def rows(stdout: str) -> list[str]:
-    """The gate rows, checked to sit just before the summary line."""
-    lines = stdout.splitlines()
+    """The gate rows, checked to sit just before the notices and the summary line."""
+    lines = [line for line in stdout.splitlines() if "notice: " not in line]
     found = [line for line in lines if line.startswith("gate [")]
     if found:
         assert lines[-1 - len(found) : -1] == found
@@ -649,3 +649,67 @@ def test_gate_rows_name_the_file_when_several_are_linted(cli, tmp_path: Path) ->
     assert "gate [FAIL] mean_score 0.69 < 0.70 (b.tools.json)" in found
     assert len(found) == 6
     assert result.exit_code == 1
+
+
+# ---------------------------------------------------------------- tools a per-tool ignore of ALL leaves out
+
+
+@pytest.fixture
+def weather(tmp_path: Path) -> Path:
+    import shutil
+
+    from conftest import ROOT
+
+    return Path(shutil.copy(ROOT / "examples" / "weather.tools.json", tmp_path / "weather.tools.json"))
+
+
+def test_a_tool_ignored_for_all_rules_is_left_out_of_the_scores(cli, weather: Path) -> None:
+    # the example's get_alerts (0.47) and set_unit (0.20) fail min_score; as internal tools they do not count
+    args = ("--per-tool-ignores", "get_alerts:ALL", "--per-tool-ignores", "set_unit:ALL")
+    result = cli("lint", "weather.tools.json", *args)
+    assert result.exit_code == 0
+    assert "gate [PASS] min_score 1.00 >= 0.50" in rows(result.stdout)
+    assert result.stdout.splitlines()[-1].endswith("TDQS min 1.00, mean 1.00 (A).")
+    assert "matched no finding" not in result.stdout  # leaving a tool out is a use of the entry
+    data = json.loads(cli("lint", "weather.tools.json", *args, "--output-format", "json").stdout)
+    assert [(t["name"], t.get("scored", True)) for t in data["files"][0]["tools"]] == [
+        ("get_forecast", True),
+        ("get_alerts", False),
+        ("set_unit", False),
+    ]
+    assert (data["summary"]["min_score"], data["files"][0]["quality"]["mean_score"]) == (1.0, 1.0)
+    table = cli("lint", "weather.tools.json", *args, "--scores").stdout
+    assert "  left out of the scores (a per-tool ignore of ALL): get_alerts, set_unit" in table
+    assert "  catalog: min 1.00, mean 1.00 (grade A)" in table
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--per-tool-ignores", "get_alerts:DESC", "--per-tool-ignores", "set_unit:DESC,SCH"),  # not every rule
+        ("--per-tool-ignores", "get_alerts:ALL", "--per-tool-ignores", "get_forecast:ALL"),  # set_unit still counts
+    ],
+)
+def test_a_tool_ignored_for_some_rules_still_counts(cli, weather: Path, args: tuple[str, ...]) -> None:
+    result = cli("lint", "weather.tools.json", *args)
+    assert "gate [FAIL] min_score 0.20 < 0.50" in rows(result.stdout)
+
+
+def test_a_file_glob_limits_what_an_ignore_of_all_leaves_out(cli, weather: Path) -> None:
+    config = '[[per-tool-ignores]]\ntools = ["get_alerts", "set_unit"]\nrules = ["ALL"]\nfiles = ["other/*.json"]\n'
+    (weather.parent / "catalint.toml").write_text(config)
+    assert "gate [FAIL] min_score 0.20 < 0.50" in rows(cli("lint", "weather.tools.json").stdout)
+    (weather.parent / "catalint.toml").write_text(config.replace("other/*.json", "*.json"))
+    assert "gate [PASS] min_score 1.00 >= 0.50" in rows(cli("lint", "weather.tools.json").stdout)
+
+
+def test_a_file_whose_tools_are_all_left_out_has_no_scores(cli, weather: Path) -> None:
+    args = [a for name in ("get_forecast", "get_alerts", "set_unit") for a in ("--per-tool-ignores", f"{name}:ALL")]
+    result = cli("lint", "weather.tools.json", *args, "--scores")
+    assert result.exit_code == 0
+    assert "gate [PASS] min_score n/a (>= 0.50)" in rows(result.stdout)
+    assert "matched no finding" not in result.stdout  # get_forecast has no finding to suppress
+    assert "TDQS" not in result.stdout.splitlines()[-1] and "  catalog: min" not in result.stdout
+    markdown = cli("lint", "weather.tools.json", *args, "--output-format", "markdown").stdout
+    assert "No tool scored (3 left out by a per-tool ignore of ALL)." in markdown
+    assert "| `set_unit` | 0.20 | not scored |" in markdown

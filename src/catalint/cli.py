@@ -29,6 +29,7 @@ from catalint.trace_cli import trace_group
 
 if TYPE_CHECKING:
     from catalint.engine import FileResult
+    from catalint.model import Catalog
 
 OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit"]
 
@@ -651,13 +652,16 @@ def lint(
 
                 base_result = apply_baseline(result, base, settings)[1]
             checks = settings.gate_checks()
-            result.quality = assess(result, checks, result.tokens, strict=False)
+            catalog = result.catalog
+            unscored = settings.unscored(catalog.path, catalog.display, [t.tool.name for t in result.tools])
+            result.quality = assess(result, checks, result.tokens, strict=False, unscored=unscored)
             if base_result is not None:
-                result.quality.gate = _gate_against(result.quality.gate, base_result)
+                result.quality.gate = _gate_against(result.quality.gate, base_result, unscored)
             for check in checks:
                 if check.tool is not None:
                     gated_tools.setdefault(check.target, []).append(result)
             run.files.append(result)
+            run.notices += catalog_notices(result.catalog)
             if result.dropped:
                 run.notices.append(
                     f"{result.catalog.display}: {result.dropped:,} more findings are not reported: "
@@ -690,6 +694,19 @@ def lint(
     sys.exit(run.exit_code(exit_zero))
 
 
+def catalog_notices(catalog: Catalog) -> list[str]:
+    """Notices for a catalog that loaded but may not be what its author meant to lint."""
+    notices = []
+    if not catalog.tools:
+        notices.append(f"{catalog.display}: notice: the catalog has no tools; nothing was checked")
+    if catalog.more_pages:
+        notices.append(
+            f"{catalog.display}: notice: it has a nextCursor, so it is one page of tools/list; "
+            "`catalint snapshot` takes every page"
+        )
+    return notices
+
+
 def _unused_flag_notices(
     output_format: str, settings: Iterable[Any], text_only: bool, tool_budget: int | None, catalog_budget: int | None
 ) -> list[str]:
@@ -715,13 +732,13 @@ def _unused_flag_notices(
     return notices
 
 
-def _gate_against(rows: list[Any], base: FileResult) -> list[Any]:
+def _gate_against(rows: list[Any], base: FileResult, unscored: set[str]) -> list[Any]:
     """The gate rows with score checks judged against the baseline's scores (gate.against_baseline),
     as its lint scored them."""
     from catalint.gate import against_baseline
     from catalint.tdqs import mean_score, score
 
-    scores = {tr.tool.name: (tr.score or score(tr.tool)).score for tr in base.tools}
+    scores = {tr.tool.name: (tr.score or score(tr.tool)).score for tr in base.tools if tr.tool.name not in unscored}
     if not scores:
         return rows
     # the mean rounded as the current one is: unrounded, an unchanged catalog fell below itself

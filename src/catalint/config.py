@@ -143,6 +143,20 @@ class Settings:
                 return entry
         return None
 
+    def unscored(self, catalog_path: str, display: str, names: list[str]) -> set[str]:
+        """The tools a per-tool ignore of ALL covers in that file: not linted, so left out of the scores."""
+        whole = [e for e in self.per_tool_ignores if any(r.upper() == "ALL" for r in e.rules)]
+        if not whole:
+            return set()
+        rel = self.relative(catalog_path) if catalog_path != "-" else display
+        out = set()
+        for e in whole:
+            if not e.files or glob_match(rel, e.files):
+                covered = {n for n in names if any(fnmatch.fnmatchcase(n, g) for g in e.tools)}
+                e.used += len(covered)  # leaving a tool out of the scores is a use: not a stale entry
+                out |= covered
+        return out
+
     def tool_ignored(self, tool: str, code: str, file_rel: str) -> ToolIgnore | None:
         for entry in self.per_tool_ignores:
             if entry.applies(tool, code, file_rel):
@@ -319,7 +333,11 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
     """Apply a [tool.catalint] table (or the same keys from the CLI) onto settings."""
     unknown = sorted(set(table) - _KEYS)
     if unknown:
-        raise ConfigError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+        from difflib import get_close_matches
+
+        near = get_close_matches(unknown[0], sorted(_KEYS), n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise ConfigError(f"{where}: unknown setting {unknown[0]!r} ({hint}known: {', '.join(sorted(_KEYS))})")
     if "select" in table:
         settings.select = _codes(table["select"], _named(where, "select"))
         if where == COMMAND_LINE:  # as in ruff: --select replaces the selection, the config's ignores with it

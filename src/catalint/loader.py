@@ -530,7 +530,10 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
             where = join_pointer(pointer, "name") if "name" in raw else pointer
             raise fail('tool has no string "name"', where)
         tools.append(Tool(i, pointer, raw))
-    return Catalog(path=path, display=display, tools=tools, source=source)
+    holder = data if base == "/tools" else _get(data, "result") if base == "/result/tools" else None
+    cursor = _get(holder, "nextCursor")
+    more = cursor is not None and cursor != ""  # a server that has more pages sends a cursor for the next
+    return Catalog(path=path, display=display, tools=tools, source=source, more_pages=more)
 
 
 def json_kind(value: Any) -> str:

@@ -82,6 +82,7 @@ class Catalog:
     display: str  # how reports name it
     tools: list[Tool]
     source: Any  # a source map (see sourcemap): span(pointer), start(pointer)
+    more_pages: bool = False  # it carries a nextCursor: one page of a longer tools/list
 
     def locate(self, pointer: str) -> Span:
         """Region of the node at pointer, or of its closest existing ancestor."""

@@ -21,6 +21,7 @@ class ToolQuality:
     score: Score
     smells: Counter[str]
     tokens: Any = None  # tokens.ToolTokens, when counted
+    scored: bool = True  # False: a per-tool ignore of ALL covers it, and the file's scores leave it out
 
     @property
     def name(self) -> str:
@@ -29,6 +30,7 @@ class ToolQuality:
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             **self.score.as_dict(),
+            **({} if self.scored else {"scored": False}),
             "smells": {s: self.smells[s] for s in SMELLS},
             "smell_total": sum(self.smells.values()),
         }
@@ -49,11 +51,11 @@ class FileQuality:
 
     @property
     def min_score(self) -> float | None:
-        return min((t.score.score for t in self.tools), default=None)
+        return min((t.score.score for t in self.tools if t.scored), default=None)
 
     @property
     def mean_score(self) -> float | None:
-        return mean_score([t.score.score for t in self.tools])
+        return mean_score([t.score.score for t in self.tools if t.scored])
 
     @property
     def grade(self) -> str | None:
@@ -123,9 +125,16 @@ def _adds(code: str, severity: Severity) -> tuple[str | None, str | None]:
     return (rule.smell if rule is not None else None), name
 
 
-def assess(result: FileResult, checks: list[Check], with_tokens: bool, *, strict: bool = True) -> FileQuality:
+def assess(
+    result: FileResult,
+    checks: list[Check],
+    with_tokens: bool,
+    *,
+    strict: bool = True,
+    unscored: set[str] | frozenset[str] = frozenset(),
+) -> FileQuality:
     """Score every tool, count smells and findings, count tokens if asked, and run the gate
-    (strict: as gate.evaluate)."""
+    (strict: as gate.evaluate). The tools named in unscored stay listed but out of the file's scores."""
     counts = {"critical_count": 0, "warning_count": 0, "schema_criticals": 0, "schema_warnings": 0}
     total_smells: Counter[str] = Counter()
     tools = []
@@ -147,7 +156,8 @@ def assess(result: FileResult, checks: list[Check], with_tokens: bool, *, strict
                 counts[count_name] += 1
         total_smells += smells
         tdqs = tr.score if tr.score is not None else score(tr.tool)
-        tools.append(ToolQuality(tr, tdqs, smells, count(tr.tool) if with_tokens else None))
+        scored = tr.tool.name not in unscored
+        tools.append(ToolQuality(tr, tdqs, smells, count(tr.tool) if with_tokens else None, scored))
     quality = FileQuality(tools, counts, total_smells, with_tokens)
     tool_scores = {t.name: t.score.score for t in tools}
     quality.gate = evaluate(checks, quality.figures(), tool_scores, result.catalog.display, strict=strict)

@@ -46,7 +46,7 @@ class Run:
         return any(f.gate_failed() for f in self.files)
 
     def scores(self) -> list[float]:
-        return [t.score.score for f in self.files if f.quality is not None for t in f.quality.tools]
+        return [t.score.score for f in self.files if f.quality is not None for t in f.quality.tools if t.scored]
 
     def exit_code(self, exit_zero: bool = False) -> int:
         if self.errors:

@@ -33,7 +33,14 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
         out += [f"### {md.text(fr.catalog.display)}", ""]
         if q is not None and q.tools:
             tokens = f", {q.token_total:,} tokens" if q.token_total is not None else ""
-            out.append(f"TDQS min {shown(q.min_score)}, mean {shown(q.mean_score)} (grade {q.grade}){tokens}.")
+            left = sum(not t.scored for t in q.tools)
+            out_of = f" ({left} left out by a per-tool ignore of ALL)" if left else ""
+            if q.min_score is None:
+                out.append(f"No tool scored{out_of}{tokens}.")
+            else:
+                out.append(
+                    f"TDQS min {shown(q.min_score)}, mean {shown(q.mean_score)} (grade {q.grade}){out_of}{tokens}."
+                )
             out += [
                 "",
                 "| Tool | Score | Grade | Critical | Warning | Smells | Tokens |",
@@ -44,7 +51,7 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
                 warn = sum(f.severity == Severity.WARNING for f in t.result.findings)
                 smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
                 tokens_cell = str(t.tokens.total) if t.tokens is not None else "-"
-                score = f"{shown(t.score.score)} | {t.score.grade}"
+                score = f"{shown(t.score.score)} | {t.score.grade if t.scored else 'not scored'}"
                 out.append(f"| {md.code(t.name)} | {score} | {crit} | {warn} | {smells} | {tokens_cell} |")
         findings = fr.findings
         if findings:

@@ -73,8 +73,12 @@ def score_tables(run: Run) -> list[str]:
         for t, name, score in zip(q.tools, names, scores, strict=True):
             smells = ", ".join(f"{s} {t.smells[s]}" for s in SMELLS if t.smells[s]) or "-"
             tokens = f"{t.tokens.total:>6}" if t.tokens is not None else f"{'-':>6}"
-            lines.append(f"  {name:<{width}}  {score:>{wide}}  {t.score.grade:^5}  {tokens}  {smells}")
-        if q.tools:
+            mark = t.score.grade if t.scored else "-"
+            lines.append(f"  {name:<{width}}  {score:>{wide}}  {mark:^5}  {tokens}  {smells}")
+        left = [one_line(clip(t.name, NAME_COLUMN)) for t in q.tools if not t.scored]
+        if left:
+            lines.append(f"  left out of the scores (a per-tool ignore of ALL): {', '.join(left)}")
+        if q.min_score is not None:
             total = q.token_total
             cost = ""
             if total is not None:
