@@ -451,6 +451,22 @@ def test_50mb_description_completes_and_reports_desc_002(tmp_path: Path) -> None
     assert done.stderr == ""
 
 
+@pytest.mark.parametrize("unit", ["a", "aB", "a_", "a.", "a-", "Ab1_-."])
+def test_one_long_word_in_every_rule_takes_linear_time(tmp_path: Path, unit: str) -> None:
+    # CAT-005 cut other tools' names out with a regular expression of nested repeats: a 40,000-letter
+    # word took 45 s, a million letters hours. Every rule reads this text; the guard is for a hang.
+    word = (unit * (600_000 // len(unit)))[:600_000]
+    prop = {"type": "string", "description": word}
+    tools = [
+        {"name": "read_file", "description": word, "inputSchema": {"type": "object", "properties": {"p": prop}}},
+        {"name": "get-library-docs", "description": f"Read a file: {word[:1000]} (see read_file)."},
+    ]
+    write(tmp_path / "word.json", json.dumps({"tools": tools}))
+    done = catalint("lint", "--select", "ALL,CMP", "--exit-zero", "word.json", cwd=tmp_path, timeout=60)
+    no_crash(done)
+    assert done.code == 0 and "DESC-002" in done.stdout
+
+
 @pytest.fixture(scope="module")
 def over_limit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 70 MB file: a catalog of one tool whose description pads it past MAX_FILE_BYTES."""

@@ -445,14 +445,26 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
 
 
 # A name spelt like an identifier (a separator, or a capital after a small letter): a plain word such as
-# "search" is not one, and is left in the text.
-_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:[_.-][A-Za-z0-9]+)+|[a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+")
+# "search" is not one, and is left in the text. Runs of such characters are cut out of the text in one
+# linear pass (a regular expression with nested repeats took minutes on a 40,000-letter word).
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_RUN = re.compile(r"[A-Za-z0-9_.\-]+")
+_CAMEL_STEP = re.compile(r"[a-z0-9][A-Z]")
+
+
+def _identifier(name: str) -> bool:
+    return (
+        bool(name)
+        and name == name.strip("._-")
+        and set(name) <= _NAME_CHARS
+        and (any(c in name for c in "_.-") or _CAMEL_STEP.search(name) is not None)
+    )
 
 
 def _without_other_names(texts: list[str], tools: list[Tool]) -> list[str]:
     """Each description with the names of the catalog's other tools blanked out: "call get-library-docs
     next" routes the agent to that tool, it does not describe this one."""
-    names = {t.name.lower() for t in tools if _IDENTIFIER.fullmatch(t.name)}
+    names = {t.name.lower() for t in tools if _identifier(t.name)}
     if not names:
         return texts
     out = []
@@ -460,10 +472,15 @@ def _without_other_names(texts: list[str], tools: list[Tool]) -> list[str]:
         own = tool.name.lower()
 
         def blank(match: re.Match[str], own: str = own) -> str:
-            found = match.group()
-            return " " if found.lower() in names and found.lower() != own else found
+            run = match.group()
+            core = run.strip("._-")  # "read_file." at the end of a sentence
+            low = core.lower()
+            if low not in names or low == own:
+                return run
+            start = run.index(core)
+            return f"{run[:start]} {run[start + len(core) :]}"
 
-        out.append(_IDENTIFIER.sub(blank, text) if text else text)
+        out.append(_RUN.sub(blank, text) if text else text)
     return out
 
 
