@@ -310,6 +310,16 @@ def test_other_members_and_totals() -> None:
     assert compare(catalog([]), catalog([])).mean_score_before is None
 
 
+def test_the_mean_score_leaves_out_a_tool_ignored_for_all_rules() -> None:
+    from catalint.config import ToolIgnore
+
+    settings = Settings(per_tool_ignores=[ToolIgnore([WEATHER["name"]], ["ALL"], None, [], "internal")])
+    diff = compare(catalog([CLEAN, WEATHER]), catalog([CLEAN]), settings)
+    assert diff.mean_score_before == diff.mean_score_after == score(diff.head.tools[0]).score
+    assert [s.scored for s in diff.before] == [True, False]
+    assert compare(catalog([CLEAN, WEATHER]), catalog([CLEAN])).mean_score_before != diff.mean_score_before
+
+
 # Findings --------------------------------------------------------------------------------------------------------
 
 

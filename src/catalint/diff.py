@@ -128,6 +128,7 @@ class ToolState:
 
     result: ToolResult
     tokens: int
+    scored: bool = True  # False: a per-tool ignore of ALL covers it, and the mean leaves it out
 
     @property
     def tool(self) -> Tool:
@@ -211,7 +212,7 @@ class CatalogDiff:
 
 
 def _mean(states: list[ToolState]) -> float | None:
-    return mean_score([s.score for s in states])
+    return mean_score([s.score for s in states if s.scored])
 
 
 @dataclass
@@ -231,9 +232,13 @@ def compare(base: Catalog, head: Catalog, settings: Settings | None = None) -> C
 
     Only the findings introduced and fixed are located in their file (the others keep model.UNPLACED).
     """
-    base_result, head_result, named, unchanged = lint_sides(base, head, settings or Settings(), locate=False)
-    before = [ToolState(tr, count(tr.tool).total) for tr in base_result.tools]
-    after = [ToolState(tr, count(tr.tool).total) for tr in head_result.tools]
+    settings = settings or Settings()
+    base_result, head_result, named, unchanged = lint_sides(base, head, settings, locate=False)
+    states = []
+    for side, result in ((base, base_result), (head, head_result)):
+        left_out = settings.unscored(side.path, side.display, [tr.tool.name for tr in result.tools])
+        states.append([ToolState(tr, count(tr.tool).total, tr.tool.name not in left_out) for tr in result.tools])
+    before, after = states
     old_states = {s.tool.index: s for s in before}
     new_states = {s.tool.index: s for s in after}
     matching = _with_renames(named)
