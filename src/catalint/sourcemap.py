@@ -259,7 +259,7 @@ class JsonSourceMap:
         is_object = scan.is_object
         if not is_object and part is not None and not is_index(part):
             return None
-        kids, text = scan.kids, self.text
+        kids, text, ends = scan.kids, self.text, self._ends
         match, close = (_NEXT_KEY.match, "}") if is_object else (_NEXT_ITEM.match, "]")
         i = scan.pos if scan.pending < 0 else self._end(scan.pending)
         while True:
@@ -288,7 +288,10 @@ class JsonSourceMap:
             if key == part:
                 scan.pending = i
                 return i
-            i = self._skip(i)
+            end = _SCAN_ONCE(text, i)[1]  # as _skip
+            if end - i > _SCAN_AGAIN:
+                ends[i] = end
+            i = end
 
     def _skip(self, start: int) -> int:
         """End of a value with no member table (yet), found by letting the C decoder skip it."""
