@@ -147,6 +147,9 @@ def lint_catalogs(
     if workers > 1 and total > 1:
         from catalint.forked import lint_forked
 
+        if any(a.rule.code.startswith(("SCH-", "CMP-")) for plan in plans for a in plan.rules):
+            import jsonschema_rs  # noqa: F401  (the validators' library: imported once, here, the workers share it)
+
         def lint(number: int, start: int, end: int) -> tuple[list[ToolResult], int]:
             catalog = catalogs[number]
             return _lint_tools(catalog, catalog.tools[start:end], plans[number])
