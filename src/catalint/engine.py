@@ -147,6 +147,9 @@ def lint_catalogs(
     if workers > 1 and total > 1:
         from catalint.forked import lint_forked
 
+        if any(a.rule.code.startswith(("SCH-", "CMP-")) for plan in plans for a in plan.rules):
+            import jsonschema_rs  # noqa: F401  (the validators' library: imported once, here, the workers share it)
+
         def lint(number: int, start: int, end: int) -> tuple[list[ToolResult], int]:
             catalog = catalogs[number]
             return _lint_tools(catalog, catalog.tools[start:end], plans[number])
@@ -293,28 +296,30 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
     suppressed = 0
     if plan.tokens:
         from catalint.tokens import count
+    checks = [(active, active.rule.check, active.rule.code) for active in plan.rules]
+    twins = plan.twins.of if plan.twins is not None else None
+    locate = catalog.start
     for tool in tools:
         found: list[Finding] = []
-        twin = plan.twins.of.get(tool.index) if plan.twins is not None else None
+        twin = twins.get(tool.index) if twins is not None else None
         reused = _reuse(catalog, plan, tool, twin) if twin is not None else None
-        for active in plan.rules:
-            if reused is not None and active.rule.code in plan.copied:
-                found += reused.get(active.rule.code, ())
+        for active, check, code in checks:
+            if reused is not None and code in plan.copied:
+                found += reused.get(code, ())
                 continue
             try:
-                found_by_rule = active.rule.check(tool)  # type: ignore[arg-type]
+                found_by_rule = check(tool)  # type: ignore[arg-type]
                 hits = list(islice(found_by_rule, MAX_HITS + 1))
                 if len(hits) > MAX_HITS:  # only a hostile catalog gets here
                     hits = _at_most(hits, found_by_rule, tool)
             except RecursionError:  # nesting the parser accepted but a rule's walk cannot follow
                 line, col = catalog.start(tool.pointer)
-                message = f"tool {tool.name!r} is nested too deeply for {active.rule.code} to check"
+                message = f"tool {tool.name!r} is nested too deeply for {code} to check"
                 raise RuleCrash(catalog.display, message, line, col, tool.pointer) from None
             except Exception as exc:
                 raise RuleCrash(
                     catalog.display,
-                    f"internal error in {active.rule.code} on tool {tool.name!r}: "
-                    f"{type(exc).__name__}: {exc} (please report this)",
+                    f"internal error in {code} on tool {tool.name!r}: {type(exc).__name__}: {exc} (please report this)",
                 ) from exc
             if hits:
                 suppressed += _emit(catalog, plan, active, tool, hits, found)
@@ -330,7 +335,7 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
                 line, col = catalog.start(tool.pointer)
                 message = f"tool {tool.name!r} is nested too deeply to count its tokens"
                 raise RuleCrash(catalog.display, message, line, col) from None
-        results.append(ToolResult(tool, found, catalog.start(tool.pointer), score))
+        results.append(ToolResult(tool, found, locate(tool.pointer), score))
         _release(tool)
     return results, suppressed
 
@@ -372,8 +377,10 @@ def _at_most(hits: list[Hit], rest: Iterator[Hit], tool: Tool) -> list[Hit]:
 def _release(tool: Tool) -> None:
     """Drop the derived views the rules built (joined texts, schema walks): they would otherwise
     live as long as the run, several times the tool's own size. Anything read later is rebuilt."""
-    for key in [k for k in tool.cache if k not in _KEEP]:
-        del tool.cache[key]
+    cache = tool.cache
+    kept = {key: cache[key] for key in _KEEP if key in cache}
+    cache.clear()
+    cache.update(kept)
 
 
 def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list[Hit], found: list[Finding]) -> int:

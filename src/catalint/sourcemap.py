@@ -20,7 +20,7 @@ import json
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from catalint.model import Span
 
@@ -199,6 +199,15 @@ class _Scan:
         self.repeat: tuple[str, int] | None = None  # first key seen twice (unescaped), and where
 
 
+class ArrayLayout(NamedTuple):
+    """Where an array and each of its items lie in the text, as the loader read them."""
+
+    start: int  # the opening bracket
+    end: int  # just past the closing bracket
+    starts: list[int]  # each item's first character
+    ends: list[int]  # just past each item
+
+
 class JsonSourceMap:
     """Pointer -> span for JSON text that has already parsed without error.
 
@@ -206,16 +215,27 @@ class JsonSourceMap:
     wanted member: one regular-expression match reads a separator and the next
     member's name, and a member that must be stepped over is skipped by the C
     decoder. So each lookup costs about one pass over the tool it falls in.
+
+    arrays: layouts the loader found while parsing (the tools array): their items
+    are known from the start, so no lookup has to step over the tools before its own.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, arrays: tuple[ArrayLayout, ...] = ()) -> None:
         self.text = text
         self.lines = LineIndex(text)
-        self._scans: dict[int, _Scan] = {}
         self._spans: dict[int, Span] = {}  # by start offset
         self._root = _WS.match(text, 0).end()
         # The text parsed already, so the root value ends at its last non-space.
-        self._ends: dict[int, int] = {self._root: len(text.rstrip(" \t\r\n"))}
+        self._known_ends: dict[int, int] = {self._root: len(text.rstrip(" \t\r\n"))}
+        self._known_scans: dict[int, _Scan] = {}
+        for layout in arrays:
+            scan = _Scan(False, layout.start)
+            scan.kids = {str(n): start for n, start in enumerate(layout.starts)}
+            scan.end = layout.end
+            self._known_scans[layout.start] = scan  # read to its end: lookups never change it
+            self._known_ends.update(zip(layout.starts, layout.ends, strict=True))
+        self._scans = dict(self._known_scans)
+        self._ends = dict(self._known_ends)
 
     def _end(self, start: int) -> int:
         end = self._ends.get(start)
@@ -239,7 +259,7 @@ class JsonSourceMap:
         is_object = scan.is_object
         if not is_object and part is not None and not is_index(part):
             return None
-        kids, text = scan.kids, self.text
+        kids, text, ends = scan.kids, self.text, self._ends
         match, close = (_NEXT_KEY.match, "}") if is_object else (_NEXT_ITEM.match, "]")
         i = scan.pos if scan.pending < 0 else self._end(scan.pending)
         while True:
@@ -268,7 +288,10 @@ class JsonSourceMap:
             if key == part:
                 scan.pending = i
                 return i
-            i = self._skip(i)
+            end = _SCAN_ONCE(text, i)[1]  # as _skip
+            if end - i > _SCAN_AGAIN:
+                ends[i] = end
+            i = end
 
     def _skip(self, start: int) -> int:
         """End of a value with no member table (yet), found by letting the C decoder skip it."""
@@ -323,9 +346,9 @@ class JsonSourceMap:
     def release(self) -> None:
         """Forget what lookups have read (they read it again if asked): a large catalog's
         member tables outweigh its text once every finding has its position."""
-        self._scans.clear()
+        self._scans = dict(self._known_scans)
         self._spans.clear()
-        self._ends = {self._root: self._ends[self._root]}
+        self._ends = dict(self._known_ends)
 
     def start(self, pointer: str) -> tuple[int, int]:
         return self.lines.position(self._start(pointer))
