@@ -213,8 +213,10 @@ SMALL_CAPITALS_AS = "abcdeghijklmnoprstuvwyza"
 _AS_SPELT = str.maketrans("‘’‚‛′“”„‟″" + SMALL_CAPITALS, "'''''\"\"\"\"\"" + SMALL_CAPITALS_AS)
 # Markdown emphasis at a word's edge (**ignore**, *all*, _user_; not the _ inside read_file, not a "* " bullet)
 # and inline HTML formatting tags: read as spaces, so that emphasis cannot split a phrase a pattern reads.
+# Each branch starts with its literal * _ or < (the look-behinds come after it, and look back past it), so
+# that the search skips to those characters instead of trying every branch at every offset (13x faster).
 _EMPHASIS = re.compile(
-    r"\*{1,3}(?=\w)|(?<=\w)\*{1,3}|(?<![\w*])_{1,3}(?=[^\W_])|(?<=[^\W_])_{1,3}(?!\w)"
+    r"\*\*{0,2}(?=\w)|\*(?<=\w\*)\*{0,2}|_(?<![\w*]_)_{0,2}(?=[^\W_])|_(?<=[^\W_]_)_{0,2}(?!\w)"
     r"|</?(?:b|i|u|s|em|strong|mark|ins|del|small|big|span)\s*>",
     re.IGNORECASE,
 )
