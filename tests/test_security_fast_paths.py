@@ -35,3 +35,26 @@ def test_emphasis_matches_where_it_did_as_written_on_every_short_text() -> None:
 def test_emphasis_matches_where_it_did_as_written(parts: list[str]) -> None:
     text = "".join(parts)
     assert spans(s._EMPHASIS, text) == spans(EMPHASIS_AS_WRITTEN, text)
+
+
+EVERY_CHARACTER = "".join(map(chr, range(0x110000)))
+
+
+def test_the_character_classes_built_from_parts_are_those_written_out() -> None:
+    odd_space = re.compile(r"\r\n?|[\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+    wide = re.compile("[\uff01-\uff5e\U0001d400-\U0001d7ff\u24b6-\u24e9\u2170-\u217f]")
+    accented = re.compile("[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]")
+    for built, written in ((s._ODD_SPACE, odd_space), (s._WIDE, wide), (s._ACCENTED, accented)):
+        for text in (EVERY_CHARACTER, "a\r\nb\r\rc\n\r"):
+            assert spans(built, text) == spans(written, text)
+
+
+def test_reshaped_holds_each_character_that_a_step_it_guards_reads_differently() -> None:
+    # _walk skips _ODD_SPACE, _WIDE, _AS_SPELT and _unmarked for a text in which _RESHAPED finds nothing.
+    guarded = (
+        set(s._ODD_SPACE.findall(EVERY_CHARACTER))
+        | set(s._WIDE.findall(EVERY_CHARACTER))
+        | set(map(chr, s._AS_SPELT))
+        | set(s._ACCENTED.findall(EVERY_CHARACTER))
+    )
+    assert set(s._RESHAPED.findall(EVERY_CHARACTER)) == guarded

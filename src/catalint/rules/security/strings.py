@@ -96,13 +96,6 @@ _NOT_PROSE = frozenset({"type", "format", "$ref", "$schema", "$id", "$anchor", "
 _NAMES_ONLY = frozenset({"type", "format", "$ref", "$schema", "$id", "$anchor"})
 _SENTENCE_LIKE = re.compile(r"[A-Za-z]{2,}(?:[ ,]+[A-Za-z']{2,}){3}")
 
-
-def _read_as_prose(field: str | None, value: str) -> bool:
-    if field not in _NOT_PROSE:
-        return True
-    return field in _NAMES_ONLY and " " in value and _SENTENCE_LIKE.search(value) is not None
-
-
 _FIELD_NAMES = {"enum": "enum value", "examples": "example", "example": "example"}
 
 
@@ -169,16 +162,19 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                     out.append(Text(key, (path, key), True, base))
             if spaced and isinstance(key, str) and " " in key and _SENTENCE_LIKE.search(key):
                 prose.append(Text(key, (path, key), True, base))  # a property named with an order
-            name = key if isinstance(key, str) else field
             if isinstance(sub, str):
                 strings.append(sub)
                 if every:
                     out.append(Text(sub, (path, key), False, base))
-                if _read_as_prose(name, sub) and (path is not None or key != "name"):
+                name = key if isinstance(key, str) else field
+                if (  # prose: any value but a keyword's, or a sentence where only a name belongs
+                    name not in _NOT_PROSE
+                    or (name in _NAMES_ONLY and " " in sub and _SENTENCE_LIKE.search(sub) is not None)
+                ) and (path is not None or key != "name"):
                     text = sub
                     if ("&" in text and ";" in text) or "%20" in text or "\\u00" in text:
                         text = _unescaped(text)  # "Ignore&nbsp;all", "Ignore%20all", "Ignore\\u0020all"
-                    if not (text.isascii() and text.isprintable()):
+                    if not (text.isascii() and text.isprintable()) and _RESHAPED.search(text):
                         if _ODD_SPACE.search(text):
                             text = _ODD_SPACE.sub(_one_space, text)  # a no-break space, a tab, a CR...
                         if _WIDE.search(text):
@@ -190,19 +186,21 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                     if " " in text or "\n" in text:
                         prose.append(Text(text, (path, key), False, base))
             elif isinstance(sub, (dict, list)):
-                stack.append((sub, (path, key), depth + 1, name))
+                stack.append((sub, (path, key), depth + 1, key if isinstance(key, str) else field))
     return strings, prose, out
 
 
 # Whitespace other than a plain space: read as one, so that words split by a no-break space, a tab or an
 # ideographic space are still words (a line break stays one: sentences and lists end there).
-_ODD_SPACE = re.compile(r"\r\n?|[\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_ODD_SPACES = "\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_ODD_SPACE = re.compile(f"\r\n?|[{_ODD_SPACES}]")
 
 
 # Fullwidth ASCII, mathematical and circled letters and digits and small Roman numerals: read as the ASCII they
 # stand for, so that an order written in them is read as written ("Ｉｇｎｏｒｅ ａｌｌ ...", "Ⓘⓖⓝⓞⓡⓔ"), while
 # other text keeps its own letters.
-_WIDE = re.compile("[\uff01-\uff5e\U0001d400-\U0001d7ff\u24b6-\u24e9\u2170-\u217f]")
+_WIDE_LETTERS = "\uff01-\uff5e\U0001d400-\U0001d7ff\u24b6-\u24e9\u2170-\u217f"
+_WIDE = re.compile(f"[{_WIDE_LETTERS}]")
 
 
 # Latin small capitals and the IPA alpha, and the plain letters they pass for (NFKC keeps them: "ɪɢɴᴏʀᴇ ᴀʟʟ").
@@ -229,7 +227,11 @@ _ESCAPE = re.compile(r"%20|\\u00([2-7][0-9a-fA-F])")
 # Combining marks (after NFD), on letters the patterns spell plainly; not the dot above, so that İ stays the
 # letter a case-blind pattern already reads as an i.
 _MARKS = re.compile("[\u0300-\u0306\u0308-\u036f]")
-_ACCENTED = re.compile("[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]")  # where such marks are: Latin letters
+_LATIN_AND_MARKS = "\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff"
+_ACCENTED = re.compile(f"[{_LATIN_AND_MARKS}]")  # where such marks are: Latin letters
+# Every character that _walk's steps for text other than printable ASCII read differently (_ODD_SPACE, _WIDE,
+# _AS_SPELT, _unmarked): a text with none, such as most non-Latin prose, skips them all after this one search.
+_RESHAPED = re.compile(f"[\r{_ODD_SPACES}{_WIDE_LETTERS}{''.join(map(chr, _AS_SPELT))}{_LATIN_AND_MARKS}]")
 
 
 def _unescaped(text: str) -> str:
