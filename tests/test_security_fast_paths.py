@@ -58,3 +58,18 @@ def test_reshaped_holds_each_character_that_a_step_it_guards_reads_differently()
         | set(s._ACCENTED.findall(EVERY_CHARACTER))
     )
     assert set(s._RESHAPED.findall(EVERY_CHARACTER)) == guarded
+
+
+def test_words_with_tells_find_what_words_without_find() -> None:
+    from catalint.rules.security.secrets import _SECRET_HINT
+
+    lists = ["|".join(_SECRET_HINT.words), "set aside|no longer|void", "if |a\tb|x", "PRIVATE KEY|key"]
+    pieces = ["secret", "access", "key", "Secret Access Key", "PRIVATE", "KEY", " ", "  ", "\n", "\t", "\xa0", "x"]
+    pieces += ["set", "aside", "no", "longer", "if", "a", "b", "sk-", "ghp_", "mongodb", "void"]
+    for alternatives in lists:
+        told, plain = s.Words(alternatives, tells=True), s.Words(alternatives)
+        assert told._tells is not None or " " not in alternatives
+        for n in range(4):
+            for parts in itertools.product(pieces, repeat=n):
+                text = "".join(parts)
+                assert told.search(text) == plain.search(text), (alternatives, text)
