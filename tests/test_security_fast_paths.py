@@ -73,3 +73,14 @@ def test_words_with_tells_find_what_words_without_find() -> None:
             for parts in itertools.product(pieces, repeat=n):
                 text = "".join(parts)
                 assert told.search(text) == plain.search(text), (alternatives, text)
+
+
+def test_the_ascii_control_check_in_bytes_agrees_with_the_pattern() -> None:
+    ascii_characters = [chr(c) for c in range(128)]
+    assert bytes(s._ASCII_CONTROL_BYTES).decode() == "".join(c for c in ascii_characters if s._ASCII_CONTROL.search(c))
+    for n in range(3):
+        for parts in itertools.product(["", "a", " ", "\n", "\t", "\r", "\x00", "\x1b", "\x7f", "~"], repeat=n):
+            text = "".join(parts) * 3
+            assert s._has_ascii_control(text) == (s._ASCII_CONTROL.search(text) is not None), text
+    for c in ascii_characters:
+        assert s._has_ascii_control(f"Adds two numbers.\n\n{c}") == (s._ASCII_CONTROL.search(c) is not None)
