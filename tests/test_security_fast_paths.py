@@ -84,3 +84,10 @@ def test_the_ascii_control_check_in_bytes_agrees_with_the_pattern() -> None:
             assert s._has_ascii_control(text) == (s._ASCII_CONTROL.search(text) is not None), text
     for c in ascii_characters:
         assert s._has_ascii_control(f"Adds two numbers.\n\n{c}") == (s._ASCII_CONTROL.search(c) is not None)
+
+
+def test_reshaped_ascii_lists_the_ascii_characters_of_reshaped() -> None:
+    ascii_characters = "".join(map(chr, range(128)))
+    assert set(s._RESHAPED.findall(ascii_characters)) == set(s._RESHAPED_ASCII)
+    for text in ["", "a b", "a\nb", "a\tb", "a\r\nb", "x\x0by", "x\x0cy", "\x1f", "é\t", "ｘ", "a’b"]:
+        assert s._reshaped(text) == (s._RESHAPED.search(text) is not None), text
