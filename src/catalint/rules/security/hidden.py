@@ -14,6 +14,7 @@ from catalint.rules.security.strings import (
     SMALL_CAPITALS,
     SMALL_CAPITALS_AS,
     _everything,
+    _has_ascii_control,
     _is_vs,
     _quote,
     texts,
@@ -316,7 +317,7 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     compromised.
     """
     everything = _everything(tool)
-    if everything.isascii() and not _ASCII_CONTROL.search(everything):
+    if everything.isascii() and not _has_ascii_control(everything):
         return  # nothing outside printable ASCII: the common case, settled in one pass
     for t in texts(tool):
         found = oddities(t.text)

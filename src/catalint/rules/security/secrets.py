@@ -88,8 +88,9 @@ SECRET_SHAPES = (
         False,
     ),
 )
-# Cheap pre-check: a string without any of the shapes' hints holds none of them.
-_SECRET_HINT = Words("|".join(dict.fromkeys(h for shape in SECRET_SHAPES for h in shape.hints)))
+# Cheap pre-check: a string without any of the shapes' hints holds none of them. With tells: the texts it
+# reads (every string of a tool, joined) are folded for it alone.
+_SECRET_HINT = Words("|".join(dict.fromkeys(h for shape in SECRET_SHAPES for h in shape.hints)), tells=True)
 # Passwords in database URLs that documentation and local set-ups use: not a leak. Only those of 8 or more
 # characters: the URL's shape asks for 8 (root, admin, secret, guest and the like never reach this list).
 _DEFAULT_PASSWORDS = frozenset("password passw0rd postgres changeme".split())

@@ -96,13 +96,6 @@ _NOT_PROSE = frozenset({"type", "format", "$ref", "$schema", "$id", "$anchor", "
 _NAMES_ONLY = frozenset({"type", "format", "$ref", "$schema", "$id", "$anchor"})
 _SENTENCE_LIKE = re.compile(r"[A-Za-z]{2,}(?:[ ,]+[A-Za-z']{2,}){3}")
 
-
-def _read_as_prose(field: str | None, value: str) -> bool:
-    if field not in _NOT_PROSE:
-        return True
-    return field in _NAMES_ONLY and " " in value and _SENTENCE_LIKE.search(value) is not None
-
-
 _FIELD_NAMES = {"enum": "enum value", "examples": "example", "example": "example"}
 
 
@@ -169,16 +162,19 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                     out.append(Text(key, (path, key), True, base))
             if spaced and isinstance(key, str) and " " in key and _SENTENCE_LIKE.search(key):
                 prose.append(Text(key, (path, key), True, base))  # a property named with an order
-            name = key if isinstance(key, str) else field
             if isinstance(sub, str):
                 strings.append(sub)
                 if every:
                     out.append(Text(sub, (path, key), False, base))
-                if _read_as_prose(name, sub) and (path is not None or key != "name"):
+                name = key if isinstance(key, str) else field
+                if (  # prose: any value but a keyword's, or a sentence where only a name belongs
+                    name not in _NOT_PROSE
+                    or (name in _NAMES_ONLY and " " in sub and _SENTENCE_LIKE.search(sub) is not None)
+                ) and (path is not None or key != "name"):
                     text = sub
                     if ("&" in text and ";" in text) or "%20" in text or "\\u00" in text:
                         text = _unescaped(text)  # "Ignore&nbsp;all", "Ignore%20all", "Ignore\\u0020all"
-                    if not (text.isascii() and text.isprintable()):
+                    if not (text.isascii() and text.isprintable()) and _reshaped(text):
                         if _ODD_SPACE.search(text):
                             text = _ODD_SPACE.sub(_one_space, text)  # a no-break space, a tab, a CR...
                         if _WIDE.search(text):
@@ -190,19 +186,21 @@ def _walk(tool: Tool, every: bool) -> tuple[list[str], list[Text], list[Text]]:
                     if " " in text or "\n" in text:
                         prose.append(Text(text, (path, key), False, base))
             elif isinstance(sub, (dict, list)):
-                stack.append((sub, (path, key), depth + 1, name))
+                stack.append((sub, (path, key), depth + 1, key if isinstance(key, str) else field))
     return strings, prose, out
 
 
 # Whitespace other than a plain space: read as one, so that words split by a no-break space, a tab or an
 # ideographic space are still words (a line break stays one: sentences and lists end there).
-_ODD_SPACE = re.compile(r"\r\n?|[\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_ODD_SPACES = "\t\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_ODD_SPACE = re.compile(f"\r\n?|[{_ODD_SPACES}]")
 
 
 # Fullwidth ASCII, mathematical and circled letters and digits and small Roman numerals: read as the ASCII they
 # stand for, so that an order written in them is read as written ("Ｉｇｎｏｒｅ ａｌｌ ...", "Ⓘⓖⓝⓞⓡⓔ"), while
 # other text keeps its own letters.
-_WIDE = re.compile("[\uff01-\uff5e\U0001d400-\U0001d7ff\u24b6-\u24e9\u2170-\u217f]")
+_WIDE_LETTERS = "\uff01-\uff5e\U0001d400-\U0001d7ff\u24b6-\u24e9\u2170-\u217f"
+_WIDE = re.compile(f"[{_WIDE_LETTERS}]")
 
 
 # Latin small capitals and the IPA alpha, and the plain letters they pass for (NFKC keeps them: "ɪɢɴᴏʀᴇ ᴀʟʟ").
@@ -213,8 +211,11 @@ SMALL_CAPITALS_AS = "abcdeghijklmnoprstuvwyza"
 _AS_SPELT = str.maketrans("‘’‚‛′“”„‟″" + SMALL_CAPITALS, "'''''\"\"\"\"\"" + SMALL_CAPITALS_AS)
 # Markdown emphasis at a word's edge (**ignore**, *all*, _user_; not the _ inside read_file, not a "* " bullet)
 # and inline HTML formatting tags: read as spaces, so that emphasis cannot split a phrase a pattern reads.
+# Each branch starts with its literal * _ or < (the look-behinds come after it, and look back past it), so
+# that the search skips to those characters instead of trying every branch at every offset (13x faster on
+# the benchmark's strings).
 _EMPHASIS = re.compile(
-    r"\*{1,3}(?=\w)|(?<=\w)\*{1,3}|(?<![\w*])_{1,3}(?=[^\W_])|(?<=[^\W_])_{1,3}(?!\w)"
+    r"\*\*{0,2}(?=\w)|\*(?<=\w\*)\*{0,2}|_(?<![\w*]_)_{0,2}(?=[^\W_])|_(?<=[^\W_]_)_{0,2}(?!\w)"
     r"|</?(?:b|i|u|s|em|strong|mark|ins|del|small|big|span)\s*>",
     re.IGNORECASE,
 )
@@ -227,7 +228,23 @@ _ESCAPE = re.compile(r"%20|\\u00([2-7][0-9a-fA-F])")
 # Combining marks (after NFD), on letters the patterns spell plainly; not the dot above, so that İ stays the
 # letter a case-blind pattern already reads as an i.
 _MARKS = re.compile("[\u0300-\u0306\u0308-\u036f]")
-_ACCENTED = re.compile("[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]")  # where such marks are: Latin letters
+_LATIN_AND_MARKS = "\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff"
+_ACCENTED = re.compile(f"[{_LATIN_AND_MARKS}]")  # where such marks are: Latin letters
+# Every character that _walk's steps for text other than printable ASCII read differently (_ODD_SPACE, _WIDE,
+# _AS_SPELT, _unmarked): a text with none, such as most non-Latin prose, skips them all after this one search.
+_RESHAPED = re.compile(f"[\r{_ODD_SPACES}{_WIDE_LETTERS}{''.join(map(chr, _AS_SPELT))}{_LATIN_AND_MARKS}]")
+_RESHAPED_ASCII = "\t\x0b\x0c\r"  # the ASCII characters among them
+
+
+def _reshaped(text: str) -> bool:
+    """Whether _RESHAPED finds a character in text: in ASCII text (a description on several lines), by
+    substring tests, which skip through it in C many times faster than a character class does."""
+    if text.isascii():
+        for c in _RESHAPED_ASCII:
+            if c in text:
+                return True
+        return False
+    return _RESHAPED.search(text) is not None
 
 
 def _unescaped(text: str) -> str:
@@ -335,21 +352,34 @@ class Words:
     the rare characters the words are looked for from, instead of reading the text once a word.
     A phrase ("from now on") matches across any run of whitespace, as the patterns behind it read
     it ("from  now\non"): lists that hold one search the text with its runs folded to one space.
+    With tells, only a text that holds a word of each phrase (its longest: a tell) is folded: in
+    any other no phrase can match, and the other words are found as in its folded form, which keeps
+    each run of non-space characters as it was. For a list searched in texts that no other list
+    folds (and _folded keeps): folding costs as much as some twenty substring tests.
     """
 
-    __slots__ = ("_any", "_fold", "words")
+    __slots__ = ("_any", "_fold", "_tells", "words")
 
-    def __init__(self, alternatives: str) -> None:
+    def __init__(self, alternatives: str, tells: bool = False) -> None:
         self.words = tuple(alternatives.split("|"))
         self._any = LazyRegex(_any_of(self.words)) if len(self.words) >= MANY_WORDS else None
         self._fold = any(" " in w for w in self.words)
+        spaced = [w.split() for w in self.words if w.split() != [w]]  # phrases, and any word with white space
+        self._tells = tuple(max(parts, key=len) for parts in spaced) if tells and all(spaced) else None
 
     def search(self, text: str) -> bool:
-        if self._fold:
+        if self._fold and (self._tells is None or self._told(text)):
             text = _folded(text)
         if self._any is not None:
             return self._any.search(text) is not None
         for w in self.words:  # a loop: cheaper than any() over a generator
+            if w in text:
+                return True
+        return False
+
+    def _told(self, text: str) -> bool:
+        """Whether text holds a tell: a phrase may match in it, folded."""
+        for w in self._tells or ():
             if w in text:
                 return True
         return False
@@ -458,6 +488,13 @@ def _anchors(lower: str, plain: bool, starts: tuple[str, ...]) -> list[int] | No
 # the combining grapheme joiner and the braille blank.
 _FILLERS = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0})  # Hangul fillers: letters that draw nothing
 _ASCII_CONTROL = LazyRegex(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ASCII_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])  # the same characters
+
+
+def _has_ascii_control(text: str) -> bool:
+    """Whether _ASCII_CONTROL matches in text, which must be ASCII: the bytes dropped in C, under half the cost."""
+    data = text.encode("ascii")
+    return len(data.translate(None, _ASCII_CONTROL_BYTES)) != len(data)
 
 
 def _is_vs(cp: int) -> bool:
