@@ -466,43 +466,6 @@ def test_json_source_used_for_json_text() -> None:
     assert catalog.locate("/tools/0/description") == where(text, '"d"')
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        '{"tools": [ {"name": "a", "x": [1, {"y": 2}]},\n {"name": "b"} ], "more": {"z": 1}}',
-        '[{"name": "a"}, {"name": "b", "d": "q\\"]"}]',
-        '{"id": 1, "result": {"x": [1], "tools": [{"name": "a"}, {"name": "b"}]}}',
-        '{"tools": {"tools": [{"name": "a"}]}, "result": {"tools": [{"name": "a"}]}, "z": {"result": {}}}',
-    ],
-)
-def test_json_loader_knows_the_tools_array(text: str) -> None:
-    # The loader reads the tools array item by item and gives the map each item's offsets: every
-    # span, before and after release(), is what a map reading the text on its own finds.
-    source = load_text(text, "t.json", "t.json").source
-    assert source._known_scans  # the loader's layout was used
-    plain = JsonSourceMap(text)
-    pointers = ["", "/tools", "/tools/0", "/tools/1/name", "/tools/1/d", "/tools/2", "/tools/0/x/1/y", "/tools/x"]
-    pointers += ["/0", "/1", "/1/d", "/result/tools/1/name", "/result/x/0", "/result/tools/5", "/more/z"]
-    for _ in range(2):
-        for p in pointers + pointers[::-1]:
-            assert source.span(p) == plain.span(p), p
-            assert source.start(p) == plain.start(p), p
-        source.release()
-
-
-@pytest.mark.parametrize(
-    "text",
-    ['{"tools": [{"name": "a"},]}', '{"tools": [{"name": "a"} {"name": "b"}]}', '{"tools": []} x', "\ufeff[]"],
-)
-def test_json_loader_errors_are_the_decoders(text: str) -> None:
-    with pytest.raises(LoadError) as caught:
-        load_text(text, "t.json", "t.json")
-    with pytest.raises(json.JSONDecodeError) as direct:
-        json.loads(text)
-    assert caught.value.message == direct.value.msg
-    assert (caught.value.line, caught.value.col) == (direct.value.lineno, direct.value.colno)
-
-
 def test_yaml_duplicate_key_is_an_input_error_at_the_repeat() -> None:
     text = "tools:\n  - name: a\n    description: x\n    name: b\n"
     with pytest.raises(LoadError) as caught:

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from catalint.model import Catalog, Tool
-from catalint.sourcemap import ArrayLayout, JsonSourceMap, LineIndex, YamlEventSourceMap, YamlSourceMap, join_pointer
+from catalint.sourcemap import JsonSourceMap, LineIndex, YamlEventSourceMap, YamlSourceMap, join_pointer
 from catalint.text import one_line  # an error line names a file and quotes its keys: both untrusted
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -138,21 +138,8 @@ def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
             repeats.append("")
         return obj
 
-    hooks: dict[str, Any] = {
-        "parse_constant": _reject_constant,
-        "object_pairs_hook": pairs,
-        "parse_float": _finite_float,
-    }
-    arrays: list[ArrayLayout] = []
     try:
-        try:
-            data = _read_tools_arrays(text, json.JSONDecoder(**hooks).scan_once, pairs, arrays)
-        except Exception:  # any fault: json.loads reads it all again and says what is wrong
-            data = _UNREAD
-        if data is _UNREAD:
-            repeats.clear()
-            arrays.clear()
-            data = json.loads(text, **hooks)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=pairs, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         line, col = LineIndex(text).position(exc.pos)
         raise LoadError(display, exc.msg, line, col) from None
@@ -172,74 +159,12 @@ def parse_json(text: str, display: str) -> tuple[Any, JsonSourceMap]:
         raise LoadError(display, str(exc), *where) from None
     except RecursionError:
         raise LoadError(display, "JSON nested too deeply") from None
-    source = JsonSourceMap(text, () if repeats else tuple(arrays))
+    source = JsonSourceMap(text)
     if repeats:
         found = source.duplicate_key()
         if found is not None:
             raise _duplicate_error(display, source, *found, "JSON")
     return data, source
-
-
-_UNREAD = object()
-_WS = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
-
-
-def _read_tools_arrays(text: str, scan: Any, pairs: Any, arrays: list[ArrayLayout]) -> Any:
-    """The document json.loads would read, with the layout of each array where tools may be (the root,
-    "tools", "result"."tools") added to arrays for the source map. Every value is read by the decoder's
-    own scanner; _UNREAD for anything this does not follow (the decoder then reads it all and says why)."""
-    value, end = _read_value(text, _WS.match(text).end(), scan, pairs, arrays, "root")
-    return value if _WS.match(text, end).end() == len(text) else _UNREAD
-
-
-def _read_value(text: str, i: int, scan: Any, pairs: Any, arrays: list[ArrayLayout], role: str) -> tuple[Any, int]:
-    """The value at offset i and its end. role: "root", "result", "tools" or "" (any other value, which
-    the scanner reads whole); the first three, when containers, are read here member by member."""
-    kind = text[i : i + 1]
-    ws = _WS.match
-    if kind == "[" and role in ("root", "tools"):  # each item where the scanner finds it
-        items: list[Any] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        j = ws(text, i + 1).end()
-        if text[j : j + 1] != "]":
-            while True:
-                item, end = scan(text, j)
-                items.append(item)
-                starts.append(j)
-                ends.append(end)
-                j = ws(text, end).end()
-                if text[j : j + 1] != ",":
-                    break
-                j = ws(text, j + 1).end()
-            if text[j : j + 1] != "]":
-                return _UNREAD, j
-        arrays.append(ArrayLayout(i, j + 1, starts, ends))
-        return items, j + 1
-    if kind == "{" and role in ("root", "result"):
-        members: list[tuple[str, Any]] = []
-        j = ws(text, i + 1).end()
-        if text[j : j + 1] != "}":
-            while True:
-                if text[j : j + 1] != '"':
-                    return _UNREAD, j
-                key, j = scan(text, j)
-                j = ws(text, j).end()
-                if text[j : j + 1] != ":":
-                    return _UNREAD, j
-                inner = "tools" if key == "tools" else "result" if key == "result" and role == "root" else ""
-                value, j = _read_value(text, ws(text, j + 1).end(), scan, pairs, arrays, inner)
-                if value is _UNREAD:
-                    return _UNREAD, j
-                members.append((key, value))
-                j = ws(text, j).end()
-                if text[j : j + 1] != ",":
-                    break
-                j = ws(text, j + 1).end()
-            if text[j : j + 1] != "}":
-                return _UNREAD, j
-        return pairs(members), j + 1
-    return scan(text, i)
 
 
 def _duplicate_error(display: str, source: Any, pointer: str, key: str, offset: int, kind: str) -> LoadError:

@@ -20,7 +20,7 @@ import json
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from catalint.model import Span
 
@@ -199,15 +199,6 @@ class _Scan:
         self.repeat: tuple[str, int] | None = None  # first key seen twice (unescaped), and where
 
 
-class ArrayLayout(NamedTuple):
-    """Where an array and each of its items lie in the text, as the loader read them."""
-
-    start: int  # the opening bracket
-    end: int  # just past the closing bracket
-    starts: list[int]  # each item's first character
-    ends: list[int]  # just past each item
-
-
 class JsonSourceMap:
     """Pointer -> span for JSON text that has already parsed without error.
 
@@ -215,27 +206,16 @@ class JsonSourceMap:
     wanted member: one regular-expression match reads a separator and the next
     member's name, and a member that must be stepped over is skipped by the C
     decoder. So each lookup costs about one pass over the tool it falls in.
-
-    arrays: layouts the loader found while parsing (the tools array): their items
-    are known from the start, so no lookup has to step over the tools before its own.
     """
 
-    def __init__(self, text: str, arrays: tuple[ArrayLayout, ...] = ()) -> None:
+    def __init__(self, text: str) -> None:
         self.text = text
         self.lines = LineIndex(text)
+        self._scans: dict[int, _Scan] = {}
         self._spans: dict[int, Span] = {}  # by start offset
         self._root = _WS.match(text, 0).end()
         # The text parsed already, so the root value ends at its last non-space.
-        self._known_ends: dict[int, int] = {self._root: len(text.rstrip(" \t\r\n"))}
-        self._known_scans: dict[int, _Scan] = {}
-        for layout in arrays:
-            scan = _Scan(False, layout.start)
-            scan.kids = {str(n): start for n, start in enumerate(layout.starts)}
-            scan.end = layout.end
-            self._known_scans[layout.start] = scan  # read to its end: lookups never change it
-            self._known_ends.update(zip(layout.starts, layout.ends, strict=True))
-        self._scans = dict(self._known_scans)
-        self._ends = dict(self._known_ends)
+        self._ends: dict[int, int] = {self._root: len(text.rstrip(" \t\r\n"))}
 
     def _end(self, start: int) -> int:
         end = self._ends.get(start)
@@ -346,9 +326,9 @@ class JsonSourceMap:
     def release(self) -> None:
         """Forget what lookups have read (they read it again if asked): a large catalog's
         member tables outweigh its text once every finding has its position."""
-        self._scans = dict(self._known_scans)
+        self._scans.clear()
         self._spans.clear()
-        self._ends = dict(self._known_ends)
+        self._ends = {self._root: self._ends[self._root]}
 
     def start(self, pointer: str) -> tuple[int, int]:
         return self.lines.position(self._start(pointer))
