@@ -146,6 +146,8 @@ def test_tok002_without_a_budget_is_noticed(cli, catalog: Path) -> None:
     budgeted = cli("lint", "--no-gate", "--extend-select", "TOK-002", "--catalog-token-budget", "9", "tools.json")
     assert "TOK-002 [" in budgeted.stdout and "no budget" not in budgeted.stdout
     assert "no budget" not in cli("lint", "--no-gate", "tools.json").stdout
+    assert "no budget" not in cli("lint", "--no-gate", "--select", "ALL", "tools.json").stdout  # ALL: every rule
+    assert "no budget" in cli("lint", "--no-gate", "--select", "TOK", "tools.json").stdout  # TOK names it
 
 
 def test_empty_select_is_an_error(cli, catalog: Path) -> None:

@@ -707,6 +707,14 @@ def catalog_notices(catalog: Catalog) -> list[str]:
     return notices
 
 
+def _named_in_select(settings: Any, code: str) -> bool:
+    """Whether select or extend-select names code or a prefix of it (not only ALL, which takes every rule)."""
+    from catalint.registry import matches
+
+    chosen = [*(settings.select or []), *settings.extend_select]
+    return any(c.upper() != "ALL" and matches(c, code) for c in chosen)
+
+
 def _unused_flag_notices(
     output_format: str, settings: Iterable[Any], text_only: bool, tool_budget: int | None, catalog_budget: int | None
 ) -> list[str]:
@@ -724,7 +732,10 @@ def _unused_flag_notices(
     ):
         if budget is not None and code not in enabled:
             notices.append(f"notice: {flag} is {code}'s budget, but {code} is not selected (--extend-select {code})")
-    if "TOK-002" in enabled and any(s.catalog_token_budget is None for s in settings if "TOK-002" in s.enabled_codes()):
+    if "TOK-002" in enabled and any(
+        s.catalog_token_budget is None and "TOK-002" in s.enabled_codes() and _named_in_select(s, "TOK-002")
+        for s in settings
+    ):
         notices.append(
             "notice: TOK-002 is selected but has no budget to check against: set catalog-token-budget "
             "(or --catalog-token-budget)"
