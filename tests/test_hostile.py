@@ -467,6 +467,32 @@ def test_one_long_word_in_every_rule_takes_linear_time(tmp_path: Path, unit: str
     assert done.code == 0 and "DESC-002" in done.stdout
 
 
+def _letters(i: int) -> str:
+    out = ""
+    while True:
+        out, i = chr(97 + i % 26) + out, i // 26
+        if not i:
+            return out
+
+
+@pytest.mark.parametrize("shape", ["long name, many words", "one wordy rival of many"])
+def test_cat005_stays_linear_on_crafted_catalogs(tmp_path: Path, shape: str) -> None:
+    # CAT-005 tested each name word against every description word (1,000 x 200,000: 55 s), and
+    # tokenized a rival's description again for every tool that lost to it (200 tools: 42 s)
+    if shape == "long name, many words":
+        name = "_".join("w" + _letters(i) for i in range(1000))
+        words = " ".join("x" + _letters(i) for i in range(200_000))
+        tools = [{"name": name, "description": words}, {"name": name + "_zz", "description": "short"}]
+    else:
+        names = ["alpha_beta" + "_beta" * i for i in range(200)]
+        tools = [{"name": n, "description": "alpha"} for n in names]
+        tools.append({"name": "zz_yy", "description": "alpha beta " * 100_000})
+    write(tmp_path / "crafted.json", json.dumps({"tools": tools}))
+    done = catalint("lint", "--select", "CAT-005", "--no-gate", "crafted.json", cwd=tmp_path, timeout=30)
+    no_crash(done)
+    assert done.code in (0, 1)
+
+
 @pytest.fixture(scope="module")
 def over_limit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 70 MB file: a catalog of one tool whose description pads it past MAX_FILE_BYTES."""

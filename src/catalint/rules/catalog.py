@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
 
@@ -407,6 +408,18 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     texts = _without_other_names([t.description if isinstance(t.description, str) else "" for t in tools], tools)
     docs = [document(t.name, text) for t, text in zip(tools, texts, strict=True)]
     index = Index(docs)
+    # each tool's name words, name terms and description terms, read once however often it is a rival
+    name_words: dict[int, list[str]] = {}
+    name_terms: dict[int, set[str]] = {}
+    described: dict[int, _Said] = {}
+
+    def of(j: int) -> tuple[list[str], set[str], _Said]:
+        if j not in described:
+            name_words[j] = words(tools[j].name)
+            name_terms[j] = set(tokens(tools[j].name))
+            described[j] = _Said(tokens(texts[j]))
+        return name_words[j], name_terms[j], described[j]
+
     for i, tool in enumerate(tools):
         query = tokens(tool.name)
         if len(set(query)) < 2:  # "get_config" asks for "config": too little to judge
@@ -414,19 +427,20 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
         rival = best_rival(index, query, i)
         if rival is None:
             continue
-        other = tools[rival[1]]
+        r = rival[1]
+        other = tools[r]
         if other.name == tool.name:
             continue
-        asked, named = set(query), set(tokens(other.name))
-        if asked <= named and any(is_stop(w) for w in set(words(tool.name)) - set(words(other.name))):
+        (mine, _, said), (theirs_words, named, their_said) = of(i), of(r)
+        asked = set(query)
+        if asked <= named and any(is_stop(w) for w in set(mine) - set(theirs_words)):
             continue  # what sets the name apart is only a word the query cannot carry (get/update, on/off)
-        own, theirs = docs[i].tf, docs[rival[1]].tf
-        if asked == named and words(tool.name) != words(other.name) and own.keys() - theirs.keys():
+        own, theirs = docs[i].tf, docs[r].tf
+        if asked == named and mine != theirs_words and own.keys() - theirs.keys():
             continue  # names the selector reads alike (API-get-user, API-get-users), descriptions that differ
-        said = tokens(texts[i])
-        if asked < named and _says(asked, said) and own.keys() - theirs.keys():
+        if asked < named and all(said.says(w) for w in asked) and own.keys() - theirs.keys():
             continue  # a more specific tool, named so (list_issues, list_issue_types); this one says what it is
-        if any(_says({w}, said) for w in asked) and _alike(said, tokens(texts[rival[1]]), index.idf) < ALIKE:
+        if any(said.says(w) for w in asked) and _alike(said.counts, their_said.counts, index.idf) < ALIKE:
             continue  # a description that says its name and reads unlike the other's: lost on length, not sense
         surface = _surface(f"{tool.name} {texts[i]}")
         shared = ", ".join(surface[w] for w in _weightiest(own.keys() & theirs.keys(), own, index.idf)) or "nothing"
@@ -490,19 +504,27 @@ def _without_other_names(texts: list[str], tools: list[Tool]) -> list[str]:
 ALIKE = 0.35
 
 
-def _alike(one: list[str], other: list[str], idf: dict[str, float]) -> float:
-    """The cosine similarity of two term lists, each term weighted by its count times its idf."""
-    a, b = Counter(one), Counter(other)
+def _alike(a: Counter[str], b: Counter[str], idf: dict[str, float]) -> float:
+    """The cosine similarity of two term counts, each term weighted by its count times its idf."""
     dot = sum(n * b[t] * idf.get(t, 0.0) ** 2 for t, n in a.items() if t in b)
     norm_a = sum((n * idf.get(t, 0.0)) ** 2 for t, n in a.items()) ** 0.5
     norm_b = sum((n * idf.get(t, 0.0)) ** 2 for t, n in b.items()) ** 0.5
     return dot / (norm_a * norm_b) if norm_a and norm_b else 0.0
 
 
-def _says(asked: set[str], said: list[str]) -> bool:
-    """Whether the description's words hold every word asked, a longer form counting ("listing" for list)."""
-    have = set(said)
-    return all(w in have or any(s.startswith(w) for s in have) for w in asked)
+class _Said:
+    """The terms of a description, for asking whether it says a word or a longer form of it ("listing"
+    for list): the terms sorted, so the longer forms of a word follow it and one bisection finds them."""
+
+    def __init__(self, terms: list[str]) -> None:
+        self.counts = Counter(terms)
+        self._sorted = sorted(self.counts)
+
+    def says(self, word: str) -> bool:
+        if word in self.counts:
+            return True
+        at = bisect_left(self._sorted, word)
+        return at < len(self._sorted) and self._sorted[at].startswith(word)
 
 
 def _surface(text: str) -> dict[str, str]:
