@@ -587,7 +587,7 @@ def test_an_empty_catalog_or_one_page_of_tools_is_noticed(cli, tmp_path: Path, t
     assert notice in result.stdout
 
 
-@pytest.mark.parametrize("cursor", ["null", '""'])
+@pytest.mark.parametrize("cursor", ["null", '""', "false", "0", "{}"])
 def test_a_last_page_is_not_noticed(cli, tmp_path: Path, cursor: str) -> None:
     text = '{"tools": [{"name": "get_time", "description": "Returns the time."}], "nextCursor": ' + cursor + "}"
     (tmp_path / "cat.json").write_text(text)

@@ -713,3 +713,35 @@ def test_a_file_whose_tools_are_all_left_out_has_no_scores(cli, weather: Path) -
     markdown = cli("lint", "weather.tools.json", *args, "--output-format", "markdown").stdout
     assert "No tool scored (3 left out by a per-tool ignore of ALL)." in markdown
     assert "| `set_unit` | 0.20 | not scored |" in markdown
+
+
+def test_a_baseline_leaves_out_its_own_ignored_tools(cli, tmp_path: Path) -> None:
+    # the baseline's legacy tool was renamed since: it is left out by the glob, not by today's names
+    good = {
+        "name": "search_orders",
+        "description": "Search the store's orders by customer email, status or date range. Returns up to 50 "
+        "orders as JSON objects with id, status, total and created_at. Example: status='shipped'.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"email": {"type": "string", "description": "Customer email address, e.g. dana@example.com"}},
+            "required": ["email"],
+            "additionalProperties": False,
+        },
+        "annotations": {"readOnlyHint": True},
+    }
+    weak = {**good, "description": "Finds orders"}
+    legacy = {"description": "x", "inputSchema": {"type": "object", "properties": {"a": {}}}}
+    write_catalog(tmp_path / "base.json", [good, {"name": "legacy_thing", **legacy}])
+    write_catalog(tmp_path / "head.json", [weak, {"name": "legacy_thing_v2", **legacy}])
+    (tmp_path / "catalint.toml").write_text(
+        '[[per-tool-ignores]]\ntools = ["legacy_*"]\nrules = ["ALL"]\n[gate]\nmean_score = { ">=" = 0.99 }\n'
+    )
+    result = cli("lint", "head.json", "--baseline", "base.json")
+    (row,) = rows(result.stdout)
+    assert row.startswith("gate [FAIL] mean_score ")  # lower than the baseline's, which counts search_orders only
+    assert result.exit_code == 1
+
+
+def test_a_gate_check_naming_an_ignored_tool_still_applies(cli, weather: Path) -> None:
+    args = ("--per-tool-ignores", "set_unit:ALL", "--gate", 'tool["set_unit"].score>=0.9')
+    assert 'gate [FAIL] tool["set_unit"].score 0.20 < 0.90' in rows(cli("lint", "weather.tools.json", *args).stdout)

@@ -218,3 +218,14 @@ def test_a_catalog_block_follows_the_config_lint_would_use(cli, tmp_path: Path) 
     assert result.exit_code == 0 and "gate [PASS] critical_count 0 <= 0" in result.stdout
     (tmp_path / "strict.toml").write_text("ignore = []\n")
     assert cli("check", name, "--config", "strict.toml").exit_code == 1
+
+
+def test_a_tool_ignored_for_all_rules_is_left_out_of_a_blocks_scores(cli, tmp_path: Path) -> None:
+    # check reads the config lint would use: a per-tool ignore of ALL leaves the tool out of the scores
+    write_catalog(tmp_path / "tools.json", [GOOD, {**BAD, "name": "legacy_weather"}])
+    (tmp_path / "catalint.toml").write_text('[[per-tool-ignores]]\ntools = ["legacy_*"]\nrules = ["ALL"]\n')
+    name = suite(tmp_path, 'tool_quality:\n  - {name: q, catalog: tools.json, expect: [{min_score: {">=": 0.6}}]}\n')
+    result = cli("check", name)
+    assert result.exit_code == 0, result.stdout
+    (tmp_path / "catalint.toml").unlink()
+    assert cli("check", name).exit_code == 1

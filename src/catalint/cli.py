@@ -655,8 +655,9 @@ def lint(
             catalog = result.catalog
             unscored = settings.unscored(catalog.path, catalog.display, [t.tool.name for t in result.tools])
             result.quality = assess(result, checks, result.tokens, strict=False, unscored=unscored)
-            if base_result is not None:
-                result.quality.gate = _gate_against(result.quality.gate, base_result, unscored)
+            if base_result is not None:  # the baseline stands for this file: its tools, this file's globs
+                left_out = settings.unscored(catalog.path, catalog.display, [t.tool.name for t in base_result.tools])
+                result.quality.gate = _gate_against(result.quality.gate, base_result, left_out)
             for check in checks:
                 if check.tool is not None:
                     gated_tools.setdefault(check.target, []).append(result)
@@ -1029,7 +1030,10 @@ def check_cmd(
             # the config `catalint lint` would use on the file (or, for a server, beside the suite);
             # the block's own checks are its gate
             where = catalog.path if os.path.isfile(catalog.path) else suite
-            rows = assess(lint_catalog(catalog, resolver.for_file(where)), block.checks, False).gate
+            block_settings = resolver.for_file(where)
+            linted = lint_catalog(catalog, block_settings)
+            left_out = block_settings.unscored(catalog.path, catalog.display, [t.tool.name for t in linted.tools])
+            rows = assess(linted, block.checks, False, unscored=left_out).gate
         except (LoadError, SnapshotError) as exc:  # on stderr as lint reports it, and as the block's row
             # a server's failure names the suite and the server, which the snapshot's own words do not
             said = f"{suite}: error: server {block.source!r}: {exc}" if isinstance(exc, SnapshotError) else str(exc)

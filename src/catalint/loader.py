@@ -532,7 +532,7 @@ def build_catalog(data: Any, source: Any, path: str, display: str) -> Catalog:
         tools.append(Tool(i, pointer, raw))
     holder = data if base == "/tools" else _get(data, "result") if base == "/result/tools" else None
     cursor = _get(holder, "nextCursor")
-    more = cursor is not None and cursor != ""  # a server that has more pages sends a cursor for the next
+    more = isinstance(cursor, str) and cursor != ""  # a server with more pages sends a cursor (a string)
     return Catalog(path=path, display=display, tools=tools, source=source, more_pages=more)
 
 

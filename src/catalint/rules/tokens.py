@@ -69,8 +69,9 @@ def catalog_over_token_budget(tools: list[Tool]) -> Iterator[CatalogHit]:
     """
     **What it catches.** A catalog whose tools together come to more
     cl100k_base tokens than `catalog-token-budget`. Silent until that budget is
-    set, and off by default: select it with `extend-select = ["TOK"]`. Reported
-    once, on the most expensive tool.
+    set (a run that selects TOK-002 or TOK by name without one says so in a
+    notice), and off by default: select it with `extend-select = ["TOK"]`.
+    Reported once, on the most expensive tool.
 
     **Why.** A client sends the whole catalog with every call, so its size is a
     fixed tax on each one: 20,000 tokens is a sixth of a 128k context window
