@@ -563,7 +563,23 @@ def test_gate_on_a_tool_applies_to_the_files_that_have_it(cli, good: Path, tmp_p
     write_catalog(tmp_path / "more" / "tools.json", [other])
     result = cli("lint", "--no-gate", "--gate", f'tool["{GOOD["name"]}"].score>=0.5', "tools.json", "more")
     assert result.exit_code == 0, result.stderr
-    assert rows(result.stdout) == [f'gate [PASS] tool["{GOOD["name"]}"].score 1.00 >= 0.50 (tools.json)']
+    assert rows(result.stdout) == ["gate [PASS] every check in 1 file"]  # of several files, only failures in full
+    data = json.loads(
+        cli(
+            "lint",
+            "--no-gate",
+            "--gate",
+            f'tool["{GOOD["name"]}"].score>=0.5',
+            "tools.json",
+            "more",
+            "--output-format",
+            "json",
+        ).stdout
+    )
+    assert [[row["target"] for row in f["quality"]["gate"]["checks"]] for f in data["files"]] == [
+        [f'tool["{GOOD["name"]}"].score'],
+        [],
+    ]
 
 
 def test_gate_on_a_tool_in_none_of_several_files_is_exit_2(cli, good: Path, tmp_path: Path) -> None:
@@ -645,10 +661,22 @@ def test_gate_rows_name_the_file_when_several_are_linted(cli, tmp_path: Path) ->
     write_catalog(tmp_path / "b.tools.json", [LOW])
     result = cli("lint", "a.tools.json", "b.tools.json")
     found = rows(result.stdout)
-    assert "gate [PASS] mean_score 1.00 >= 0.70 (a.tools.json)" in found
-    assert "gate [FAIL] mean_score 0.69 < 0.70 (b.tools.json)" in found
-    assert len(found) == 6
+    # the failed file's rows in full, then one line for the files that passed every check
+    assert found == [
+        "gate [PASS] min_score 0.69 >= 0.50 (b.tools.json)",
+        "gate [FAIL] mean_score 0.69 < 0.70 (b.tools.json)",
+        "gate [PASS] critical_count 0 <= 0 (b.tools.json)",
+        "gate [PASS] every check in 1 file",
+    ]
     assert result.exit_code == 1
+    write_catalog(tmp_path / "c.tools.json", [GOOD])
+    assert rows(cli("lint", "a.tools.json", "c.tools.json").stdout) == ["gate [PASS] every check in 2 files"]
+    alone = rows(cli("lint", "a.tools.json").stdout)  # one file: every row, as before
+    assert alone == [
+        "gate [PASS] min_score 1.00 >= 0.50",
+        "gate [PASS] mean_score 1.00 >= 0.70",
+        "gate [PASS] critical_count 0 <= 0",
+    ]
 
 
 # ---------------------------------------------------------------- tools a per-tool ignore of ALL leaves out

@@ -46,13 +46,17 @@ def format_text(run: Run, statistics: bool = False) -> str:
 
 
 def gate_rows(run: Run) -> list[str]:
-    many = len(run.files) > 1
-    return [
-        one_line(row.line(fr.catalog.display if many else None))
-        for fr in run.files
-        if fr.quality is not None
-        for row in fr.quality.gate
-    ]
+    """Every row of one file's gate; of many files, the rows of those that failed a check, then how many
+    passed every one (as ruff says nothing of a clean file: 129 catalogs made 387 lines of PASS)."""
+    gated = [fr for fr in run.files if fr.quality is not None and fr.quality.gate]
+    if len(run.files) <= 1:
+        return [one_line(row.line(None)) for fr in gated for row in fr.quality.gate]
+    failed = [fr for fr in gated if not fr.quality.passed()]
+    lines = [one_line(row.line(fr.catalog.display)) for fr in failed for row in fr.quality.gate]
+    passed = len(gated) - len(failed)
+    if passed:
+        lines.append(f"gate [PASS] every check in {passed} file{'s' * (passed != 1)}")
+    return lines
 
 
 def score_tables(run: Run) -> list[str]:
