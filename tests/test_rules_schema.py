@@ -1900,25 +1900,33 @@ def test_sch_rules_keep_every_definition_for_a_reference_read_against_an_embedde
     assert pointers("SCH-002", obj({"p": pointer}, **{"$defs": {"D": body}})) == [IS + "/$defs/D" + below]
 
 
-def test_sch_rules_keep_a_definition_a_yaml_alias_also_places_in_use() -> None:
-    # $defs first: the walk meets the shared object there, and a property holds it too
-    text = """
+def _aliased_yaml(extra_definition: str = "") -> tuple[str, str]:
+    """A tool whose $defs entry D a YAML alias also places at property p (the walk meets it in $defs
+    first), and the same tool with p written out instead."""
+    text = f"""
 tools:
   - name: get_weather
     description: Get the current weather for a city. Returns temperature and conditions as JSON.
     inputSchema:
       type: object
       $defs:
-        D: &d {type: object, properties: {x: {type: string, maxLength: 5}}, required: []}
+        D: &d {{type: object, properties: {{x: {{type: string, maxLength: 5}}}}, required: []}}{extra_definition}
       properties:
         p: *d
       required: []
       additionalProperties: false
 """
-    unaliased = text.replace("p: *d", "p: {type: string, maxLength: 5}")
+    return text, text.replace("p: *d", "p: {type: string, maxLength: 5}")
+
+
+def _yaml_pointers(code: str, text: str) -> list[str]:
+    return [f.pointer for f in lint_catalog(load_text(text, "t.yaml", "t.yaml"), Settings(select=[code])).findings]
+
+
+def test_sch_rules_keep_a_definition_a_yaml_alias_also_places_in_use() -> None:
+    text, unaliased = _aliased_yaml()
     for source, found in ((unaliased, []), (text, [f"{IS}/$defs/D"])):
-        catalog = load_text(source, "t.yaml", "t.yaml")
-        assert [f.pointer for f in lint_catalog(catalog, Settings(select=["SCH-002"])).findings] == found
+        assert _yaml_pointers("SCH-002", source) == found
 
 
 def test_a_reference_inside_an_unused_definition_applies_nothing() -> None:
@@ -2073,24 +2081,9 @@ def test_sch016_silent_when_the_walk_stops_short() -> None:
 
 
 def test_sch016_silent_when_a_yaml_alias_places_one_object_twice() -> None:
-    text = """
-tools:
-  - name: get_weather
-    description: Get the current weather for a city. Returns temperature and conditions as JSON.
-    inputSchema:
-      type: object
-      $defs:
-        D: &d {type: object, properties: {x: {type: string, maxLength: 5}}, required: []}
-        E: {type: string, maxLength: 5}
-      properties:
-        p: *d
-      required: []
-      additionalProperties: false
-"""
-    unaliased = text.replace("p: *d", "p: {type: string, maxLength: 5}")
+    text, unaliased = _aliased_yaml("\n        E: {type: string, maxLength: 5}")
     for source, found in ((unaliased, [f"{IS}/$defs/D", f"{IS}/$defs/E"]), (text, [])):
-        catalog = load_text(source, "t.yaml", "t.yaml")
-        assert [f.pointer for f in lint_catalog(catalog, Settings(select=["SCH-016"])).findings] == found
+        assert _yaml_pointers("SCH-016", source) == found
 
 
 def test_sch016_reads_the_input_schema_only() -> None:
