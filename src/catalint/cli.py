@@ -653,10 +653,10 @@ def lint(
                 base_result = apply_baseline(result, base, settings)[1]
             checks = settings.gate_checks()
             catalog = result.catalog
-            unscored = settings.unscored(catalog.path, catalog.display, [t.tool.name for t in result.tools])
+            unscored = settings.unscored(catalog, (t.tool.name for t in result.tools))
             result.quality = assess(result, checks, result.tokens, strict=False, unscored=unscored)
             if base_result is not None:  # the baseline stands for this file: its tools, this file's globs
-                left_out = settings.unscored(catalog.path, catalog.display, [t.tool.name for t in base_result.tools])
+                left_out = settings.unscored(catalog, (t.tool.name for t in base_result.tools))
                 result.quality.gate = _gate_against(result.quality.gate, base_result, left_out)
             for check in checks:
                 if check.tool is not None:
@@ -1032,7 +1032,7 @@ def check_cmd(
             where = catalog.path if os.path.isfile(catalog.path) else suite
             block_settings = resolver.for_file(where)
             linted = lint_catalog(catalog, block_settings)
-            left_out = block_settings.unscored(catalog.path, catalog.display, [t.tool.name for t in linted.tools])
+            left_out = block_settings.unscored(catalog, (t.tool.name for t in linted.tools))
             rows = assess(linted, block.checks, False, unscored=left_out).gate
         except (LoadError, SnapshotError) as exc:  # on stderr as lint reports it, and as the block's row
             # a server's failure names the suite and the server, which the snapshot's own words do not

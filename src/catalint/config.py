@@ -11,11 +11,12 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from catalint.model import Severity
+from catalint.model import Catalog, Severity
 from catalint.registry import all_rules, check_selector, matches
 
 if sys.version_info >= (3, 11):
@@ -120,6 +121,11 @@ class Settings:
             self._resolved_root = self.root.resolve()
         return _relative(file, self._resolved_root)
 
+    def catalog_rel(self, catalog: Catalog) -> str:
+        """The path the file globs of ignores match a catalog by: from the config's folder, or its display
+        name when it came from standard input."""
+        return self.relative(catalog.path) if catalog.path != "-" else catalog.display
+
     def excludes(self, file: str) -> bool:
         """Whether exclude covers a file named on the command line: the file or a folder above it, by its
         path relative to the config's folder (where force-exclude is on)."""
@@ -143,12 +149,14 @@ class Settings:
                 return entry
         return None
 
-    def unscored(self, catalog_path: str, display: str, names: list[str]) -> set[str]:
-        """The tools a per-tool ignore of ALL covers in that file: not linted, so left out of the scores."""
+    def unscored(self, catalog: Catalog, names: Iterable[str]) -> set[str]:
+        """Which of names (tools of catalog, or of a baseline standing for it) a per-tool ignore of ALL covers
+        there: not linted, so left out of the scores."""
         whole = [e for e in self.per_tool_ignores if any(r.upper() == "ALL" for r in e.rules)]
         if not whole:
             return set()
-        rel = self.relative(catalog_path) if catalog_path != "-" else display
+        rel = self.catalog_rel(catalog)
+        names = list(names)
         out = set()
         for e in whole:
             if not e.files or glob_match(rel, e.files):

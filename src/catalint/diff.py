@@ -236,7 +236,7 @@ def compare(base: Catalog, head: Catalog, settings: Settings | None = None) -> C
     base_result, head_result, named, unchanged = lint_sides(base, head, settings, locate=False)
     states = []
     for side, result in ((base, base_result), (head, head_result)):
-        left_out = settings.unscored(side.path, side.display, [tr.tool.name for tr in result.tools])
+        left_out = settings.unscored(side, (tr.tool.name for tr in result.tools))
         states.append([ToolState(tr, count(tr.tool).total, tr.tool.name not in left_out) for tr in result.tools])
     before, after = states
     old_states = {s.tool.index: s for s in before}

@@ -194,7 +194,7 @@ def _plan(
     """What applies to one file. rated keeps, per settings object, each enabled rule with its
     severity and whether that is fixed: files below one config share them. twins are kept
     when their findings are what this file's rules would find (twins.usable)."""
-    rel = settings.relative(catalog.path) if catalog.path != "-" else catalog.display
+    rel = settings.catalog_rel(catalog)
     rules = rated.get(id(settings))
     if rules is None:
         rules = rated[id(settings)] = [

@@ -57,7 +57,7 @@ def usable(twins: Twins, settings: Settings, rel: str, rules: list[tuple[str, bo
     if twins.settings is not settings or twins.base.dropped:
         return False
     base = twins.base.catalog
-    base_rel = settings.relative(base.path) if base.path != "-" else base.display
+    base_rel = settings.catalog_rel(base)
     if settings.per_file_ignores:
         path = base.path if base.path != "-" else None
         if any((settings.file_ignored(base_rel, code, path) is not None) != ignored for code, ignored in rules):
