@@ -20,6 +20,7 @@ from catalint.rules.security.strings import (
     _prose_blob,
     _quote,
     _sentences_at,
+    holds_any,
 )
 from catalint.text import LazyRegex, squash
 
@@ -160,19 +161,12 @@ _ANY_DEST = LazyRegex("|".join(part for _, _, part in _DEST_PARTS), re.IGNORECAS
 _DEST_CHECKS = tuple((words, starts, LazyRegex(part, re.IGNORECASE)) for words, starts, part in _DEST_PARTS)
 
 
-def _holds_any(text: str, words: tuple[str, ...]) -> bool:
-    for w in words:  # a loop: cheaper than any() over a generator
-        if w in text:
-            return True
-    return False
-
-
 def _has_dest(text: str, lower: str, plain: bool) -> bool:
     """Whether _ANY_DEST matches in text (lower: text.lower(), plain: _plain_case(text)), trying each
     alternative alone, only when lower holds one of its words, and where it may begin: one search for
     them all tries every alternative at every place."""
     for words, starts, part in _DEST_CHECKS:
-        if words and not _holds_any(lower, words):
+        if words and not holds_any(lower, words):
             continue
         offsets = None if starts is None else _anchors(lower, plain, starts)
         if next(_finditer(part, text, offsets), None) is not None:

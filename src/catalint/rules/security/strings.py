@@ -6,7 +6,7 @@ import html
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -236,14 +236,20 @@ _RESHAPED = re.compile(f"[\r{_ODD_SPACES}{_WIDE_LETTERS}{''.join(map(chr, _AS_SP
 _RESHAPED_ASCII = "\t\x0b\x0c\r"  # the ASCII characters among them
 
 
+def holds_any(text: str, parts: Iterable[str]) -> bool:
+    """Whether text holds one of parts: substring tests in a plain loop, cheaper than any() over a
+    generator, and in C each one skips through the text many times faster than a regex class does."""
+    for part in parts:
+        if part in text:
+            return True
+    return False
+
+
 def _reshaped(text: str) -> bool:
-    """Whether _RESHAPED finds a character in text: in ASCII text (a description on several lines), by
-    substring tests, which skip through it in C many times faster than a character class does."""
+    """Whether _RESHAPED finds a character in text (in ASCII text, a description on several lines, by
+    substring tests)."""
     if text.isascii():
-        for c in _RESHAPED_ASCII:
-            if c in text:
-                return True
-        return False
+        return holds_any(text, _RESHAPED_ASCII)
     return _RESHAPED.search(text) is not None
 
 
@@ -368,18 +374,11 @@ class Words:
         self._tells = tuple(max(parts, key=len) for parts in spaced) if tells and all(spaced) else None
 
     def search(self, text: str) -> bool:
-        if self._fold and (self._tells is None or self._told(text)):
+        if self._fold and (self._tells is None or holds_any(text, self._tells)):
             text = _folded(text)
         if self._any is not None:
             return self._any.search(text) is not None
         for w in self.words:  # a loop: cheaper than any() over a generator
-            if w in text:
-                return True
-        return False
-
-    def _told(self, text: str) -> bool:
-        """Whether text holds a tell: a phrase may match in it, folded."""
-        for w in self._tells or ():
             if w in text:
                 return True
         return False
