@@ -94,15 +94,10 @@ def _env_pairs(values: tuple[str, ...]) -> dict[str, str]:
 
 def _is_stream(output_file: str) -> bool:
     """A device or a pipe (/dev/null, /dev/stdout, a FIFO): written to as a stream, never replaced."""
-    import stat
+    from catalint.loader import special_kind
 
-    if names_a_stream(output_file):  # /dev/stdout may lead to a regular file (a redirect): still a stream
-        return True
-    try:
-        kind = os.stat(output_file).st_mode  # through symbolic links
-    except (OSError, ValueError):
-        return False  # no such file yet
-    return not stat.S_ISREG(kind) and not stat.S_ISDIR(kind)
+    # /dev/stdout may lead to a regular file (a redirect): still a stream
+    return names_a_stream(output_file) or special_kind(output_file) is not None
 
 
 def _stage(chunks: Iterable[str], output_file: str) -> tuple[str, Path]:
