@@ -175,7 +175,7 @@ class Bench:
         self.queries = [list(dict.fromkeys(tokens(i.query))) for i in spec.intents]
         self.by_term: dict[str, list[int]] = {}
         for qi, query in enumerate(self.queries):
-            for term in dict.fromkeys(query):
+            for term in query:
                 self.by_term.setdefault(term, []).append(qi)
         self.best: list[Pick | None] = []
         self.second: list[Pick | None] = []

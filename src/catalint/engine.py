@@ -298,7 +298,7 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
         from catalint.tokens import count
     checks = [(active, active.rule.check, active.rule.code) for active in plan.rules]
     twins = plan.twins.of if plan.twins is not None else None
-    locate = catalog.start
+    start_of = catalog.start
     for tool in tools:
         found: list[Finding] = []
         twin = twins.get(tool.index) if twins is not None else None
@@ -335,7 +335,7 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
                 line, col = catalog.start(tool.pointer)
                 message = f"tool {tool.name!r} is nested too deeply to count its tokens"
                 raise RuleCrash(catalog.display, message, line, col) from None
-        results.append(ToolResult(tool, found, locate(tool.pointer), score))
+        results.append(ToolResult(tool, found, start_of(tool.pointer), score))
         _release(tool)
     return results, suppressed
 

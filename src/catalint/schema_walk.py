@@ -190,7 +190,7 @@ def unused_definitions(walked: list[Node], root: dict[str, Any], repeats: bool =
         return []  # no entries: the common case, told at C speed
     entries = {id(node.schema): node for node in walked if node.role == "defs"}
     referring: dict[int, list[Node]] = {}  # id of an entry (0 outside any) -> its subschemas that reference
-    for node in [n for n in walked if "$ref" in n.schema or "$dynamicRef" in n.schema or "$recursiveRef" in n.schema]:
+    for node in [n for n in walked if not n.schema.keys().isdisjoint(_REFERENCES)]:
         held = _entry_of(node)
         referring.setdefault(0 if held is None else id(held.schema), []).append(node)
     used: set[int] = set()

@@ -126,9 +126,9 @@ class Index:
 
     def score(self, query: list[str], doc: Document) -> float:
         """BM25 of doc for the query's distinct terms; unknown terms add nothing."""
-        if not doc.length or not self.avgdl:
+        norm = self._norm(doc)
+        if norm is None:
             return 0.0
-        norm = K1 * (1.0 - B + B * doc.length / self.avgdl)
         total = 0.0
         for term in dict.fromkeys(query):
             tf = doc.tf.get(term)
@@ -136,11 +136,17 @@ class Index:
                 total += self.idf.get(term, 0.0) * tf * (K1 + 1.0) / (tf + norm)
         return total
 
+    def _norm(self, doc: Document) -> float | None:
+        """BM25's length normalisation of doc against the catalog's average; None when either is empty."""
+        if not doc.length or not self.avgdl:
+            return None
+        return K1 * (1.0 - B + B * doc.length / self.avgdl)
+
     def term_scores(self, doc: Document) -> dict[str, float]:
         """What each of doc's terms adds to the score of a query that holds it (score sums these)."""
-        if not doc.length or not self.avgdl:
+        norm = self._norm(doc)
+        if norm is None:
             return {}
-        norm = K1 * (1.0 - B + B * doc.length / self.avgdl)
         idf = self.idf
         return {term: idf.get(term, 0.0) * tf * (K1 + 1.0) / (tf + norm) for term, tf in doc.tf.items()}
 

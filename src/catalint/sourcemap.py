@@ -239,7 +239,7 @@ class JsonSourceMap:
         is_object = scan.is_object
         if not is_object and part is not None and not is_index(part):
             return None
-        kids, text, ends = scan.kids, self.text, self._ends
+        kids, text = scan.kids, self.text
         match, close = (_NEXT_KEY.match, "}") if is_object else (_NEXT_ITEM.match, "]")
         i = scan.pos if scan.pending < 0 else self._end(scan.pending)
         while True:
@@ -268,10 +268,7 @@ class JsonSourceMap:
             if key == part:
                 scan.pending = i
                 return i
-            end = _SCAN_ONCE(text, i)[1]  # as _skip
-            if end - i > _SCAN_AGAIN:
-                ends[i] = end
-            i = end
+            i = self._skip(i)
 
     def _skip(self, start: int) -> int:
         """End of a value with no member table (yet), found by letting the C decoder skip it."""

@@ -79,7 +79,7 @@ def score_tables(run: Run) -> list[str]:
             tokens = f"{t.tokens.total:>6}" if t.tokens is not None else f"{'-':>6}"
             mark = t.score.grade if t.scored else "-"
             lines.append(f"  {name:<{width}}  {score:>{wide}}  {mark:^5}  {tokens}  {smells}")
-        left = [one_line(clip(t.name, NAME_COLUMN)) for t in q.tools if not t.scored]
+        left = [name for t, name in zip(q.tools, names, strict=True) if not t.scored]
         if left:
             lines.append(f"  left out of the scores (a per-tool ignore of ALL): {', '.join(left)}")
         if q.min_score is not None:

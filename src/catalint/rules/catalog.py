@@ -409,16 +409,12 @@ def indistinguishable_tools(tools: list[Tool]) -> Iterator[CatalogHit]:
     docs = [document(t.name, text) for t, text in zip(tools, texts, strict=True)]
     index = Index(docs)
     # each tool's name words, name terms and description terms, read once however often it is a rival
-    name_words: dict[int, list[str]] = {}
-    name_terms: dict[int, set[str]] = {}
-    described: dict[int, _Said] = {}
+    read: dict[int, tuple[list[str], set[str], _Said]] = {}
 
     def of(j: int) -> tuple[list[str], set[str], _Said]:
-        if j not in described:
-            name_words[j] = words(tools[j].name)
-            name_terms[j] = set(tokens(tools[j].name))
-            described[j] = _Said(tokens(texts[j]))
-        return name_words[j], name_terms[j], described[j]
+        if j not in read:
+            read[j] = words(tools[j].name), set(tokens(tools[j].name)), _Said(tokens(texts[j]))
+        return read[j]
 
     for i, tool in enumerate(tools):
         query = tokens(tool.name)
