@@ -52,10 +52,11 @@ class ToolIgnore:
     label: str
     used: int = 0
     seen: bool = False  # some linted file is in its files and some of its rules ran: it could have matched
+    source: str = ""  # the config file that sets it (a notice names it), or COMMAND_LINE
+    root: Path | None = None  # where its files globs are read from, when not the settings' folder (an extended file's)
 
-    def applies(self, tool: str, code: str, file_rel: str) -> bool:
-        if self.files and not glob_match(file_rel, self.files):
-            return False
+    def applies(self, tool: str, code: str) -> bool:
+        """Whether it covers code for the tool (in a file that its files take in: Settings.tool_ignores)."""
         return any(fnmatch.fnmatchcase(tool, g) for g in self.tools) and any(matches(r, code) for r in self.rules)
 
 
@@ -66,7 +67,10 @@ class FileIgnore:
     label: str
     used: int = 0
     seen: bool = False  # a linted file matched its pattern while some of its rules ran
-    root: Path | None = None  # where its glob is read from: the working directory for --per-file-ignores
+    # where its glob is read from, when not the settings' folder: the working directory for --per-file-ignores,
+    # an extended file's folder for its own
+    root: Path | None = None
+    source: str = ""  # the config file that sets it (a notice names it), or COMMAND_LINE
 
 
 @dataclass
@@ -88,9 +92,11 @@ class Settings:
     extend_gate: list[Any] = field(default_factory=list)  # replace or add checks by target (--gate)
     gate_enabled: bool = True
     targets: list[str] = field(default_factory=list)  # client profiles (--target): their CMP rules are on
+    extends: list[Path] = field(default_factory=list)  # the config files under path's, by its extend: nearest first
     _resolved_root: Path | None = field(default=None, init=False, repr=False, compare=False)
     _file_key: tuple[str, str | None] | None = field(default=None, init=False, repr=False, compare=False)
     _file_entries: list[FileIgnore] = field(default_factory=list, init=False, repr=False, compare=False)
+    _rels: dict[tuple[str, Path], str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def gate_checks(self) -> list[Any]:
         """The checks that apply: the config's gate (else the defaults, or nothing when the gate is
@@ -149,37 +155,54 @@ class Settings:
                 return entry
         return None
 
+    def _rel_from(self, rel: str, file: str | None, root: Path | None) -> str:
+        """A linted file's path for the globs of an entry read from root (None: the settings' folder, where rel is
+        from; file None: standard input, known by its display name rel)."""
+        if root is None or file is None:
+            return rel
+        key = (file, root)
+        found = self._rels.get(key)
+        if found is None:
+            if len(self._rels) > 4096:
+                self._rels.clear()
+            found = self._rels[key] = _relative(file, root)
+        return found
+
+    def tool_ignores(self, catalog: Catalog) -> list[ToolIgnore]:
+        """The per-tool ignores whose files take in catalog (all that name no files)."""
+        rel = self.catalog_rel(catalog)
+        file = catalog.path if catalog.path != "-" else None
+        return [
+            e for e in self.per_tool_ignores if not e.files or glob_match(self._rel_from(rel, file, e.root), e.files)
+        ]
+
     def unscored(self, catalog: Catalog, names: Iterable[str]) -> set[str]:
         """Which of names (tools of catalog, or of a baseline standing for it) a per-tool ignore of ALL covers
         there: not linted, so left out of the scores."""
-        whole = [e for e in self.per_tool_ignores if any(r.upper() == "ALL" for r in e.rules)]
-        if not whole:
+        if not any(r.upper() == "ALL" for e in self.per_tool_ignores for r in e.rules):
             return set()
-        rel = self.catalog_rel(catalog)
         names = list(names)
         out = set()
-        for e in whole:
-            if not e.files or glob_match(rel, e.files):
+        for e in self.tool_ignores(catalog):
+            if any(r.upper() == "ALL" for r in e.rules):
                 covered = {n for n in names if any(fnmatch.fnmatchcase(n, g) for g in e.tools)}
                 e.used += len(covered)  # leaving a tool out of the scores is a use: not a stale entry
                 out |= covered
         return out
-
-    def tool_ignored(self, tool: str, code: str, file_rel: str) -> ToolIgnore | None:
-        for entry in self.per_tool_ignores:
-            if entry.applies(tool, code, file_rel):
-                return entry
-        return None
 
     def unused_notices(self) -> list[str]:
         """Suppressions that could have matched in this run and did not. One whose files were not
         linted, or whose rules were not selected, says nothing: pre-commit passes only changed files."""
         where = shown_path(self.path) if self.path else COMMAND_LINE
         entries: list[FileIgnore | ToolIgnore] = [
-            *(e for e in self.per_file_ignores if e.root is None),  # --per-file-ignores: flag_glob_notices
+            *(e for e in self.per_file_ignores if e.source != COMMAND_LINE),  # flags': flag_glob_notices
             *self.per_tool_ignores,
         ]
-        return [f"{where}: notice: {e.label} matched no finding; remove it" for e in entries if e.seen and not e.used]
+        return [
+            f"{e.source or where}: notice: {e.label} matched no finding; remove it"
+            for e in entries
+            if e.seen and not e.used
+        ]
 
 
 def flag_glob_notices(all_settings: list[Settings]) -> list[str]:
@@ -188,7 +211,7 @@ def flag_glob_notices(all_settings: list[Settings]) -> list[str]:
     seen: dict[str, list[FileIgnore]] = {}
     for settings in all_settings:
         for entry in settings.per_file_ignores:
-            if entry.root is not None:
+            if entry.source == COMMAND_LINE:
                 seen.setdefault(entry.label, []).append(entry)
     notices = []
     for label, copies in seen.items():
@@ -241,6 +264,7 @@ def _specificity(selectors: list[str], code: str) -> int | None:
 # ---------------------------------------------------------------- parsing
 
 _KEYS = {
+    "extend",
     "select",
     "extend-select",
     "ignore",
@@ -337,8 +361,15 @@ def _entry(where: str, key: str, sub: str) -> str:
     return f"{_named(where, key)} {sub}" if where == COMMAND_LINE else f"{where}: {key}.{sub}"
 
 
-def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
-    """Apply a [tool.catalint] table (or the same keys from the CLI) onto settings."""
+def apply_table(
+    settings: Settings, table: dict[str, Any], where: str, over: bool = False, root: Path | None = None
+) -> None:
+    """Apply a [tool.catalint] table (or the same keys from the CLI) onto settings. over: the table is laid over
+    settings already read (the command line's, or a config's over the one it extends), so its select replaces the
+    selection whole, as in ruff: ignore and extend-select from below it no longer apply. root: the folder its globs
+    are read from, when not the settings' own (an extended file's)."""
+    if where == COMMAND_LINE:  # a flag's glob: from where it was typed
+        root = Path.cwd().resolve()
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         from difflib import get_close_matches
@@ -348,7 +379,7 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         raise ConfigError(f"{where}: unknown setting {unknown[0]!r} ({hint}known: {', '.join(sorted(_KEYS))})")
     if "select" in table:
         settings.select = _codes(table["select"], _named(where, "select"))
-        if where == COMMAND_LINE:  # as in ruff: --select replaces the selection, the config's ignores with it
+        if over or where == COMMAND_LINE:
             settings.extend_select, settings.ignore = [], []
     if "extend-select" in table:
         settings.extend_select += _codes(table["extend-select"], _named(where, "extend-select"))
@@ -383,11 +414,10 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
             raise ConfigError(f'{where}: per-file-ignores must be a table of "GLOB" = [RULES], not {kind(pfi)}')
-        root = Path.cwd().resolve() if where == COMMAND_LINE else None  # a flag's glob: from where it was typed
         for pattern, rules in pfi.items():
             codes = _codes(rules, _entry(where, "per-file-ignores", pattern))
             label = f"per-file-ignores {pattern!r} ({', '.join(codes)})"
-            settings.per_file_ignores.append(FileIgnore(pattern, codes, label, root=root))
+            settings.per_file_ignores.append(FileIgnore(pattern, codes, label, root=root, source=where))
     for key in ("tool-token-budget", "catalog-token-budget"):
         if key in table:
             value = table[key]
@@ -432,10 +462,10 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str) -> None:
                 label = f"{_named(where, 'per-tool-ignores')} {entry['tools'][0]}"
             else:
                 label = f"{where}: per-tool-ignores[{i}]"
-            settings.per_tool_ignores.append(_tool_ignore(entry, label))
+            settings.per_tool_ignores.append(_tool_ignore(entry, label, where, root))
 
 
-def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
+def _tool_ignore(entry: Any, where: str, source: str, root: Path | None) -> ToolIgnore:
     if not isinstance(entry, dict):
         raise ConfigError(f"{where} must be a table with tools, rules and an optional reason, not {kind(entry)}")
     extra = sorted(set(entry) - {"tools", "rules", "reason", "files"})
@@ -450,7 +480,7 @@ def _tool_ignore(entry: Any, where: str) -> ToolIgnore:
     codes = _codes(entry["rules"], f"{where}: rules")
     files = _strings(entry.get("files", []), f"{where}: files")
     label = f"per-tool ignore tools={','.join(tools)} rules={','.join(codes)}"
-    return ToolIgnore(tools, codes, reason, files, label)
+    return ToolIgnore(tools, codes, reason, files, label, source=source, root=root)
 
 
 def _severity(value: Any, where: str) -> Severity:
@@ -554,15 +584,60 @@ def find_config(start: Path) -> Path | None:
 def load_settings(config_path: Path | None) -> Settings:
     settings = Settings(path=config_path)
     if config_path is not None:
-        table = read_table(config_path)
-        if table is None:
-            raise ConfigError(f"{shown_path(config_path)}: no [tool.catalint] table")
-        where = shown_path(config_path)
-        try:
-            apply_table(settings, table, where)
-        except ConfigError as exc:
-            raise ConfigError(placed(str(exc), where, config_path)) from None
+        chain = _chain(config_path)
+        settings.extends = [path for path, _ in chain[-2::-1]]
+        home = config_path.parent.resolve()
+        for i, (path, table) in enumerate(chain):
+            where = shown_path(path)
+            folder = path.parent.resolve()
+            try:  # an extended file's globs are read from its own folder, as in ruff
+                apply_table(settings, table, where, over=i > 0, root=None if folder == home else folder)
+            except ConfigError as exc:
+                raise ConfigError(placed(str(exc), where, path)) from None
     return settings
+
+
+def _chain(config_path: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The config file and those it extends, each with its table: the one extended first."""
+    chain: list[tuple[Path, dict[str, Any]]] = []
+    seen: list[Path] = []
+    path = config_path
+    while True:
+        table = read_table(path)
+        if table is None:
+            if chain:  # named by an extend
+                where = shown_path(chain[-1][0])
+                message = f"{where}: extend: {shown_path(path)} has no [tool.catalint] table"
+                raise ConfigError(placed(message, where, chain[-1][0]))
+            raise ConfigError(f"{shown_path(path)}: no [tool.catalint] table")
+        chain.append((path, table))
+        seen.append(path.resolve())
+        if "extend" not in table:
+            return chain[::-1]
+        where = shown_path(path)
+        try:
+            path = _extended(table["extend"], path, seen)
+        except ConfigError as exc:
+            raise ConfigError(placed(f"{where}: {exc}", where, path)) from None
+
+
+def _extended(value: Any, path: Path, seen: list[Path]) -> Path:
+    """The config file an extend setting names: read from the folder of the file that names it."""
+    if not isinstance(value, str):
+        raise ConfigError(f"extend must be a string: the path of a config file, not {kind(value)}")
+    if not value.strip():
+        raise ConfigError("extend: an empty path; name a pyproject.toml, catalint.toml or .catalint.toml")
+    target = path.parent / os.path.expanduser(value)
+    if target.resolve() in seen:
+        loop = " -> ".join([*(shown_path(p) for p in seen), shown_path(target)])
+        raise ConfigError(f"extend: {value!r} closes a loop ({loop})")
+    # os.path: a FIFO or device is no config (reading one could wait or run on forever)
+    if not os.path.isfile(target):
+        what = "no such file"
+        if os.path.exists(target):
+            what = "a folder" if os.path.isdir(target) else "not a regular file"
+        raise ConfigError(f"extend: {value!r}: {what} ({shown_path(target)})")
+    return target
 
 
 _UNKNOWN = re.compile(r"unknown (?:setting|key|gate target|smell) '([^']+)'")

@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from catalint.config import FileIgnore, Settings, ToolIgnore, glob_match, matches
+from catalint.config import FileIgnore, Settings, ToolIgnore, matches
 from catalint.loader import LoadError
 from catalint.model import UNPLACED, Catalog, Finding, Severity, Tool
 from catalint.registry import CatalogHit, Hit, Rule, all_rules, set_options
@@ -86,6 +86,7 @@ class _Plan:
     twins: Twins | None = None  # findings to copy for unchanged tools (twins.py), when they apply here
     copied: frozenset[str] = frozenset()  # the codes of the rules whose findings are copied
     locate: bool = True  # look up each finding's span (else UNPLACED, for the caller to look up)
+    tool_ignores: list[ToolIgnore] = field(default_factory=list)  # the per-tool ignores whose files take this one in
 
     @property
     def ignores(self) -> list[FileIgnore | ToolIgnore]:
@@ -213,8 +214,9 @@ def _plan(
     for a in active:
         if a.file_ignore is not None:
             a.file_ignore.seen = True
-    for entry in settings.per_tool_ignores:
-        if not entry.seen and (not entry.files or glob_match(rel, entry.files)):
+    tool_ignores = settings.tool_ignores(catalog) if settings.per_tool_ignores else []
+    for entry in tool_ignores:
+        if not entry.seen:
             entry.seen = any(matches(r, a.rule.code) for a in active for r in entry.rules)
     if not tokens:
         from catalint.quality import needs_tokens
@@ -225,7 +227,7 @@ def _plan(
     if twins is not None:
         from catalint.twins import usable
 
-        if not usable(twins, settings, rel, [(a.rule.code, a.file_ignore is not None) for a in tool_rules]):
+        if not usable(twins, settings, catalog, [(a.rule.code, a.file_ignore is not None) for a in tool_rules]):
             twins = None
     return _Plan(
         tool_rules,
@@ -242,6 +244,7 @@ def _plan(
         twins,
         copied,
         locate,
+        tool_ignores,
     )
 
 
@@ -393,11 +396,11 @@ def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list
     if active.file_ignore is not None:
         active.file_ignore.used += len(hits)
         return len(hits)
-    settings, code = plan.settings, active.rule.code
+    code = active.rule.code
     suppressed = 0
     for hit in hits:
-        if settings.per_tool_ignores:
-            tool_ignore = settings.tool_ignored(tool.name, code, plan.rel)
+        if plan.tool_ignores:
+            tool_ignore = next((e for e in plan.tool_ignores if e.applies(tool.name, code)), None)
             if tool_ignore is not None:
                 tool_ignore.used += 1
                 suppressed += 1

@@ -16,6 +16,8 @@ def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".
     """What lint would apply to file (or, with no file, to one in folder): the config file it comes
     from, then every setting as resolved, in the names the config uses."""
     source = shown_path(settings.path) if settings.path else "none (the built-in defaults)"
+    if settings.extends:
+        source += ", extending " + ", then ".join(shown_path(p) for p in settings.extends)
     codes = settings.enabled_codes()
     lines = [
         f"file: {file if file is not None else f'(no catalog found: the settings of the folder {folder})'}",

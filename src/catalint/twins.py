@@ -16,7 +16,7 @@ import pickle
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from catalint.config import Settings, glob_match
+from catalint.config import Settings
 from catalint.model import UNPLACED, Catalog, Finding, Tool
 from catalint.sourcemap import pointer_in_tool
 
@@ -50,21 +50,21 @@ def identical(a: dict[str, Any], b: dict[str, Any]) -> bool:
         return False
 
 
-def usable(twins: Twins, settings: Settings, rel: str, rules: list[tuple[str, bool]]) -> bool:
-    """Whether the twins' findings are what linting the catalog at rel would find: base linted with
-    these settings, none of its findings dropped past the cap, and every ignore covering both files
-    alike. rules: each tool rule's code, and whether a per-file ignore covers it at rel."""
+def usable(twins: Twins, settings: Settings, catalog: Catalog, rules: list[tuple[str, bool]]) -> bool:
+    """Whether the twins' findings are what linting catalog would find: base linted with these settings,
+    none of its findings dropped past the cap, and every ignore covering both files alike. rules: each
+    tool rule's code, and whether a per-file ignore covers it in catalog."""
     if twins.settings is not settings or twins.base.dropped:
         return False
     base = twins.base.catalog
-    base_rel = settings.catalog_rel(base)
     if settings.per_file_ignores:
+        base_rel = settings.catalog_rel(base)
         path = base.path if base.path != "-" else None
         if any((settings.file_ignored(base_rel, code, path) is not None) != ignored for code, ignored in rules):
             return False
-    return all(
-        not e.files or glob_match(base_rel, e.files) == glob_match(rel, e.files) for e in settings.per_tool_ignores
-    )
+    if not settings.per_tool_ignores:
+        return True
+    return [id(e) for e in settings.tool_ignores(base)] == [id(e) for e in settings.tool_ignores(catalog)]
 
 
 def copied(
