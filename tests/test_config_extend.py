@@ -137,6 +137,7 @@ def test_config_flag_and_a_home_relative_path(
         ("\nextend = 5\n", {}, "servers/a/catalint.toml:2:10: extend must be a string"),
         ('extend = " "\n', {}, "servers/a/catalint.toml:1:1: extend: an empty path"),
         ('extend = ".."\n', {}, "servers/a/catalint.toml:1:1: extend: '..': a folder"),
+        ('extend = "a\\u0000b"\n', {}, "servers/a/catalint.toml:1:1: extend: 'a\\x00b': a path cannot hold a NUL"),
         ('extend = "/dev/null"\n', {}, "servers/a/catalint.toml:1:1: extend: '/dev/null': not a regular file"),
         (
             'extend = "catalint.toml"\n',
@@ -182,3 +183,13 @@ def test_a_bad_extend_is_a_config_error_at_its_line(
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {message}"), result.output
+
+
+def test_an_extend_into_a_loop_of_links_is_a_config_error(cli, tmp_path: Path, catalog: Path) -> None:
+    (tmp_path / "one.toml").symlink_to(tmp_path / "two.toml")
+    (tmp_path / "two.toml").symlink_to(tmp_path / "one.toml")
+    write(catalog.parent / "catalint.toml", 'extend = "../../one.toml"\n')
+    result = lint(cli, catalog)
+    assert result.exit_code == 2
+    assert result.output.startswith("error: servers/a/catalint.toml:1:1: extend: '../../one.toml': "), result.output
+    assert len(result.output.strip().splitlines()) == 1

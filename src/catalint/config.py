@@ -611,7 +611,7 @@ def _chain(config_path: Path) -> list[tuple[Path, dict[str, Any]]]:
                 raise ConfigError(placed(message, where, chain[-1][0]))
             raise ConfigError(f"{shown_path(path)}: no [tool.catalint] table")
         chain.append((path, table))
-        seen.append(path.resolve())
+        seen.append(path.resolve())  # resolved already by _extended, or found by find_config
         if "extend" not in table:
             return chain[::-1]
         where = shown_path(path)
@@ -627,8 +627,14 @@ def _extended(value: Any, path: Path, seen: list[Path]) -> Path:
         raise ConfigError(f"extend must be a string: the path of a config file, not {kind(value)}")
     if not value.strip():
         raise ConfigError("extend: an empty path; name a pyproject.toml, catalint.toml or .catalint.toml")
+    if "\0" in value:
+        raise ConfigError(f"extend: {value!r}: a path cannot hold a NUL character")
     target = path.parent / os.path.expanduser(value)
-    if target.resolve() in seen:
+    try:
+        real = target.resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a loop of symbolic links
+        raise ConfigError(f"extend: {value!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    if real in seen:
         loop = " -> ".join([*(shown_path(p) for p in seen), shown_path(target)])
         raise ConfigError(f"extend: {value!r} closes a loop ({loop})")
     # os.path: a FIFO or device is no config (reading one could wait or run on forever)
