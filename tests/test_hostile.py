@@ -2129,7 +2129,7 @@ reason = "internal tools"
 
 CONFIG_KEYS = [
     *"select extend-select ignore per-file-ignores per-tool-ignores severity fail-severity include".split(),
-    *"exclude force-exclude tool-token-budget catalog-token-budget gate extend-gate targets".split(),
+    *"exclude force-exclude tool-token-budget catalog-token-budget gate extend-gate targets extend".split(),
     "tool",
     "selekt",
 ]
@@ -2179,6 +2179,8 @@ _VALID: dict[str, Any] = {  # values each setting takes, so that runs get past t
     "gate": st.one_of(st.booleans(), st.dictionaries(st.sampled_from(["min_score", "mean_score"]), st.floats(0, 1))),
     "extend-gate": st.lists(st.sampled_from(["warning_count<=9", "mean_score>=0.1"]), max_size=2),
     "targets": st.lists(st.sampled_from(["openai", "anthropic", "gemini", "mcp"]), max_size=2),
+    # base.toml is written beside it (ignore = ["DESC-012"]); the rest: itself, missing, a folder, a device
+    "extend": st.sampled_from(["base.toml", "./base.toml", "catalint.toml", "nope.toml", "", ".", "/dev/null"]),
 }
 _settings = st.lists(st.sampled_from(sorted(_VALID)), max_size=3, unique=True).flatmap(
     lambda keys: st.fixed_dictionaries({k: st.one_of(*[_VALID[k]] * 4, _toml_values) for k in keys})
@@ -2199,6 +2201,7 @@ def test_any_config_file_is_read_or_refused_in_one_line(cli, tmp_path: Path, con
     text = config if isinstance(config, str) else "".join(f"{k} = {_toml_value(v)}\n" for k, v in config.items())
     write(root / "catalint.toml", text.encode("utf-8", "surrogatepass"))
     write(root / "a.tools.json", GOOD_JSON)
+    write(root / "base.toml", b'ignore = ["DESC-012"]\n')
     result = cli("lint", "cfg/a.tools.json")
     no_crash(result)
     assert result.exit_code in (0, 1, 2), (result.exit_code, result.stderr[-2000:])
