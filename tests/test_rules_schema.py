@@ -62,7 +62,7 @@ def tool(schema: Any = ..., **fields: Any) -> dict[str, Any]:
 
 def run(code: str, *tools: dict[str, Any], **settings: Any) -> list[Finding]:
     catalog = load_text(json.dumps({"tools": list(tools)}, indent=2), "t.json", "t.json")
-    return lint_catalog(catalog, Settings(select=[code], **settings)).findings
+    return lint_catalog(catalog, Settings(select=code.split(","), **settings)).findings
 
 
 def fires(code: str, t: dict[str, Any]) -> bool:
@@ -898,6 +898,37 @@ def test_sch008_near_miss_optional_outside_a_property() -> None:
 
 def test_sch008_near_miss_required_array() -> None:
     assert not fires("SCH-008", tool(obj({"city": STR}, ["city"])))
+
+
+def test_sch006_leaves_a_boolean_required_to_sch008_when_it_is_on() -> None:
+    schema = obj({"city": {**STR, "required": True}}, **{"$schema": DRAFT7})
+    at = f"{IS}/properties/city/required"
+    both = run("SCH-006,SCH-008", tool(schema))
+    assert [(f.code, f.pointer) for f in both] == [("SCH-008", at)]
+    # SCH-008 off: SCH-006 reports the invalid keyword itself
+    assert [(f.code, f.pointer) for f in run("SCH-006,SCH-008", tool(schema), ignore=["SCH-008"])] == [("SCH-006", at)]
+    # near miss: with SCH-008 on, another error of the same schema is still SCH-006's
+    bad = obj({"city": {**STR, "required": True}, "n": {"type": "integer", "minimum": "0"}})
+    assert [(f.code, f.pointer) for f in run("SCH-006,SCH-008", tool(bad))] == [
+        ("SCH-008", at),
+        ("SCH-006", f"{IS}/properties/n/minimum"),
+    ]
+
+
+def test_sch006_reports_a_boolean_required_sch008_does_not() -> None:
+    # in an unused definition SCH-008 is silent, so SCH-006 keeps the finding even with SCH-008 on
+    schema = obj({"city": STR}, **{"$defs": {"D": obj({"x": {**STR, "required": True}})}})
+    found = run("SCH-006,SCH-008", tool(schema))
+    assert [(f.code, f.pointer) for f in found] == [("SCH-006", f"{IS}/$defs/D/properties/x/required")]
+
+
+def test_sch008_message_names_the_dialect() -> None:
+    prop = {"city": {**STR, "required": True}}
+    f = only("SCH-008", obj(prop, **{"$schema": DRAFT7}))
+    assert "not valid JSON Schema draft-07" in f.message and "2020-12" not in f.message
+    assert "not valid JSON Schema 2020-12" in only("SCH-008", obj(prop)).message
+    f = only("SCH-008", obj(prop, **{"$schema": "https://example.com/mine"}))
+    assert "no JSON Schema dialect since draft 4 allows" in f.message
 
 
 # ---------------------------------------------------------------- SCH-009
