@@ -469,6 +469,33 @@ def test_sch004_near_miss_a_branch_property_refines_a_bounded_one() -> None:
     assert pointers("SCH-004", schema) == [f"{IS}/properties/x", f"{IS}/oneOf/0/properties/x"]
 
 
+HANDLE = {"type": "string", "minLength": 1}
+
+
+@pytest.mark.parametrize(
+    ("handle", "use"),
+    [
+        (HANDLE, {"$ref": "#/$defs/Handle", "maxLength": 32}),
+        (HANDLE, {"maxLength": 32, "anyOf": [{"$ref": "#/$defs/Handle"}, {"type": "null"}]}),  # around the use
+        ({"anyOf": [HANDLE, {"type": "null"}]}, {"$ref": "#/$defs/Handle", "maxLength": 32}),  # a branch of it
+        ({"type": "array", "items": STR}, {"$ref": "#/$defs/Handle", "maxItems": 5}),
+    ],
+)
+def test_sch004_near_miss_a_definition_every_use_bounds(handle: dict[str, Any], use: dict[str, Any]) -> None:
+    schema = obj({"old": use, "new": use}, ["old", "new"], **{"$defs": {"Handle": handle}})
+    assert pointers("SCH-004", schema) == []
+
+
+def test_sch004_fires_on_a_definition_one_use_leaves_open() -> None:
+    bounded = {"$ref": "#/$defs/Handle", "maxLength": 32}
+    schema = obj({"old": bounded, "new": {"$ref": "#/$defs/Handle"}}, **{"$defs": {"Handle": HANDLE}})
+    assert pointers("SCH-004", schema) == [f"{IS}/$defs/Handle"]
+    # a bound written only in an unused definition's $ref does not count either
+    defs = {"Handle": HANDLE, "Unused": {"$ref": "#/$defs/Handle", "maxLength": 32}}
+    schema = obj({"new": {"$ref": "#/$defs/Handle"}}, **{"$defs": defs})
+    assert pointers("SCH-004", schema) == [f"{IS}/$defs/Handle"]
+
+
 @pytest.mark.parametrize(
     ("prop", "where"),
     [

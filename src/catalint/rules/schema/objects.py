@@ -11,8 +11,8 @@ from catalint.registry import Hit, rule
 from catalint.rules.schema.common import (
     BEFORE_2019,
     dialect,
+    every_use,
     is_map,
-    referrers,
     root_of,
     through_branches,
     used_nodes,
@@ -213,8 +213,7 @@ def _a_base(node: Node, tool: Tool) -> bool:
     "#/$defs/Paging"}]`): closing it would reject the properties written beside it."""
     if node.role != "defs" or id(node.schema) not in _branch_targets(tool):
         return False  # no branch applies it: the common case, told without resolving every $ref
-    users = referrers(tool).get(id(node.schema))
-    return bool(users) and all(_refines_parent(user) for user in users)
+    return every_use(tool, node, _refines_parent)
 
 
 def _branch_targets(tool: Tool) -> set[int]:
