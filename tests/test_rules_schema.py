@@ -1244,6 +1244,29 @@ def test_sch011_fires_on_array_without_items() -> None:
 
 
 @pytest.mark.parametrize(
+    ("items", "said"),
+    [
+        ({}, " (items: {} takes any value)"),
+        (True, " (items: true takes any value)"),
+        ({"description": "A cell value.", "title": "Cell"}, " (an items schema of annotations only takes any value)"),
+    ],
+)
+def test_sch011_fires_on_array_whose_items_take_anything(items: Any, said: str) -> None:
+    f = only("SCH-011", obj({"rows": {"type": "array", "maxItems": 3, "items": items}}))
+    assert f.pointer == f"{IS}/properties/rows"
+    assert f.message.endswith("is an array with no items schema" + said)
+
+
+@pytest.mark.parametrize(
+    "items",
+    [False, INT, {"enum": [1, 2]}, {"const": 1}, {"$ref": "#/$defs/F"}, {"anyOf": [STR, INT]}, {"minimum": 0}],
+)
+def test_sch011_near_miss_items_that_say_something(items: Any) -> None:
+    schema = obj({"rows": {"type": "array", "maxItems": 3, "items": items}}, **{"$defs": {"F": INT}})
+    assert not fires("SCH-011", tool(schema))
+
+
+@pytest.mark.parametrize(
     "prop",
     [
         {"type": "object"},
