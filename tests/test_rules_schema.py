@@ -1009,6 +1009,16 @@ def test_sch009_a_null_default_on_a_non_null_type_says_how_to_fix_it() -> None:
     assert other.suggestion is None and "the type leaves out" not in other.message
 
 
+def test_sch009_a_null_default_reads_alike_whatever_checks_it() -> None:
+    # an array schema goes to jsonschema-rs ("fails: null is not of type"), a string one to the quick check
+    f = only("SCH-009", obj({"tags": {"type": "array", "maxItems": 3, "items": STR, "default": None}}))
+    assert f.message.endswith('default null is not of type "array": the type leaves out the null it defaults to')
+    # near miss: a null type that rejects null for another reason is no type that leaves null out
+    found = run("SCH-009", tool(obj({"x": {"type": "null", "enum": [1], "default": None}})))
+    (f,) = [f for f in found if f.pointer == f"{IS}/properties/x/default"]
+    assert f.message.endswith("default null is not one of the enum values") and f.suggestion is None
+
+
 def test_sch009_fires_on_example_breaking_max_length() -> None:
     f = only("SCH-009", obj({"code": {"type": "string", "maxLength": 3, "examples": ["abc", "abcd"]}}))
     assert f.pointer == f"{IS}/properties/code/examples/1"
