@@ -285,6 +285,16 @@ def test_cat004_an_underscore_for_a_dot_after_a_prefix_stays_camel_case() -> Non
     assert "is camelCase" in found[0].message
 
 
+def test_cat004_compares_the_verbs_after_a_namespace_prefix() -> None:
+    # 'hosting_' before camelCase is a namespace, as for the style: get beside fetch, not 'hosting' twice
+    names = ("hosting_getDomain", "hosting_getRecord", "hosting_getUser", "hosting_fetchZone")
+    found = run("CAT-004", *_named(*names))
+    assert [f.tool for f in found] == ["hosting_fetchZone"]
+    assert "says 'fetch' where other tools say 'get'" in found[0].message
+    # near miss: snake_case words after the underscore are no namespace; the first word stays the verb
+    assert run("CAT-004", *_named("hosting_get_domain", "hosting_fetch_zone")) == []
+
+
 def test_cat004_a_tie_names_the_same_side_whatever_the_order() -> None:
     # the group's first verb and snake_case win a tie, not the tool that comes first
     for names in (("update_issue", "set_project"), ("set_project", "update_issue")):

@@ -62,7 +62,7 @@ def tool(schema: Any = ..., **fields: Any) -> dict[str, Any]:
 
 def run(code: str, *tools: dict[str, Any], **settings: Any) -> list[Finding]:
     catalog = load_text(json.dumps({"tools": list(tools)}, indent=2), "t.json", "t.json")
-    return lint_catalog(catalog, Settings(select=[code], **settings)).findings
+    return lint_catalog(catalog, Settings(select=code.split(","), **settings)).findings
 
 
 def fires(code: str, t: dict[str, Any]) -> bool:
@@ -467,6 +467,33 @@ def test_sch004_near_miss_a_branch_property_refines_a_bounded_one() -> None:
     assert pointers("SCH-004", schema) == []
     schema["properties"]["x"] = {"type": "string"}
     assert pointers("SCH-004", schema) == [f"{IS}/properties/x", f"{IS}/oneOf/0/properties/x"]
+
+
+HANDLE = {"type": "string", "minLength": 1}
+
+
+@pytest.mark.parametrize(
+    ("handle", "use"),
+    [
+        (HANDLE, {"$ref": "#/$defs/Handle", "maxLength": 32}),
+        (HANDLE, {"maxLength": 32, "anyOf": [{"$ref": "#/$defs/Handle"}, {"type": "null"}]}),  # around the use
+        ({"anyOf": [HANDLE, {"type": "null"}]}, {"$ref": "#/$defs/Handle", "maxLength": 32}),  # a branch of it
+        ({"type": "array", "items": STR}, {"$ref": "#/$defs/Handle", "maxItems": 5}),
+    ],
+)
+def test_sch004_near_miss_a_definition_every_use_bounds(handle: dict[str, Any], use: dict[str, Any]) -> None:
+    schema = obj({"old": use, "new": use}, ["old", "new"], **{"$defs": {"Handle": handle}})
+    assert pointers("SCH-004", schema) == []
+
+
+def test_sch004_fires_on_a_definition_one_use_leaves_open() -> None:
+    bounded = {"$ref": "#/$defs/Handle", "maxLength": 32}
+    schema = obj({"old": bounded, "new": {"$ref": "#/$defs/Handle"}}, **{"$defs": {"Handle": HANDLE}})
+    assert pointers("SCH-004", schema) == [f"{IS}/$defs/Handle"]
+    # a bound written only in an unused definition's $ref does not count either
+    defs = {"Handle": HANDLE, "Unused": {"$ref": "#/$defs/Handle", "maxLength": 32}}
+    schema = obj({"new": {"$ref": "#/$defs/Handle"}}, **{"$defs": defs})
+    assert pointers("SCH-004", schema) == [f"{IS}/$defs/Handle"]
 
 
 @pytest.mark.parametrize(
@@ -900,6 +927,37 @@ def test_sch008_near_miss_required_array() -> None:
     assert not fires("SCH-008", tool(obj({"city": STR}, ["city"])))
 
 
+def test_sch006_leaves_a_boolean_required_to_sch008_when_it_is_on() -> None:
+    schema = obj({"city": {**STR, "required": True}}, **{"$schema": DRAFT7})
+    at = f"{IS}/properties/city/required"
+    both = run("SCH-006,SCH-008", tool(schema))
+    assert [(f.code, f.pointer) for f in both] == [("SCH-008", at)]
+    # SCH-008 off: SCH-006 reports the invalid keyword itself
+    assert [(f.code, f.pointer) for f in run("SCH-006,SCH-008", tool(schema), ignore=["SCH-008"])] == [("SCH-006", at)]
+    # near miss: with SCH-008 on, another error of the same schema is still SCH-006's
+    bad = obj({"city": {**STR, "required": True}, "n": {"type": "integer", "minimum": "0"}})
+    assert [(f.code, f.pointer) for f in run("SCH-006,SCH-008", tool(bad))] == [
+        ("SCH-008", at),
+        ("SCH-006", f"{IS}/properties/n/minimum"),
+    ]
+
+
+def test_sch006_reports_a_boolean_required_sch008_does_not() -> None:
+    # in an unused definition SCH-008 is silent, so SCH-006 keeps the finding even with SCH-008 on
+    schema = obj({"city": STR}, **{"$defs": {"D": obj({"x": {**STR, "required": True}})}})
+    found = run("SCH-006,SCH-008", tool(schema))
+    assert [(f.code, f.pointer) for f in found] == [("SCH-006", f"{IS}/$defs/D/properties/x/required")]
+
+
+def test_sch008_message_names_the_dialect() -> None:
+    prop = {"city": {**STR, "required": True}}
+    f = only("SCH-008", obj(prop, **{"$schema": DRAFT7}))
+    assert "not valid JSON Schema draft-07" in f.message and "2020-12" not in f.message
+    assert "not valid JSON Schema 2020-12" in only("SCH-008", obj(prop)).message
+    f = only("SCH-008", obj(prop, **{"$schema": "https://example.com/mine"}))
+    assert "no JSON Schema dialect since draft 4 allows" in f.message
+
+
 # ---------------------------------------------------------------- SCH-009
 
 
@@ -949,6 +1007,16 @@ def test_sch009_a_null_default_on_a_non_null_type_says_how_to_fix_it() -> None:
     assert f.suggestion == 'declare "type": ["string", "null"], or remove "default": null'
     other = only("SCH-009", obj({"n": {"type": "integer", "default": "x"}}))  # any other bad default
     assert other.suggestion is None and "the type leaves out" not in other.message
+
+
+def test_sch009_a_null_default_reads_alike_whatever_checks_it() -> None:
+    # an array schema goes to jsonschema-rs ("fails: null is not of type"), a string one to the quick check
+    f = only("SCH-009", obj({"tags": {"type": "array", "maxItems": 3, "items": STR, "default": None}}))
+    assert f.message.endswith('default null is not of type "array": the type leaves out the null it defaults to')
+    # near miss: a null type that rejects null for another reason is no type that leaves null out
+    found = run("SCH-009", tool(obj({"x": {"type": "null", "enum": [1], "default": None}})))
+    (f,) = [f for f in found if f.pointer == f"{IS}/properties/x/default"]
+    assert f.message.endswith("default null is not one of the enum values") and f.suggestion is None
 
 
 def test_sch009_fires_on_example_breaking_max_length() -> None:
@@ -1183,6 +1251,29 @@ def test_sch011_fires_on_array_without_items() -> None:
     assert f.pointer == f"{IS}/properties/tags"
     assert f.severity == Severity.WARNING
     assert "no items schema" in f.message
+
+
+@pytest.mark.parametrize(
+    ("items", "said"),
+    [
+        ({}, " (items: {} takes any value)"),
+        (True, " (items: true takes any value)"),
+        ({"description": "A cell value.", "title": "Cell"}, " (an items schema of annotations only takes any value)"),
+    ],
+)
+def test_sch011_fires_on_array_whose_items_take_anything(items: Any, said: str) -> None:
+    f = only("SCH-011", obj({"rows": {"type": "array", "maxItems": 3, "items": items}}))
+    assert f.pointer == f"{IS}/properties/rows"
+    assert f.message.endswith("is an array with no items schema" + said)
+
+
+@pytest.mark.parametrize(
+    "items",
+    [False, INT, {"enum": [1, 2]}, {"const": 1}, {"$ref": "#/$defs/F"}, {"anyOf": [STR, INT]}, {"minimum": 0}],
+)
+def test_sch011_near_miss_items_that_say_something(items: Any) -> None:
+    schema = obj({"rows": {"type": "array", "maxItems": 3, "items": items}}, **{"$defs": {"F": INT}})
+    assert not fires("SCH-011", tool(schema))
 
 
 @pytest.mark.parametrize(

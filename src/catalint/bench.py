@@ -279,7 +279,8 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
     bench = Bench(spec)
     picks, correct = bench.baseline()
     tools = spec.catalog.tools
-    set_options({"catalog_tools": tools})  # as `catalint lint` gives the tool rules, with default budgets
+    # as `catalint lint` gives the tool rules, with default budgets and the rules on by default
+    set_options({"catalog_tools": tools, "rules": frozenset(r.code for r in _TOOL_RULES or _tool_rules())})
     scores = [score(t).score for t in tools]
     smells: Counter[str] = Counter()
     original_smells = {}

@@ -239,6 +239,8 @@ def _plan(
             "catalog_token_budget": settings.catalog_token_budget,
             # the tool's siblings, for rules that tell the server's own tools apart (registered siblings=True)
             "catalog_tools": catalog.tools,
+            # the tool rules whose findings this file keeps, for a rule that leaves a case to another (SCH-006)
+            "rules": frozenset(a.rule.code for a in tool_rules if a.file_ignore is None),
         },
         tokens,
         twins,

@@ -211,15 +211,20 @@ def _camel(part: str) -> bool:
     return bool(_CAMEL.fullmatch(part.replace("_", "")))
 
 
+def _unprefixed(name: str) -> str:
+    """A name's last dotted part, less a prefix before an underscore when camelCase follows it (a namespace
+    like a dotted one: `hosting_getDomain` is `getDomain`)."""
+    last = name.rsplit(".", 1)[-1]
+    prefix, underscore, rest = last.partition("_")
+    return rest if underscore and _PREFIX.fullmatch(prefix) and _camel(rest) else last
+
+
 def naming_style(name: str) -> str | None:
     """snake_case, camelCase, PascalCase or kebab-case of a name's last dotted part; None for one plain word.
 
     A prefix before an underscore, with camelCase after it, is a namespace like a dotted one:
     Hostinger's `hosting_generateFreeSubdomain` and `agency-hosting_deployWebsite` are camelCase."""
-    last = name.rsplit(".", 1)[-1]
-    prefix, underscore, rest = last.partition("_")
-    if underscore and _PREFIX.fullmatch(prefix) and _camel(rest):
-        last = rest
+    last = _unprefixed(name)
     if _camel(last):
         return "camelCase"
     if "_" in last and "-" not in last:
@@ -236,10 +241,10 @@ def naming_style(name: str) -> str | None:
 
 
 def _verb(name: str) -> str | None:
-    """The first word of a name's last dotted part; None for a one-word name (`find`), which names an
-    operation of its own (a database's verb), not an action on a thing that another tool might word
-    differently."""
-    words = _WORDS.findall(name.rsplit(".", 1)[-1])
+    """The first word of a name's last dotted part, less a namespace prefix (`hosting_getDomain`: get, as
+    naming_style reads it); None for a one-word name (`find`), which names an operation of its own (a
+    database's verb), not an action on a thing that another tool might word differently."""
+    words = _WORDS.findall(_unprefixed(name))
     return words[0].lower() if len(words) > 1 else None
 
 
@@ -269,9 +274,10 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
     edits), and a verb that at least two
     tools and more than a third of its group use, which is a convention of the
     catalog (`find_*` to list, `search_*` to query) rather than a slip. A
-    namespace before a dot is ignored, and so is a prefix before an
-    underscore when camelCase follows (`hosting_listDomains`,
-    `agency-hosting_deployWebsite`), and an underscore standing for a dot
+    namespace before a dot is ignored, for the style and the verb alike, and
+    so is a prefix before an underscore when camelCase follows
+    (`hosting_listDomains`, `agency-hosting_deployWebsite`: `hosting_getDomain`
+    and `hosting_fetchZone` say get and fetch), and an underscore standing for a dot
     inside a camelCase name (`startNode_jsBuild`, from "Node.js") keeps it
     camelCase; one-word names have no style, and their
     verb is not compared: `find` beside `search_knowledge` in mongodb-mcp-server

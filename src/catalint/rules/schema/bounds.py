@@ -9,6 +9,7 @@ from typing import Any
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.rules.schema.common import (
+    every_use,
     root_of,
     through_branches,
     used_nodes,
@@ -99,6 +100,26 @@ def _bounded_around(node: Node, bounds: Callable[[dict[str, Any]], bool], root: 
 
 
 _BRANCHES = frozenset(("allOf", "anyOf", "oneOf"))
+
+
+def _bounded_by_uses(node: Node, kind: str, tool: Tool, root: dict[str, Any]) -> bool:
+    """A definition (or a branch of one) that every `$ref` to it bounds where it applies it:
+    `{"$ref": "#/$defs/Handle", "maxLength": 32}`. Told once per definition and kind."""
+    at = node
+    while at.role == "branch" and at.parent is not None:  # a branch takes the same value as what holds it
+        at = at.parent
+    if at.role != "defs":
+        return False  # the common case
+    key = ("sch004_uses", id(at.schema), kind)
+    known = tool.cache.get(key)
+    if known is None:
+        bounds = _bounded_string if kind == "string" else _bounded_array
+        known = tool.cache[key] = every_use(tool, at, lambda user: _bounded_use(user, bounds, root))
+    return known
+
+
+def _bounded_use(user: Node, bounds: Callable[[dict[str, Any]], bool], root: dict[str, Any]) -> bool:
+    return bounds(user.schema) or _bounded_around(user, bounds, root)
 
 
 def _not_kind(branch: Any, bounds: Callable[[dict[str, Any]], bool]) -> bool:
@@ -201,8 +222,11 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     it applies to the same value: on the schema itself, in what its `$ref`
     names, in every `anyOf`/`oneOf` branch or one `allOf` branch, in an `allOf`
     sibling, on a schema the string is a branch of (`{"maxLength": 64, "anyOf":
-    [{"type": "string"}, {"type": "null"}]}`), and, for a property of a branch,
-    on the same property of an enclosing object, which it only refines. A
+    [{"type": "string"}, {"type": "null"}]}`), for a property of a branch,
+    on the same property of an enclosing object, which it only refines, and,
+    for a `$defs`/`definitions` entry (or a branch of one), at every `$ref`
+    that applies it (`{"$ref": "#/$defs/Handle", "maxLength": 32}` wherever
+    `Handle` is used; one use without a bound, and the entry is reported). A
     `$defs`/`definitions` entry counts only when used: one that no `$ref`
     reaches from the root takes no value, so nothing inside it is reported.
 
@@ -225,6 +249,8 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
         if declared is None or (type(declared) is str and declared != "string" and declared != "array"):
             continue  # no type, or one with no size to bound (the common case): _unbounded says None
         kind = _unbounded(node, root)
+        if kind is not None and _bounded_by_uses(node, kind, tool, root):
+            continue
         if kind == "string":
             yield Hit(node.pointer, f"{where_of(node)} is a string with no maxLength", 'add "maxLength"')
         elif kind == "array":

@@ -72,6 +72,15 @@ def referrers(tool: Tool) -> dict[int, list[Node]]:
     return cached
 
 
+def every_use(tool: Tool, node: Node, test: Callable[[Node], bool]) -> bool:
+    """Whether node is a `$defs`/`definitions` entry that some used `$ref` names and every one (see
+    referrers) passes test: what holds at every place the definition applies."""
+    if node.role != "defs":
+        return False
+    users = referrers(tool).get(id(node.schema))
+    return bool(users) and all(test(user) for user in users)
+
+
 def dialect(tool: Tool) -> Dialect:
     cached = tool.cache.get("dialect")
     if cached is None:

@@ -9,10 +9,11 @@ from typing import Any
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.rules.schema.common import (
+    ANNOTATIONS,
     BEFORE_2019,
     dialect,
+    every_use,
     is_map,
-    referrers,
     root_of,
     through_branches,
     used_nodes,
@@ -213,8 +214,7 @@ def _a_base(node: Node, tool: Tool) -> bool:
     "#/$defs/Paging"}]`): closing it would reject the properties written beside it."""
     if node.role != "defs" or id(node.schema) not in _branch_targets(tool):
         return False  # no branch applies it: the common case, told without resolving every $ref
-    users = referrers(tool).get(id(node.schema))
-    return bool(users) and all(_refines_parent(user) for user in users)
+    return every_use(tool, node, _refines_parent)
 
 
 def _branch_targets(tool: Tool) -> set[int]:
@@ -245,9 +245,11 @@ _ANY_JSON = frozenset(("string", "number", "boolean", "object", "array", "null")
 )
 def opaque_structure(tool: Tool) -> Iterator[Hit]:
     """
-    **What it catches.** An array schema with neither `items` nor `prefixItems`,
-    and an object-typed argument with no `properties`, `patternProperties` (an
-    empty one of either lists no member) or `additionalProperties` schema
+    **What it catches.** An array schema with neither `items` nor `prefixItems`
+    (an `items` of `true`, `{}` or annotations only takes any value, and counts
+    as none; `items: false`, only `[]`, says enough), and an object-typed
+    argument with no `properties`, `patternProperties` (an empty one of
+    either lists no member) or `additionalProperties` schema
     (`unevaluatedProperties` serves as well from 2019-09 on):
     `additionalProperties: true`, `{}` and a schema of annotations only
     (`{"description": "..."}`) say "anything", which leaves the agent guessing
@@ -288,8 +290,14 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
         kinds = types_of(s)
         if _ANY_JSON <= kinds:
             continue  # every JSON type listed: "any value", on purpose
-        if "array" in kinds and "items" not in s and "prefixItems" not in s:
-            yield Hit(node.pointer, f"{where_of(node)} is an array with no items schema", 'add "items": {...}')
+        if "array" in kinds and "prefixItems" not in s and _says_nothing(s.get("items", ...)):
+            items = s.get("items", ...)
+            said = ""
+            if items is True or items == {}:
+                said = f" (items: {json.dumps(items)} takes any value)"
+            elif items is not ...:
+                said = " (an items schema of annotations only takes any value)"
+            yield Hit(node.pointer, f"{where_of(node)} is an array with no items schema{said}", 'add "items": {...}')
         elif (
             "object" in kinds
             and not s.get("properties")  # `properties: {}` lists no member either
@@ -318,6 +326,11 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
                 + said,
                 'add "properties" (or "additionalProperties": {schema} for a map)',
             )
+
+
+def _says_nothing(items: Any) -> bool:
+    """No items keyword (...), or one that takes any value: true, {} or annotations only (`{"description": ...}`)."""
+    return items is ... or items is True or (isinstance(items, dict) and ANNOTATIONS.issuperset(items))
 
 
 def _members_said(schema: dict[str, Any], tool: Tool) -> bool:

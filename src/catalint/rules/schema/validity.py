@@ -14,7 +14,7 @@ from catalint.metaschema import (
     schema_errors,
 )
 from catalint.model import Severity, Tool
-from catalint.registry import Hit, rule
+from catalint.registry import Hit, option, rule
 from catalint.rules.schema.common import (
     dialect,
     input_schema_of,
@@ -89,6 +89,8 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
     and draft-04 are known). A `$schema` that names none of these is itself
     reported, and nothing else is checked against it. Each finding points at the
     offending keyword: `"type": "strin"`, `"required": "city"`, `"minLength": -1`.
+    A property's boolean `required` (draft 3) is left to SCH-008 when that rule
+    is on, so it is reported once.
     A `pattern` or `patternProperties` name must be an ECMA-262 regular
     expression (Validation, section 6.3.3): one that neither reading accepts,
     with the `u` flag or without (`"(abc"`, `"a**"`, Python's `(?P<name>...)`),
@@ -120,11 +122,27 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
         yield Hit(base + "/$schema", d.problem or "unknown $schema", d.suggestion)
         return
     label = "JSON Schema " + d.name
+    left: set[str] | None = None  # the pointers whose errors SCH-008 reports, found on first need
     for error in schema_errors(schema, d.name):
+        pointer = _path_pointer(base, error.path)
+        if error.path and error.path[-1] == "required":
+            if left is None:
+                left = _draft3_pointers(tool) if "SCH-008" in option("rules", ()) else set()
+            if pointer in left:
+                continue  # a property's boolean required: SCH-008 says what it means
         where = "/".join(str(p) for p in error.path) or "the root"
-        yield Hit(_path_pointer(base, error.path), f"not valid {label} at {where}: {error.message}")
+        yield Hit(pointer, f"not valid {label} at {where}: {error.message}")
     for pointer, message in regex_errors(nodes(tool), base):
         yield Hit(pointer, f"not valid {label} at {message}")
+
+
+def _draft3_pointers(tool: Tool) -> set[str]:
+    """Where SCH-008 reports a property's boolean `required`."""
+    return {node.pointer + "/required" for node in used_nodes(tool) if _draft3_required(node)}
+
+
+def _draft3_required(node: Node) -> bool:
+    return node.role == "property" and isinstance(node.schema.get("required"), bool)
 
 
 def regex_errors(walked: list[Node], base: str) -> Iterator[tuple[str, str]]:
@@ -250,12 +268,16 @@ def draft3_required(tool: Tool) -> Iterator[Hit]:
     with an `optional` keyword. Not inside an unused definition (a
     `$defs`/`definitions` entry that no `$ref` reaches from the root), which
     holds no argument; SCH-006 still reports a boolean `required` there, as no
-    dialect since draft 4 allows one.
+    dialect since draft 4 allows one. Where this rule reports a boolean
+    `required`, SCH-006 leaves it out when this rule is on, so it is reported
+    once; with this rule off, SCH-006 reports it as an invalid keyword.
 
     **Why.** Boolean `required` inside a property is JSON Schema draft 3; since
-    draft 4 `required` is an array on the parent object, and `optional` was never a
-    keyword. JSON Schema 2020-12 ignores both, so an argument the author believes
-    is required is in fact optional, and the model is not told it must send it.
+    draft 4 `required` is an array on the parent object, so a boolean one is
+    invalid in the schema's dialect (the message names it), and `optional` was
+    never a keyword. A client either rejects the schema or ignores both, so an
+    argument the author believes is required is in fact optional, and the model
+    is not told it must send it.
 
     **Bad.** `"city": {"type": "string", "required": true}`
 
@@ -264,14 +286,17 @@ def draft3_required(tool: Tool) -> Iterator[Hit]:
     **Fix.** Move the name into the parent object's `required` array and delete
     the property-level keyword.
     """
+    name = dialect(tool).name
+    invalid = f"is not valid JSON Schema {name}" if name else "no JSON Schema dialect since draft 4 allows"
     for node in used_nodes(tool):
         if node.role != "property":
             continue
         s = node.schema
-        if isinstance(s.get("required"), bool):
+        if _draft3_required(node):
             yield Hit(
                 node.pointer + "/required",
-                f"property {node.name!r} has a boolean required (draft 3), which JSON Schema 2020-12 ignores",
+                f"property {node.name!r} has a boolean required (draft 3), which {invalid}: a client rejects the "
+                f"schema or ignores the keyword, so {node.name!r} is not required",
                 f"list {node.name!r} in the parent object's required array",
             )
         if "optional" in s:

@@ -115,11 +115,12 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
                             )
                         break
                 why = problem(validator, value)
-            if why and what == "default" and value is None and isinstance(s.get("type"), str):
+            if why and what == "default" and value is None and isinstance(s.get("type"), str) and s["type"] != "null":
                 # Python's `x: str | None = None` through a generator that drops the None from the type
                 yield Hit(
                     node.pointer + pointer_part,
-                    f"{where_of(node)}: default null {why}: the type leaves out the null it defaults to",
+                    f"{where_of(node)}: default null is not of type {json.dumps(s['type'])}: the type leaves out the "
+                    "null it defaults to",
                     f'declare "type": ["{s["type"]}", "null"], or remove "default": null',
                 )
             elif why:
