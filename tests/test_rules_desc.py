@@ -252,7 +252,10 @@ def test_desc004_still_judges_english_with_foreign_words_or_ise_nouns(desc: str)
         "Run the previous tools first.",
         "Search files. Options are described below.",
         "Returns an id. Pass it to the following tool.",  # nothing follows it here
-        "Look up the summoner first, and then call the next functions.",  # opgg's lol-summoner-renewal
+        "Look up the summoner first, and call the next functions.",
+        "Look up the summoner first, and then call the next tool.",  # a tool is a place, then or not
+        "Look up the summoner first, then call the previous function.",
+        "Call the next function, then call the next function again.",
         "Same as the previous command, but recursive.",
         "Use the last function to save the result.",
         "Uses the settings defined above.",
@@ -283,6 +286,9 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         "Parse a ServiceNow URL into table, sys_id, scope and the suggested next tool. Read-only.",
         # a command or function of the tool's domain, not a tool of the catalog
         "Re-run the last command in the current terminal session.",
+        # the next step in time, not the next place in the list (opgg's lol-summoner-renewal)
+        "Renew the summoner's data. You must always call this function first, and then call the next functions.",
+        "Save the draft, then invoke the next command to publish it.",
         "Return the previous command's exit status.",
         "Roll back an AWS Lambda alias to the previous function version.",
         "Step over to the next function in the call stack.",

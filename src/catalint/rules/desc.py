@@ -193,7 +193,8 @@ _POSITIONAL = LazyRegex(
                 (?:previous|preceding|prior|next|last)\s+tools?
                 # a function or command is one of the catalog's only when called: not "the last command"
                 # of a shell, "the previous function version" of a Lambda, "the next function" of a stack
-              | (?:call|calling|invoke|invoking|use|using|same\s+as)\s+(?:the\s+)?
+              | (?:(?<!then\s)|(?!\w+\s+(?:the\s+)?next\b))  # "and then call the next functions": a time
+                (?:call|calling|invoke|invoking|use|using|same\s+as)\s+(?:the\s+)?
                 (?:previous|preceding|prior|next|last)\s+(?:function|command)s?
             )
             (?!\s+(?:calls?|results?|outputs?|responses?|invocations?|runs?|executions?)\b)  # a time, not a place
@@ -253,7 +254,9 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
     where it is called, used or likened to ("call the next function", "same as
     the previous command"): "re-run the last command" of a shell, "the previous
     function version" of a Lambda and "the next function" in a call stack are
-    things in the tool's domain.
+    things in the tool's domain. After "then" the next function is the next
+    step in time: "call this function first, and then call the next functions"
+    (the next tool is still a place: "then call the next tool").
 
     A reference into the description itself is allowed when there is text for it
     to point at: "listed below" or "run the following command" followed by the
