@@ -780,6 +780,34 @@ def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:
     assert fires("DESC-009", _with_city_text(text))
 
 
+@pytest.mark.parametrize(
+    "description",
+    [
+        # a docstring's worked call of the tool itself (pykrx's get_stock_market_cap)
+        'Get the weather.\n\nReturns:\n    DataFrame:\n        >> get_weather("Paris", 3)\n        Paris  21C',
+        'Get the weather for a city, called as get_weather(units="metric").',
+        "Get the weather. get_weather(3) gives three days.",
+        "Get the weather: `get_weather(['Paris', 'Osaka'])`.",
+    ],
+)
+def test_desc009_a_worked_call_of_the_tool_counts(description: str) -> None:
+    assert not fires("DESC-009", tool(description=description, inputSchema=schema(TWO_PROPS)))
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Get the weather. Call get_weather() with no arguments for the current city.",
+        "Get the weather. Call get_weather(city) then get_weather(city, days).",
+        'Get the weather. Unlike get_weather_v2("Paris"), it takes no units.',  # another tool's call
+        'Get the weather. Unlike forget_weather("Paris"), it keeps the cache.',
+        "Get the weather (2 calls a minute at most).",
+    ],
+)
+def test_desc009_a_mention_of_the_tool_without_values_is_no_example(description: str) -> None:
+    assert fires("DESC-009", tool(description=description, inputSchema=schema(TWO_PROPS)))
+
+
 def test_desc009_example_on_array_items_counts() -> None:
     kinds = {"type": "array", "items": {"type": "string", "example": "Dividend"}}
     assert not fires("DESC-009", tool(inputSchema=schema({"kinds": kinds, **TWO_PROPS})))

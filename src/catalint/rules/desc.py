@@ -14,6 +14,7 @@ from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
 from catalint.tdqs import says_returns
 from catalint.text import (
+    MATCH_TRIES,
     WIDE_WEIGHT,
     LazyRegex,
     clip,
@@ -637,7 +638,7 @@ def _has_examples(tool: Tool) -> bool:
     for examples in (tool.raw.get("examples"), schema.get("examples") if isinstance(schema, dict) else None):
         if isinstance(examples, list) and examples:  # whole calls
             return True
-    if _gives_example(_description(tool)):
+    if _gives_example(_description(tool)) or _calls_itself(tool):
         return True
     for arg in iter_arguments(tool):
         schema = arg.schema
@@ -653,6 +654,28 @@ def _has_examples(tool: Tool) -> bool:
         if arg.description and _gives_example(arg.description):
             return True
     return _assigns_an_argument(tool)
+
+
+# A worked call of the tool by its own name with a value, as a docstring shows one:
+# '>> get_market_cap("20150720", "005930")', 'get_weather(city="Paris")'; not 'get_weather()' nor
+# 'get_weather(city)'.
+_CALL_VALUE = LazyRegex(
+    r"""\([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)?(?:[-+]?\d|["'`\[{]|(?:true|false|null|none)\b)""", re.IGNORECASE
+)
+
+
+def _calls_itself(tool: Tool) -> bool:
+    name, text = tool.name, _description(tool)
+    if not isinstance(name, str) or not name or f"{name}(" not in text:
+        return False
+    at = text.find(f"{name}(")
+    for _ in range(MATCH_TRIES):
+        if at < 0:
+            return False
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "_-")) and _CALL_VALUE.match(text, at + len(name)):
+            return True
+        at = text.find(f"{name}(", at + 1)
+    return False
 
 
 # An argument given a literal value inline: "Set compact=true", "`replace_parent=true`",
@@ -717,7 +740,9 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     default)", "`json` (default)"; after "of" or in brackets only a number, a
     quoted string, true, false or null is a value), or one of the tool's own
     arguments given such a value ("Set compact=true", "`replace_parent=true`",
-    'domain="article"'). Not a behaviour ("defaults to the last hour",
+    'domain="article"'), or a worked call of the tool by its own name with a
+    value ('>> get_market_cap("20150720", "005930")', 'get_weather(city="Paris")';
+    not 'get_weather()' nor 'get_weather(city)'). Not a behaviour ("defaults to the last hour",
     "defaults to the user's settings", "By default, results are sorted"), nor a
     default that marks no value ("`mode` (uses the server default)"), nor an
     assignment with no literal value ("start=next_start") or to a name that is
