@@ -711,6 +711,8 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "City (examples of valid cities are: Paris, Osaka)",
         "City, such as `Paris` or `Osaka`",
         "Paths like '$.panels[0]' select a panel",
+        "City. Not required. Use a name like 'Paris'.",  # the negation is in another sentence
+        "City names like 'Paris' do not need a country.",  # it comes after the value
         "中文城市名称，例如：北京",
         "要查询的城市，比如北京",
         "菜谱分类名称，如水产、早餐、荤菜、主食等",  # 如, "such as" (howtocook)
@@ -755,6 +757,11 @@ def test_desc009_examples_given_in_words(text: str) -> None:
         "Start of the window; defaults to the last 24 hours.",
         "Time zone, by default the server's.",
         "Cities such as these are looked up by name.",  # no quoted value after "such as"
+        # a value to avoid, not an example (a museum server's intent argument)
+        'City name. Don\'t use first-person pronouns like "I" or "my".',
+        "City name; never pass aliases like 'SF'.",
+        "City name. Avoid codes like `PAR`, spell it out.",
+        "City name, which must not hold a region like 'Île-de-France'.",
         "A date in the format 'YYYY-MM-DD'.",  # a pattern, not a value
         "A complex. value",  # 'ex' inside a word
         "Returns {type: object} maps.",  # a shape, no value

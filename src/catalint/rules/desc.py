@@ -579,7 +579,6 @@ _EXAMPLE_FORMS = (
         LazyRegex(r"examples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b|\n\s*```)", re.IGNORECASE),  # or a heading, then code
     ),
     ("such as", LazyRegex(r"""\bsuch as\s+[`'"]""", re.IGNORECASE), None),
-    ("like", LazyRegex(r"""\blike\s+[`'"]""", re.IGNORECASE), None),
     (
         "default",
         LazyRegex(r"\bdefaults?\b", re.IGNORECASE),
@@ -610,6 +609,23 @@ _EXAMPLE_FORMS = (
     # a worked value written inline: "Body: { shift: 'Up' }"
     ("{", LazyRegex(r"""\w:\s*\{\s*["']?\w+["']?\s*:\s*(?:'[^'\n]*'|"[^"\n]*"|-?\d|true\b|false\b)"""), None),
 )
+# "like 'x'" after a negation in the same sentence names a value to avoid, not an example: "Don't use
+# first-person pronouns like "I" or "my"". The sentence is looked for in the 200 characters before.
+_LIKE = LazyRegex(r"""\blike\s+[`'"]""", re.IGNORECASE)
+_NEGATION = LazyRegex(r"\b(?:not|never|avoid(?:s|ing)?)\b|n['’]t\b", re.IGNORECASE)
+
+
+def _like_example(text: str) -> bool:
+    for tries, found in enumerate(_LIKE.finditer(text)):
+        if tries == MATCH_TRIES:
+            return False
+        start = max(0, found.start() - 200)
+        start = max(start, *(text.rfind(end, start, found.start()) + 1 for end in (". ", "! ", "? ", "\n")))
+        if not _NEGATION.search(text, start, found.start()):
+            return True
+    return False
+
+
 _EXAMPLE_PHRASES = ("for example", "for instance", "例如", "比如", "例えば")
 # The bare Chinese "such as" before a quoted value or a list: "分类名称，如水产、早餐" (not 如果 "if", 如何 "how").
 _RU = LazyRegex(
@@ -623,6 +639,8 @@ def _gives_example(text: str) -> bool:
         if phrase in lowered:
             return True
     if "如" in text and _RU.search(text):
+        return True
+    if "like" in lowered and _like_example(text):
         return True
     for word, pattern, window in _EXAMPLE_FORMS:
         if word in lowered:
@@ -730,7 +748,8 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     depth, or an `anyOf`/`oneOf` branch of one) declares `examples`, `example` or
     `default`, or when the tool or an argument description gives one in words:
     "e.g.", "for example", "Example usage:", "examples of valid kinds are: ...",
-    "such as `a`" or "like 'a'" before a quoted value, 例如/比如/例えば, 如 before a
+    "such as `a`" or "like 'a'" before a quoted value (not "like" after a
+    negation in the same sentence: "Don't use pronouns like "I""), 例如/比如/例えば, 如 before a
     quoted value or a list ("如水产、早餐"), "ex:", a specimen with digits after
     "format" ("in the format '1234567890.123456'"), a value written inline
     ("Body: { shift: 'Up' }"), a default value in prose ("defaults to 10",
