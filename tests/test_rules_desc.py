@@ -872,6 +872,11 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Get the commit logs.\nDisplays the author and date of each."),
         tool(description="Get a quote. Provides detailed pricing data for the product."),  # a result, adjectives first
         tool(description="List discussion categories with their id and name."),
+        # a clause after "and", a bracketed note on an item, a sentence opening "Includes" (grafana, supabase)
+        tool(description="List custom fields, including their type and, for select fields, the options to choose."),
+        tool(description="Gets all API keys for a project, including legacy keys (JWT-based) and publishable keys."),
+        tool(description="Gets details for an organization. Includes subscription plan."),
+        tool(description="Read a commit\nContains the author and the date."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
     ],
 )
@@ -890,6 +895,10 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Search issues, including closed ones, by label.",  # a list needs an "and"
         "Delete a project and its resources including networks, volumes, and images.",  # what is affected
         "Delete a project including its volumes and networks.",
+        "Delete a project including its volumes (detached) and networks.",
+        "Delete an organization. Includes its projects.",  # after a write, what is affected
+        "Get a token. The scope includes read access.",  # not where a sentence opens
+        "Get a token (includes refresh).",
         "Find tasks including those assigned to any member of the whole team and their guests.",  # no short list
         "Fetch Grafana annotations using filters such as dashboard UID, time range and tags.",  # no noun for a result
         "Update user details such as name, email and phone.",  # what is changed, not what comes back

@@ -810,7 +810,11 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     to"; the imperative "Provide direct links to the user" is no result),
     lists no fields ("details including: ...", or after a read verb
     "including a, b and c", "including abstract and formats", "with
-    their id and name", or a noun for what it reads, information, info,
+    their id and name", where an item may carry a short bracketed note
+    ("legacy keys (JWT-based) and publishable keys") and a clause may follow
+    "and" ("their type and, for select fields, the options"), or a sentence
+    that opens with "Includes" or "Contains" ("Gets an organization. Includes
+    subscription plan."), or a noun for what it reads, information, info,
     details, data, metadata, statistics or stats, then "such as rank, win rate
     and history" or "such as a, b, c, etc.": "filters such as ..." lists no
     result, nor do the places it comes from, "data from sources such as S3, GCS
