@@ -932,6 +932,9 @@ def test_desc010_fires_when_those_forms_say_nothing_of_the_result(text: str) -> 
         "Generate the report. When present, you must start your response with a warning.",  # the agent's
         "Delete the folder. Omitting the path will result in an error.",
         "Download usage data into the output directory.",
+        # the agent's answer, not what the tool gives back (sequential-thinking)
+        "Record one step of your reasoning. Provide a single, ideally correct answer as the final output.",
+        "Plan the research. Write the final response once every part is answered.",
     ],
 )
 def test_desc010_return_nouns_that_are_not_this_tools_result(text: str) -> None:
@@ -948,6 +951,8 @@ def test_desc010_return_nouns_that_are_not_this_tools_result(text: str) -> None:
         "Query the API endpoint with jq-style response filtering; the response can be very large.",
         "Fetch a page with the error response body when the request fails.",
         "Get the server info. Responds with its version.",
+        "Run the pipeline. Returns the final result.",  # a return word, whatever its object
+        "Run the pipeline; the final stage's output is a CSV table.",
     ],
 )
 def test_desc010_return_nouns_about_this_tools_result(text: str) -> None:

@@ -303,12 +303,14 @@ def mentions(text: str, value: str) -> bool:
 # All but the first are tried only in a text holding their key words (substring tests run in C).
 # The nouns output, result and response count only as this tool's: not under "Error Responses:",
 # an earlier call's ("the previous response's cursor"), the agent's ("start your response with"), an HTTP
-# exchange ("wait for an HTTP response"), another tool's ("use read_output() to get responses"), a
+# exchange ("wait for an HTTP response"), another tool's ("use read_output() to get responses"), the
+# agent's final answer ("Provide a single answer as the final output"), a
 # consequence ("will result in an error") or a word naming a setting ("result limit", "output directory",
 # "page number for results").
 RETURN_WORDS = LazyRegex(
     r"\b(?:return(?:s|ed|ing)?|responds|yields?|produces?|gives back|sends back|comes back|echo(?:es|ed)? back"
     r"|(?=[orOR])(?!(?<=error\s)responses?\s*:)(?<!previous\s)(?<!preceding\s)(?<!prior\s)(?<!earlier\s)(?<!your\s)"
+    r"(?<!final\s)"
     r"(?<!http\s)(?<!\)\sto\sget\s)(?<!number\sof\s)(?<!number\sfor\s)(?<!page\sfor\s)"
     r"(?:outputs?|responses?|results?(?<!will\sresult)(?<!\bmay\sresult)(?<!\bcan\sresult)(?<!could\sresult)"
     r"(?<!would\sresult)(?<!might\sresult))"

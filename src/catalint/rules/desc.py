@@ -799,7 +799,8 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     **What it catches.** A description that names an action (it has a verb) but
     uses no return wording (returns, output, result, response, yields, produces;
     the nouns only where they are this tool's result, not in "Error Responses:",
-    "the previous response", "your response", "an HTTP response", "will result
+    "the previous response", "your response", "an HTTP response", the agent's
+    "final output" ("Provide a single answer as the final output"), "will result
     in" or a setting such as "result limit" or "output directory"), names no
     format the result comes in ("as JSON", "as a PNG image"), says nothing it
     provides or shows ("Provides a summary of ...", "Shows the commit logs",
