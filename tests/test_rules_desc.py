@@ -1017,6 +1017,10 @@ def test_desc012_near_miss_empty_object() -> None:
         "Allowed values are json and csv.",
         "Accepted values: json, csv.",
         "Mode when idle: fast, slow.",  # a label with a qualifier, not a condition
+        # quoted values with a short note in brackets (mcp-grafana's query_loki_logs and query_pyroscope)
+        "Query type: 'range' (default) or 'instant'. Instant queries return a single value.",
+        'Query type: "profile" (flamegraph), "metrics" (time-series), or "both" (default). Use "both" always',
+        "Sort direction. Must be 'asc' (oldest first) or 'desc' (newest first, default).",
     ],
 )
 def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
@@ -1031,6 +1035,8 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
     [
         "City name, e.g. Paris or Osaka",
         "A city such as 'Paris' or 'Osaka'.",
+        "City name, e.g. 'Paris' (France) or 'Osaka' (Japan)",  # examples, with notes
+        "Region type, e.g. 'city' (a town) or 'country'.",
         "Either a file path or a URL.",
         "If the field is a checkbox, the value should be `true` or `false`.",
         "The SHA of the commit (optional, defaults to latest)",
@@ -1077,6 +1083,12 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
 def test_desc013_near_misses(desc: str) -> None:
     s = schema({"status": {"type": "string", "description": desc}})
     assert not fires("DESC-013", tool(inputSchema=s)), desc
+
+
+def test_desc013_shows_glossed_values_without_their_notes() -> None:
+    desc = "The direction: 'forward' (oldest first) or 'backward' (newest first, default)"
+    (finding,) = run("DESC-013", tool(inputSchema=schema({"direction": {"type": "string", "description": desc}})))
+    assert "(forward, backward)" in finding.message
 
 
 def test_desc013_says_when_it_shows_only_some_of_the_values() -> None:

@@ -911,7 +911,13 @@ def missing_annotations(tool: Tool) -> Iterator[Hit]:
 
 _VALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`|[A-Za-z0-9_][\w.\-]{0,30})"""
 _SEP = r"(?:\s*,\s*(?:or\s+|and\s+)?|\s*/\s*|\s*\|\s*|\s+or\s+|\s*,?\s+and\s+)"
-_LIST = rf"{_VALUE}(?:{_SEP}{_VALUE})+"
+# A quoted value in a list may carry a short note in brackets: "'range' (default) or 'instant'",
+# '"profile" (flamegraph), "metrics" (time-series)'. It is cut off before the list is split.
+_GLOSS = r"(?:[ \t]*\([^()\n]{1,40}\))?"
+_QVALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
+_LISTED_VALUE = rf"(?:{_QVALUE}{_GLOSS}|[A-Za-z0-9_][\w.\-]{{0,30}})"
+_LIST = rf"{_LISTED_VALUE}(?:{_SEP}{_LISTED_VALUE})+"
+_GLOSSES = LazyRegex(r"""(?<=['"`])[ \t]*\([^()\n]{1,40}\)""")
 # A strong intro announces a closed set whatever the values look like; a weak one
 # ("must be", "can be", "either") counts only before quoted values.
 _STRONG = (
@@ -922,11 +928,10 @@ _WEAK = (
     r"(?:(?:must|can|should|may)\s+(?:only\s+)?be|either|one\s+of\s+the"
     r"|(?:allowed|valid|possible|accepted|supported|available)\s+[a-z]+(?=\s*:))"  # "Valid periods: "1d", "5d""
 )
-_QVALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
 _END = r"(?=\s*(?:[.;)\n]|$|\s+(?:to|for|which|that|if|when)\b))"
 _ENUM_PROSE = LazyRegex(
     rf"\b(?:{_STRONG})\b\s*:?\s*\(?(?P<list>{_LIST})\)?{_END}"
-    rf"|\b{_WEAK}\s*:?\s*(?P<quoted>{_QVALUE}(?:{_SEP}{_QVALUE})+)(?=\s*(?:[.;)\n]|$))",
+    rf"|\b{_WEAK}\s*:?\s*(?P<quoted>{_QVALUE}{_GLOSS}(?:{_SEP}{_QVALUE}{_GLOSS})+)(?=\s*(?:[.;)\n]|$))",
     re.IGNORECASE,
 )
 # A sentence that is a label for a kind of value, then the values: "Operation type: 'replace', 'add',
@@ -1031,6 +1036,8 @@ def _spelled_out_values(text: str, starts: list[int], labels: list[int]) -> list
         starts = [m.end() for m in _SENTENCE_START.finditer(text, 0, match.start())]
         if _CONDITION.search(text, starts[-1] if starts else 0, match.start()):
             return None  # "if the field is a checkbox, the value must be 'true' or 'false'": the set depends
+        if "(" in listed:
+            listed = _GLOSSES.sub("", listed)
         items = [i.strip().strip("'\"`").rstrip(".") for i in _SPLIT.split(listed) if i and i.strip()]
         items = [i for i in items if i and i.lower() not in ("or", "and")]
         if len(items) < 2 or any(i.lower() in _ARTICLES for i in items) or items[0].lower() in _EXAMPLE_MARKS:
@@ -1061,7 +1068,10 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     "5d"", "One of the '=' or '!='", or a sentence that labels a kind of value
     (type, kind, status, state, mode, level, scope, order, method, unit, ...)
     and then only lists values: "Operation type: 'replace', 'add', 'remove'",
-    "Recall status (ongoing, completed, terminated)". Lists introduced as
+    "Recall status (ongoing, completed, terminated)". A quoted value may carry
+    a short note in brackets: "Query type: 'range' (default) or 'instant'",
+    '"profile" (flamegraph), "metrics" (time-series), or "both" (default)'.
+    Lists introduced as
     examples ("e.g. Paris or Osaka", "such as ...", "(e.g., image/png,
     image/jpeg)") are not a closed set and do not fire, nor do values that another argument of the tool declares as its
     `enum` (the prose is about that one), nor lists followed by a quoted example
