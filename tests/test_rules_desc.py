@@ -561,6 +561,46 @@ def test_desc007_whole_words_only() -> None:
     assert fires("DESC-007", tool(inputSchema=s))
 
 
+@pytest.mark.parametrize(
+    ("values", "text"),
+    [
+        (["day", "week", "month"], "Group counts by days, weeks or months."),  # plurals
+        (["box", "bag"], "Pack items in boxes."),
+        (["inProgress", "done"], "Only tasks that are still in progress."),  # camelCase in words
+        (["InProgress", "Done"], "Only tasks in progress."),
+        (["openIssue", "closedIssue"], "Count the open issues."),
+    ],
+)
+def test_desc007_plurals_and_camel_case_in_words_are_mentioned(values: list[str], text: str) -> None:
+    assert not fires("DESC-007", tool(inputSchema=schema({"group": {"enum": values, "description": text}})))
+
+
+@pytest.mark.parametrize(
+    ("values", "text"),
+    [
+        (["day", "week", "month"], "Group counts by period."),
+        (["inProgress", "done"], "Only tasks that are still open."),
+        (["i", "o"], "Which way is it?"),  # 'is' is no plural of 'i': two letters are too short
+        (["day", "week"], "Group by dayss or weekly."),
+    ],
+)
+def test_desc007_plurals_and_camel_case_near_misses(values: list[str], text: str) -> None:
+    assert fires("DESC-007", tool(inputSchema=schema({"group": {"enum": values, "description": text}})))
+
+
+def test_desc007_a_plural_that_is_the_arguments_name_mentions_no_value() -> None:
+    def days(text: str) -> dict[str, Any]:
+        return tool(inputSchema=schema({"days": {"enum": ["day", "week"], "description": text}}))
+
+    assert fires("DESC-007", days("Days to use"))
+    assert not fires("DESC-007", days("Weeks"))
+
+
+def test_desc007_an_empty_value_written_as_quotes_is_mentioned_whatever_the_name() -> None:
+    quote = {"enum": ['"', "'", ""], "description": "text_to_columns: '' for none."}  # excel-mcp-server
+    assert not fires("DESC-007", tool(inputSchema=schema({"text_qualifier": quote})))
+
+
 MERGE = ["merge", "squash", "rebase"]
 
 

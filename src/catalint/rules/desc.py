@@ -397,15 +397,20 @@ _SPELLED_OUT = {
 def _mentioned(text: str, value: Any) -> bool:
     """Whether the description names a value that mentions() cannot see: one of other scripts (CJK
     words) or of punctuation only ("." or ",") as it is written; the empty string as '' or \"\";
-    an abbreviation spelled out (asc as "ascending")."""
+    an abbreviation spelled out (asc as "ascending"); a plural (day as "days", box as "boxes", for a
+    value of three letters or more) or a camelCase value in words (inProgress as "in progress")."""
     shown = _enum_text(value)
     if shown == "":
         return "''" in text or '""' in text
     full = _SPELLED_OUT.get(shown.lower())
     if full is not None:
         return any(mentions(text, word) for word in full)
-    if shown.isascii() and normalize(shown):
-        return False
+    if shown.isascii() and (plain := normalize(shown)):
+        words = normalize(_CAMEL_HUMP.sub(" ", shown))  # "inProgress" -> "in progress"
+        forms = [words] if words != plain else []
+        if len(words) >= 3 and words[-1].isalpha():
+            forms += [words + "s", words + "es"]
+        return any(mentions(text, form) for form in forms)
     return shown.lower() in text.lower()
 
 
@@ -425,7 +430,11 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     ignoring case and punctuation (`created_at` matches "created at");
     values in other scripts or of punctuation only are looked for as written,
     and a few abbreviations also count when spelled out (asc as "ascending",
-    desc, enum, num, str, int, bool, min, max, avg, dev, prod).
+    desc, enum, num, str, int, bool, min, max, avg, dev, prod), as do the
+    plural of a value of three letters or more (day as "days", box as
+    "boxes") and a camelCase value written as words (inProgress as "in
+    progress"); a plural that is the argument's own name ("Days" for days)
+    still names no value.
     Arguments without a description are not this rule's business (see DESC-006),
     nor is a one-value enum (nothing to choose), and enums of more than 12 values
     (units, locales) are left alone: nobody lists those in prose. A value that
@@ -499,7 +508,8 @@ def _only_as_its_name(text: str, values: list[Any], name: str) -> bool:
     if not any(_enum_text(v).lower() in lowered for v in values):
         return False  # the common case, found with substring tests
     own = normalize(_CAMEL_HUMP.sub(" ", _LAST_STEP.split(name)[-1] or name))
-    if not own or not any(f" {normalize(_enum_text(v))} " in f" {own} " for v in values):
+    words = [w for v in values if (w := normalize(_enum_text(v)))]
+    if not own or not any(f" {w}" in f" {own} " for w in words):  # a word of it, or its start: "days" holds day
         return False
     return not _names_a_value(f" {normalize(text)} ".replace(f" {own} ", " "), values)
 
