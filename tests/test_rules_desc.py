@@ -252,7 +252,10 @@ def test_desc004_still_judges_english_with_foreign_words_or_ise_nouns(desc: str)
         "Run the previous tools first.",
         "Search files. Options are described below.",
         "Returns an id. Pass it to the following tool.",  # nothing follows it here
-        "Look up the summoner first, and then call the next functions.",  # opgg's lol-summoner-renewal
+        "Look up the summoner first, and call the next functions.",
+        "Look up the summoner first, and then call the next tool.",  # a tool is a place, then or not
+        "Look up the summoner first, then call the previous function.",
+        "Call the next function, then call the next function again.",
         "Same as the previous command, but recursive.",
         "Use the last function to save the result.",
         "Uses the settings defined above.",
@@ -283,6 +286,9 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         "Parse a ServiceNow URL into table, sys_id, scope and the suggested next tool. Read-only.",
         # a command or function of the tool's domain, not a tool of the catalog
         "Re-run the last command in the current terminal session.",
+        # the next step in time, not the next place in the list (opgg's lol-summoner-renewal)
+        "Renew the summoner's data. You must always call this function first, and then call the next functions.",
+        "Save the draft, then invoke the next command to publish it.",
         "Return the previous command's exit status.",
         "Roll back an AWS Lambda alias to the previous function version.",
         "Step over to the next function in the call stack.",
@@ -555,6 +561,46 @@ def test_desc007_whole_words_only() -> None:
     assert fires("DESC-007", tool(inputSchema=s))
 
 
+@pytest.mark.parametrize(
+    ("values", "text"),
+    [
+        (["day", "week", "month"], "Group counts by days, weeks or months."),  # plurals
+        (["box", "bag"], "Pack items in boxes."),
+        (["inProgress", "done"], "Only tasks that are still in progress."),  # camelCase in words
+        (["InProgress", "Done"], "Only tasks in progress."),
+        (["openIssue", "closedIssue"], "Count the open issues."),
+    ],
+)
+def test_desc007_plurals_and_camel_case_in_words_are_mentioned(values: list[str], text: str) -> None:
+    assert not fires("DESC-007", tool(inputSchema=schema({"group": {"enum": values, "description": text}})))
+
+
+@pytest.mark.parametrize(
+    ("values", "text"),
+    [
+        (["day", "week", "month"], "Group counts by period."),
+        (["inProgress", "done"], "Only tasks that are still open."),
+        (["i", "o"], "Which way is it?"),  # 'is' is no plural of 'i': two letters are too short
+        (["day", "week"], "Group by dayss or weekly."),
+    ],
+)
+def test_desc007_plurals_and_camel_case_near_misses(values: list[str], text: str) -> None:
+    assert fires("DESC-007", tool(inputSchema=schema({"group": {"enum": values, "description": text}})))
+
+
+def test_desc007_a_plural_that_is_the_arguments_name_mentions_no_value() -> None:
+    def days(text: str) -> dict[str, Any]:
+        return tool(inputSchema=schema({"days": {"enum": ["day", "week"], "description": text}}))
+
+    assert fires("DESC-007", days("Days to use"))
+    assert not fires("DESC-007", days("Weeks"))
+
+
+def test_desc007_an_empty_value_written_as_quotes_is_mentioned_whatever_the_name() -> None:
+    quote = {"enum": ['"', "'", ""], "description": "text_to_columns: '' for none."}  # excel-mcp-server
+    assert not fires("DESC-007", tool(inputSchema=schema({"text_qualifier": quote})))
+
+
 MERGE = ["merge", "squash", "rebase"]
 
 
@@ -705,6 +751,8 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "City (examples of valid cities are: Paris, Osaka)",
         "City, such as `Paris` or `Osaka`",
         "Paths like '$.panels[0]' select a panel",
+        "City. Not required. Use a name like 'Paris'.",  # the negation is in another sentence
+        "City names like 'Paris' do not need a country.",  # it comes after the value
         "中文城市名称，例如：北京",
         "要查询的城市，比如北京",
         "菜谱分类名称，如水产、早餐、荤菜、主食等",  # 如, "such as" (howtocook)
@@ -749,6 +797,11 @@ def test_desc009_examples_given_in_words(text: str) -> None:
         "Start of the window; defaults to the last 24 hours.",
         "Time zone, by default the server's.",
         "Cities such as these are looked up by name.",  # no quoted value after "such as"
+        # a value to avoid, not an example (a museum server's intent argument)
+        'City name. Don\'t use first-person pronouns like "I" or "my".',
+        "City name; never pass aliases like 'SF'.",
+        "City name. Avoid codes like `PAR`, spell it out.",
+        "City name, which must not hold a region like 'Île-de-France'.",
         "A date in the format 'YYYY-MM-DD'.",  # a pattern, not a value
         "A complex. value",  # 'ex' inside a word
         "Returns {type: object} maps.",  # a shape, no value
@@ -772,6 +825,34 @@ def test_desc009_examples_given_in_words(text: str) -> None:
 )
 def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:
     assert fires("DESC-009", _with_city_text(text))
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        # a docstring's worked call of the tool itself (pykrx's get_stock_market_cap)
+        'Get the weather.\n\nReturns:\n    DataFrame:\n        >> get_weather("Paris", 3)\n        Paris  21C',
+        'Get the weather for a city, called as get_weather(units="metric").',
+        "Get the weather. get_weather(3) gives three days.",
+        "Get the weather: `get_weather(['Paris', 'Osaka'])`.",
+    ],
+)
+def test_desc009_a_worked_call_of_the_tool_counts(description: str) -> None:
+    assert not fires("DESC-009", tool(description=description, inputSchema=schema(TWO_PROPS)))
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Get the weather. Call get_weather() with no arguments for the current city.",
+        "Get the weather. Call get_weather(city) then get_weather(city, days).",
+        'Get the weather. Unlike get_weather_v2("Paris"), it takes no units.',  # another tool's call
+        'Get the weather. Unlike forget_weather("Paris"), it keeps the cache.',
+        "Get the weather (2 calls a minute at most).",
+    ],
+)
+def test_desc009_a_mention_of_the_tool_without_values_is_no_example(description: str) -> None:
+    assert fires("DESC-009", tool(description=description, inputSchema=schema(TWO_PROPS)))
 
 
 def test_desc009_example_on_array_items_counts() -> None:
@@ -831,6 +912,11 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Get the commit logs.\nDisplays the author and date of each."),
         tool(description="Get a quote. Provides detailed pricing data for the product."),  # a result, adjectives first
         tool(description="List discussion categories with their id and name."),
+        # a clause after "and", a bracketed note on an item, a sentence opening "Includes" (grafana, supabase)
+        tool(description="List custom fields, including their type and, for select fields, the options to choose."),
+        tool(description="Gets all API keys for a project, including legacy keys (JWT-based) and publishable keys."),
+        tool(description="Gets details for an organization. Includes subscription plan."),
+        tool(description="Read a commit\nContains the author and the date."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
     ],
 )
@@ -849,6 +935,10 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Search issues, including closed ones, by label.",  # a list needs an "and"
         "Delete a project and its resources including networks, volumes, and images.",  # what is affected
         "Delete a project including its volumes and networks.",
+        "Delete a project including its volumes (detached) and networks.",
+        "Delete an organization. Includes its projects.",  # after a write, what is affected
+        "Get a token. The scope includes read access.",  # not where a sentence opens
+        "Get a token (includes refresh).",
         "Find tasks including those assigned to any member of the whole team and their guests.",  # no short list
         "Fetch Grafana annotations using filters such as dashboard UID, time range and tags.",  # no noun for a result
         "Update user details such as name, email and phone.",  # what is changed, not what comes back
@@ -882,6 +972,9 @@ def test_desc010_fires_when_those_forms_say_nothing_of_the_result(text: str) -> 
         "Generate the report. When present, you must start your response with a warning.",  # the agent's
         "Delete the folder. Omitting the path will result in an error.",
         "Download usage data into the output directory.",
+        # the agent's answer, not what the tool gives back (sequential-thinking)
+        "Record one step of your reasoning. Provide a single, ideally correct answer as the final output.",
+        "Plan the research. Write the final response once every part is answered.",
     ],
 )
 def test_desc010_return_nouns_that_are_not_this_tools_result(text: str) -> None:
@@ -898,6 +991,8 @@ def test_desc010_return_nouns_that_are_not_this_tools_result(text: str) -> None:
         "Query the API endpoint with jq-style response filtering; the response can be very large.",
         "Fetch a page with the error response body when the request fails.",
         "Get the server info. Responds with its version.",
+        "Run the pipeline. Returns the final result.",  # a return word, whatever its object
+        "Run the pipeline; the final stage's output is a CSV table.",
     ],
 )
 def test_desc010_return_nouns_about_this_tools_result(text: str) -> None:
@@ -962,6 +1057,10 @@ def test_desc012_near_miss_empty_object() -> None:
         "Allowed values are json and csv.",
         "Accepted values: json, csv.",
         "Mode when idle: fast, slow.",  # a label with a qualifier, not a condition
+        # quoted values with a short note in brackets (mcp-grafana's query_loki_logs and query_pyroscope)
+        "Query type: 'range' (default) or 'instant'. Instant queries return a single value.",
+        'Query type: "profile" (flamegraph), "metrics" (time-series), or "both" (default). Use "both" always',
+        "Sort direction. Must be 'asc' (oldest first) or 'desc' (newest first, default).",
     ],
 )
 def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
@@ -976,6 +1075,8 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
     [
         "City name, e.g. Paris or Osaka",
         "A city such as 'Paris' or 'Osaka'.",
+        "City name, e.g. 'Paris' (France) or 'Osaka' (Japan)",  # examples, with notes
+        "Region type, e.g. 'city' (a town) or 'country'.",
         "Either a file path or a URL.",
         "If the field is a checkbox, the value should be `true` or `false`.",
         "The SHA of the commit (optional, defaults to latest)",
@@ -1022,6 +1123,12 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
 def test_desc013_near_misses(desc: str) -> None:
     s = schema({"status": {"type": "string", "description": desc}})
     assert not fires("DESC-013", tool(inputSchema=s)), desc
+
+
+def test_desc013_shows_glossed_values_without_their_notes() -> None:
+    desc = "The direction: 'forward' (oldest first) or 'backward' (newest first, default)"
+    (finding,) = run("DESC-013", tool(inputSchema=schema({"direction": {"type": "string", "description": desc}})))
+    assert "(forward, backward)" in finding.message
 
 
 def test_desc013_says_when_it_shows_only_some_of_the_values() -> None:

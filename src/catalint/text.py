@@ -303,12 +303,14 @@ def mentions(text: str, value: str) -> bool:
 # All but the first are tried only in a text holding their key words (substring tests run in C).
 # The nouns output, result and response count only as this tool's: not under "Error Responses:",
 # an earlier call's ("the previous response's cursor"), the agent's ("start your response with"), an HTTP
-# exchange ("wait for an HTTP response"), another tool's ("use read_output() to get responses"), a
+# exchange ("wait for an HTTP response"), another tool's ("use read_output() to get responses"), the
+# agent's final answer ("Provide a single answer as the final output"), a
 # consequence ("will result in an error") or a word naming a setting ("result limit", "output directory",
 # "page number for results").
 RETURN_WORDS = LazyRegex(
     r"\b(?:return(?:s|ed|ing)?|responds|yields?|produces?|gives back|sends back|comes back|echo(?:es|ed)? back"
     r"|(?=[orOR])(?!(?<=error\s)responses?\s*:)(?<!previous\s)(?<!preceding\s)(?<!prior\s)(?<!earlier\s)(?<!your\s)"
+    r"(?<!final\s)"
     r"(?<!http\s)(?<!\)\sto\sget\s)(?<!number\sof\s)(?<!number\sfor\s)(?<!page\sfor\s)"
     r"(?:outputs?|responses?|results?(?<!will\sresult)(?<!\bmay\sresult)(?<!\bcan\sresult)(?<!could\sresult)"
     r"(?<!would\sresult)(?<!might\sresult))"
@@ -320,7 +322,10 @@ _IN_FORMAT = LazyRegex(
     r"\b(?:as|in)\s+(?:an?\s+)?(?:JSON|markdown|CSV|XML|YAML|HTML|PNG|JPE?G|SVG|base64)\b", re.IGNORECASE
 )
 _FIELD_LIST = LazyRegex(r"\b(?:including|includes|containing|contains)\s*:", re.IGNORECASE)
-_LISTED = r"[\w -]{1,40}(?:,\s*[\w -]{1,40})*,?\s+and\s+\w"  # "a, b, and c", "a and b"
+# "a, b, and c", "a and b"; an item may carry a short bracketed note ("anon keys (JWT-based) and
+# publishable keys"), and a clause may follow "and" ("their type and, for select fields, the options").
+_ITEM = r"[\w -]{1,40}(?:\([^()\n]{1,30}\))?"
+_LISTED = rf"{_ITEM}(?:,\s*{_ITEM})*,?\s+and(?:\s+|\s*,\s*)\w"
 # The same list with no colon, in a description that starts with a read verb (after "Delete" or
 # "Manage", "including a, b and c" is what is affected, not what comes back): "Get a place's details
 # including contact details, reviews, and hours", "Get a paper including abstract and formats", "List
@@ -336,6 +341,9 @@ _SAMPLED = (
     r"\b(?:information|info|details|data|metadata|statistics|stats)\b(?:(?!\bfrom\b)[^.\n]){0,60}?\bsuch\s+as\s+"
     r"(?:" + _LISTED + r"|[\w -]{1,40}(?:,\s*[\w -]{1,40})+,?\s*etc\b)"
 )
+# A sentence that says what a read's result holds: "Gets details for an organization. Includes
+# subscription plan."
+_INCLUDES = LazyRegex(r"(?:[.!?]\s|\n)\s*(?:includes|contains)\s+\w", re.IGNORECASE)
 _FIELDS_NAMED = LazyRegex(
     rf"\b(?:including|containing)\s+{_LISTED}|\bwith\s+(?:its|their)\s+{_LISTED}|{_SAMPLED}"
     rf"|^[^.:\n]{{0,80}}:\s*[\w -]{{1,40}},\s*{_LISTED}",
@@ -371,7 +379,9 @@ def says_what_returns(text: str) -> bool:
         return True
     if ":" in text and ("includ" in lowered or "contain" in lowered) and _FIELD_LIST.search(text):
         return True
-    if (" and " in lowered or " etc" in lowered) and _READ_START.match(text) and _FIELDS_NAMED.search(text):
+    if (" and" in lowered or " etc" in lowered) and _READ_START.match(text) and _FIELDS_NAMED.search(text):
+        return True
+    if ("includes " in lowered or "contains " in lowered) and _READ_START.match(text) and _INCLUDES.search(text):
         return True
     if any(word in lowered for word in ("provide", "show", "display", "will be", " as a")) and _SHOWN.search(text):
         return True

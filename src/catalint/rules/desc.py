@@ -14,6 +14,7 @@ from catalint.registry import Hit, rule
 from catalint.sourcemap import join_pointer
 from catalint.tdqs import says_returns
 from catalint.text import (
+    MATCH_TRIES,
     WIDE_WEIGHT,
     LazyRegex,
     clip,
@@ -193,7 +194,8 @@ _POSITIONAL = LazyRegex(
                 (?:previous|preceding|prior|next|last)\s+tools?
                 # a function or command is one of the catalog's only when called: not "the last command"
                 # of a shell, "the previous function version" of a Lambda, "the next function" of a stack
-              | (?:call|calling|invoke|invoking|use|using|same\s+as)\s+(?:the\s+)?
+              | (?:(?<!then\s)|(?!\w+\s+(?:the\s+)?next\b))  # "and then call the next functions": a time
+                (?:call|calling|invoke|invoking|use|using|same\s+as)\s+(?:the\s+)?
                 (?:previous|preceding|prior|next|last)\s+(?:function|command)s?
             )
             (?!\s+(?:calls?|results?|outputs?|responses?|invocations?|runs?|executions?)\b)  # a time, not a place
@@ -253,7 +255,9 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
     where it is called, used or likened to ("call the next function", "same as
     the previous command"): "re-run the last command" of a shell, "the previous
     function version" of a Lambda and "the next function" in a call stack are
-    things in the tool's domain.
+    things in the tool's domain. After "then" the next function is the next
+    step in time: "call this function first, and then call the next functions"
+    (the next tool is still a place: "then call the next tool").
 
     A reference into the description itself is allowed when there is text for it
     to point at: "listed below" or "run the following command" followed by the
@@ -393,15 +397,20 @@ _SPELLED_OUT = {
 def _mentioned(text: str, value: Any) -> bool:
     """Whether the description names a value that mentions() cannot see: one of other scripts (CJK
     words) or of punctuation only ("." or ",") as it is written; the empty string as '' or \"\";
-    an abbreviation spelled out (asc as "ascending")."""
+    an abbreviation spelled out (asc as "ascending"); a plural (day as "days", box as "boxes", for a
+    value of three letters or more) or a camelCase value in words (inProgress as "in progress")."""
     shown = _enum_text(value)
     if shown == "":
         return "''" in text or '""' in text
     full = _SPELLED_OUT.get(shown.lower())
     if full is not None:
         return any(mentions(text, word) for word in full)
-    if shown.isascii() and normalize(shown):
-        return False
+    if shown.isascii() and (plain := normalize(shown)):
+        words = normalize(_CAMEL_HUMP.sub(" ", shown))  # "inProgress" -> "in progress"
+        forms = [words] if words != plain else []
+        if len(words) >= 3 and words[-1].isalpha():
+            forms += [words + "s", words + "es"]
+        return any(mentions(text, form) for form in forms)
     return shown.lower() in text.lower()
 
 
@@ -421,7 +430,11 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     ignoring case and punctuation (`created_at` matches "created at");
     values in other scripts or of punctuation only are looked for as written,
     and a few abbreviations also count when spelled out (asc as "ascending",
-    desc, enum, num, str, int, bool, min, max, avg, dev, prod).
+    desc, enum, num, str, int, bool, min, max, avg, dev, prod), as do the
+    plural of a value of three letters or more (day as "days", box as
+    "boxes") and a camelCase value written as words (inProgress as "in
+    progress"); a plural that is the argument's own name ("Days" for days)
+    still names no value.
     Arguments without a description are not this rule's business (see DESC-006),
     nor is a one-value enum (nothing to choose), and enums of more than 12 values
     (units, locales) are left alone: nobody lists those in prose. A value that
@@ -495,7 +508,8 @@ def _only_as_its_name(text: str, values: list[Any], name: str) -> bool:
     if not any(_enum_text(v).lower() in lowered for v in values):
         return False  # the common case, found with substring tests
     own = normalize(_CAMEL_HUMP.sub(" ", _LAST_STEP.split(name)[-1] or name))
-    if not own or not any(f" {normalize(_enum_text(v))} " in f" {own} " for v in values):
+    words = [w for v in values if (w := normalize(_enum_text(v)))]
+    if not own or not any(f" {w}" in f" {own} " for w in words):  # a word of it, or its start: "days" holds day
         return False
     return not _names_a_value(f" {normalize(text)} ".replace(f" {own} ", " "), values)
 
@@ -575,7 +589,6 @@ _EXAMPLE_FORMS = (
         LazyRegex(r"examples?\b[^.\n]{0,40}?(?::|\b(?:is|are)\b|\n\s*```)", re.IGNORECASE),  # or a heading, then code
     ),
     ("such as", LazyRegex(r"""\bsuch as\s+[`'"]""", re.IGNORECASE), None),
-    ("like", LazyRegex(r"""\blike\s+[`'"]""", re.IGNORECASE), None),
     (
         "default",
         LazyRegex(r"\bdefaults?\b", re.IGNORECASE),
@@ -606,6 +619,23 @@ _EXAMPLE_FORMS = (
     # a worked value written inline: "Body: { shift: 'Up' }"
     ("{", LazyRegex(r"""\w:\s*\{\s*["']?\w+["']?\s*:\s*(?:'[^'\n]*'|"[^"\n]*"|-?\d|true\b|false\b)"""), None),
 )
+# "like 'x'" after a negation in the same sentence names a value to avoid, not an example: "Don't use
+# first-person pronouns like "I" or "my"". The sentence is looked for in the 200 characters before.
+_LIKE = LazyRegex(r"""\blike\s+[`'"]""", re.IGNORECASE)
+_NEGATION = LazyRegex(r"\b(?:not|never|avoid(?:s|ing)?)\b|n['’]t\b", re.IGNORECASE)
+
+
+def _like_example(text: str) -> bool:
+    for tries, found in enumerate(_LIKE.finditer(text)):
+        if tries == MATCH_TRIES:
+            return False
+        start = max(0, found.start() - 200)
+        start = max(start, *(text.rfind(end, start, found.start()) + 1 for end in (". ", "! ", "? ", "\n")))
+        if not _NEGATION.search(text, start, found.start()):
+            return True
+    return False
+
+
 _EXAMPLE_PHRASES = ("for example", "for instance", "例如", "比如", "例えば")
 # The bare Chinese "such as" before a quoted value or a list: "分类名称，如水产、早餐" (not 如果 "if", 如何 "how").
 _RU = LazyRegex(
@@ -619,6 +649,8 @@ def _gives_example(text: str) -> bool:
         if phrase in lowered:
             return True
     if "如" in text and _RU.search(text):
+        return True
+    if "like" in lowered and _like_example(text):
         return True
     for word, pattern, window in _EXAMPLE_FORMS:
         if word in lowered:
@@ -634,7 +666,7 @@ def _has_examples(tool: Tool) -> bool:
     for examples in (tool.raw.get("examples"), schema.get("examples") if isinstance(schema, dict) else None):
         if isinstance(examples, list) and examples:  # whole calls
             return True
-    if _gives_example(_description(tool)):
+    if _gives_example(_description(tool)) or _calls_itself(tool):
         return True
     for arg in iter_arguments(tool):
         schema = arg.schema
@@ -650,6 +682,28 @@ def _has_examples(tool: Tool) -> bool:
         if arg.description and _gives_example(arg.description):
             return True
     return _assigns_an_argument(tool)
+
+
+# A worked call of the tool by its own name with a value, as a docstring shows one:
+# '>> get_market_cap("20150720", "005930")', 'get_weather(city="Paris")'; not 'get_weather()' nor
+# 'get_weather(city)'.
+_CALL_VALUE = LazyRegex(
+    r"""\([ \t]*(?:[A-Za-z_]\w*[ \t]*=[ \t]*)?(?:[-+]?\d|["'`\[{]|(?:true|false|null|none)\b)""", re.IGNORECASE
+)
+
+
+def _calls_itself(tool: Tool) -> bool:
+    name, text = tool.name, _description(tool)
+    if not isinstance(name, str) or not name or f"{name}(" not in text:
+        return False
+    at = text.find(f"{name}(")
+    for _ in range(MATCH_TRIES):
+        if at < 0:
+            return False
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "_-")) and _CALL_VALUE.match(text, at + len(name)):
+            return True
+        at = text.find(f"{name}(", at + 1)
+    return False
 
 
 # An argument given a literal value inline: "Set compact=true", "`replace_parent=true`",
@@ -704,7 +758,8 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     depth, or an `anyOf`/`oneOf` branch of one) declares `examples`, `example` or
     `default`, or when the tool or an argument description gives one in words:
     "e.g.", "for example", "Example usage:", "examples of valid kinds are: ...",
-    "such as `a`" or "like 'a'" before a quoted value, 例如/比如/例えば, 如 before a
+    "such as `a`" or "like 'a'" before a quoted value (not "like" after a
+    negation in the same sentence: "Don't use pronouns like "I""), 例如/比如/例えば, 如 before a
     quoted value or a list ("如水产、早餐"), "ex:", a specimen with digits after
     "format" ("in the format '1234567890.123456'"), a value written inline
     ("Body: { shift: 'Up' }"), a default value in prose ("defaults to 10",
@@ -714,7 +769,9 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     default)", "`json` (default)"; after "of" or in brackets only a number, a
     quoted string, true, false or null is a value), or one of the tool's own
     arguments given such a value ("Set compact=true", "`replace_parent=true`",
-    'domain="article"'). Not a behaviour ("defaults to the last hour",
+    'domain="article"'), or a worked call of the tool by its own name with a
+    value ('>> get_market_cap("20150720", "005930")', 'get_weather(city="Paris")';
+    not 'get_weather()' nor 'get_weather(city)'). Not a behaviour ("defaults to the last hour",
     "defaults to the user's settings", "By default, results are sorted"), nor a
     default that marks no value ("`mode` (uses the server default)"), nor an
     assignment with no literal value ("start=next_start") or to a name that is
@@ -752,7 +809,8 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     **What it catches.** A description that names an action (it has a verb) but
     uses no return wording (returns, output, result, response, yields, produces;
     the nouns only where they are this tool's result, not in "Error Responses:",
-    "the previous response", "your response", "an HTTP response", "will result
+    "the previous response", "your response", "an HTTP response", the agent's
+    "final output" ("Provide a single answer as the final output"), "will result
     in" or a setting such as "result limit" or "output directory"), names no
     format the result comes in ("as JSON", "as a PNG image"), says nothing it
     provides or shows ("Provides a summary of ...", "Shows the commit logs",
@@ -763,7 +821,11 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     to"; the imperative "Provide direct links to the user" is no result),
     lists no fields ("details including: ...", or after a read verb
     "including a, b and c", "including abstract and formats", "with
-    their id and name", or a noun for what it reads, information, info,
+    their id and name", where an item may carry a short bracketed note
+    ("legacy keys (JWT-based) and publishable keys") and a clause may follow
+    "and" ("their type and, for select fields, the options"), or a sentence
+    that opens with "Includes" or "Contains" ("Gets an organization. Includes
+    subscription plan."), or a noun for what it reads, information, info,
     details, data, metadata, statistics or stats, then "such as rank, win rate
     and history" or "such as a, b, c, etc.": "filters such as ..." lists no
     result, nor do the places it comes from, "data from sources such as S3, GCS
@@ -859,7 +921,13 @@ def missing_annotations(tool: Tool) -> Iterator[Hit]:
 
 _VALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`|[A-Za-z0-9_][\w.\-]{0,30})"""
 _SEP = r"(?:\s*,\s*(?:or\s+|and\s+)?|\s*/\s*|\s*\|\s*|\s+or\s+|\s*,?\s+and\s+)"
-_LIST = rf"{_VALUE}(?:{_SEP}{_VALUE})+"
+# A quoted value in a list may carry a short note in brackets: "'range' (default) or 'instant'",
+# '"profile" (flamegraph), "metrics" (time-series)'. It is cut off before the list is split.
+_GLOSS = r"(?:[ \t]*\([^()\n]{1,40}\))?"
+_QVALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
+_LISTED_VALUE = rf"(?:{_QVALUE}{_GLOSS}|[A-Za-z0-9_][\w.\-]{{0,30}})"
+_LIST = rf"{_LISTED_VALUE}(?:{_SEP}{_LISTED_VALUE})+"
+_GLOSSES = LazyRegex(r"""(?<=['"`])[ \t]*\([^()\n]{1,40}\)""")
 # A strong intro announces a closed set whatever the values look like; a weak one
 # ("must be", "can be", "either") counts only before quoted values.
 _STRONG = (
@@ -870,11 +938,10 @@ _WEAK = (
     r"(?:(?:must|can|should|may)\s+(?:only\s+)?be|either|one\s+of\s+the"
     r"|(?:allowed|valid|possible|accepted|supported|available)\s+[a-z]+(?=\s*:))"  # "Valid periods: "1d", "5d""
 )
-_QVALUE = r"""(?:'[^'\n]{1,40}'|"[^"\n]{1,40}"|`[^`\n]{1,40}`)"""
 _END = r"(?=\s*(?:[.;)\n]|$|\s+(?:to|for|which|that|if|when)\b))"
 _ENUM_PROSE = LazyRegex(
     rf"\b(?:{_STRONG})\b\s*:?\s*\(?(?P<list>{_LIST})\)?{_END}"
-    rf"|\b{_WEAK}\s*:?\s*(?P<quoted>{_QVALUE}(?:{_SEP}{_QVALUE})+)(?=\s*(?:[.;)\n]|$))",
+    rf"|\b{_WEAK}\s*:?\s*(?P<quoted>{_QVALUE}{_GLOSS}(?:{_SEP}{_QVALUE}{_GLOSS})+)(?=\s*(?:[.;)\n]|$))",
     re.IGNORECASE,
 )
 # A sentence that is a label for a kind of value, then the values: "Operation type: 'replace', 'add',
@@ -979,6 +1046,8 @@ def _spelled_out_values(text: str, starts: list[int], labels: list[int]) -> list
         starts = [m.end() for m in _SENTENCE_START.finditer(text, 0, match.start())]
         if _CONDITION.search(text, starts[-1] if starts else 0, match.start()):
             return None  # "if the field is a checkbox, the value must be 'true' or 'false'": the set depends
+        if "(" in listed:
+            listed = _GLOSSES.sub("", listed)
         items = [i.strip().strip("'\"`").rstrip(".") for i in _SPLIT.split(listed) if i and i.strip()]
         items = [i for i in items if i and i.lower() not in ("or", "and")]
         if len(items) < 2 or any(i.lower() in _ARTICLES for i in items) or items[0].lower() in _EXAMPLE_MARKS:
@@ -1009,7 +1078,10 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     "5d"", "One of the '=' or '!='", or a sentence that labels a kind of value
     (type, kind, status, state, mode, level, scope, order, method, unit, ...)
     and then only lists values: "Operation type: 'replace', 'add', 'remove'",
-    "Recall status (ongoing, completed, terminated)". Lists introduced as
+    "Recall status (ongoing, completed, terminated)". A quoted value may carry
+    a short note in brackets: "Query type: 'range' (default) or 'instant'",
+    '"profile" (flamegraph), "metrics" (time-series), or "both" (default)'.
+    Lists introduced as
     examples ("e.g. Paris or Osaka", "such as ...", "(e.g., image/png,
     image/jpeg)") are not a closed set and do not fire, nor do values that another argument of the tool declares as its
     `enum` (the prose is about that one), nor lists followed by a quoted example
