@@ -379,7 +379,11 @@ def says_what_returns(text: str) -> bool:
         return True
     if ":" in text and ("includ" in lowered or "contain" in lowered) and _FIELD_LIST.search(text):
         return True
-    if (" and" in lowered or " etc" in lowered) and _READ_START.match(text) and _FIELDS_NAMED.search(text):
+    if (
+        (" and " in lowered or " and," in lowered or " etc" in lowered)
+        and _READ_START.match(text)
+        and _FIELDS_NAMED.search(text)
+    ):
         return True
     if ("includes " in lowered or "contains " in lowered) and _READ_START.match(text) and _INCLUDES.search(text):
         return True

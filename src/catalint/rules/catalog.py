@@ -7,6 +7,7 @@ import unicodedata
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 
 from catalint.model import Tool
 from catalint.registry import CatalogHit, Hit, rule
@@ -211,6 +212,7 @@ def _camel(part: str) -> bool:
     return bool(_CAMEL.fullmatch(part.replace("_", "")))
 
 
+@lru_cache(maxsize=1 << 14)  # asked twice a tool: for its style and its verb
 def _unprefixed(name: str) -> str:
     """A name's last dotted part, less a prefix before an underscore when camelCase follows it (a namespace
     like a dotted one: `hosting_getDomain` is `getDomain`)."""

@@ -21,7 +21,6 @@ from catalint.text import (
     foreign_latin,
     has_verb,
     match_near,
-    mentions,
     mostly_latin,
     normalize,
     repeats_name,
@@ -194,7 +193,7 @@ _POSITIONAL = LazyRegex(
                 (?:previous|preceding|prior|next|last)\s+tools?
                 # a function or command is one of the catalog's only when called: not "the last command"
                 # of a shell, "the previous function version" of a Lambda, "the next function" of a stack
-              | (?:(?<!then\s)|(?!\w+\s+(?:the\s+)?next\b))  # "and then call the next functions": a time
+              | (?=[cius])(?:(?<!then\s)|(?!\w+\s+(?:the\s+)?next\b))  # "then call the next functions": a time
                 (?:call|calling|invoke|invoking|use|using|same\s+as)\s+(?:the\s+)?
                 (?:previous|preceding|prior|next|last)\s+(?:function|command)s?
             )
@@ -394,23 +393,31 @@ _SPELLED_OUT = {
 }
 
 
-def _mentioned(text: str, value: Any) -> bool:
+def _words_in(said: str, value: Any) -> bool:
+    """mentions() of value in a text already read as f" {normalize(text)} " (read once for all values)."""
+    needle = normalize(_enum_text(value))
+    return bool(needle) and f" {needle} " in said
+
+
+def _mentioned(text: str, value: Any, said: str) -> bool:
     """Whether the description names a value that mentions() cannot see: one of other scripts (CJK
     words) or of punctuation only ("." or ",") as it is written; the empty string as '' or \"\";
     an abbreviation spelled out (asc as "ascending"); a plural (day as "days", box as "boxes", for a
-    value of three letters or more) or a camelCase value in words (inProgress as "in progress")."""
+    value of three letters or more) or a camelCase value in words (inProgress as "in progress").
+    said: the text as f" {normalize(text)} "."""
     shown = _enum_text(value)
     if shown == "":
         return "''" in text or '""' in text
     full = _SPELLED_OUT.get(shown.lower())
     if full is not None:
-        return any(mentions(text, word) for word in full)
+        return any(_words_in(said, word) for word in full)
     if shown.isascii() and (plain := normalize(shown)):
-        words = normalize(_CAMEL_HUMP.sub(" ", shown))  # "inProgress" -> "in progress"
+        # "inProgress" -> "in progress"; a value with no capital has no hump to split at
+        words = normalize(_CAMEL_HUMP.sub(" ", shown)) if shown != shown.lower() else plain
         forms = [words] if words != plain else []
         if len(words) >= 3 and words[-1].isalpha():
             forms += [words + "s", words + "es"]
-        return any(mentions(text, form) for form in forms)
+        return any(f" {form} " in said for form in forms)
     return shown.lower() in text.lower()
 
 
@@ -485,7 +492,8 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
 
 
 def _names_a_value(text: str, values: list[Any]) -> bool:
-    return any(mentions(text, _enum_text(v)) for v in values) or any(_mentioned(text, v) for v in values)
+    said = f" {normalize(text)} "
+    return any(_words_in(said, v) for v in values) or any(_mentioned(text, v, said) for v in values)
 
 
 # Words any English prose holds: as an enum value ("combine": and, or) the tool description cannot
@@ -498,7 +506,8 @@ def _names_every_value(text: str, values: list[Any]) -> bool:
     common word ("Create a review") is no explanation of create, submit_pending and delete_pending."""
     if not text or any(normalize(_enum_text(v)) in _PROSE_WORDS for v in values):
         return False
-    return all(mentions(text, _enum_text(v)) or _mentioned(text, v) for v in values)
+    said = f" {normalize(text)} "
+    return all(_words_in(said, v) or _mentioned(text, v, said) for v in values)
 
 
 def _only_as_its_name(text: str, values: list[Any], name: str) -> bool:
