@@ -103,8 +103,11 @@ def _is_stream(output_file: str) -> bool:
 def _stage(chunks: Iterable[str], output_file: str) -> tuple[str, Path]:
     """chunks written to a temporary file beside output_file (beside its target, for a symbolic link, which
     then keeps pointing at it); (the temporary file, where it goes). Nothing is left behind on failure."""
+    import errno
     import tempfile
 
+    if output_file.endswith(("/", os.sep)):  # a folder's name, as the shell reads `> out/`: no file named "out"
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), output_file)
     target = Path(os.path.realpath(output_file))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:

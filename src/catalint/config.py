@@ -245,6 +245,8 @@ def _glob_match(rel: str, name: str, pattern: str) -> bool:
     while pattern.startswith("./"):
         pattern = pattern[2:]
     pattern = pattern.strip("/")
+    while pattern.startswith("**/**/"):  # "**/**/x" is "**/x": read them as one, not one call each
+        pattern = pattern[3:]
     if "/" not in pattern:
         return fnmatch.fnmatch(name, pattern)
     if fnmatch.fnmatch(rel, pattern):

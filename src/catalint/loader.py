@@ -541,7 +541,12 @@ def json_kind(value: Any) -> str:
     if value is None:
         return "null"
     kinds = {bool: "a boolean", str: "a string", int: "a number", float: "a number", list: "an array"}
-    return kinds.get(type(value), "an object")
+    found = kinds.get(type(value))
+    if found is not None:
+        return found
+    if isinstance(value, tuple):  # YAML's !!omap and !!pairs read as lists of (key, value) pairs
+        return "a YAML pair (of !!omap or !!pairs)"
+    return "an object"
 
 
 def load_text(text: str, path: str, display: str) -> Catalog:

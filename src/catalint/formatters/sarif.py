@@ -26,7 +26,8 @@ def _uri(path: str) -> str:
     "my%20tools.json"), and a file: URI when absolute (outside the repository)."""
     from urllib.parse import quote
 
-    encoded = quote(path, safe="/")
+    # a name that is not UTF-8 (any bytes, as git stores them) reaches here surrogate-escaped: its bytes as they are
+    encoded = quote(path, safe="/", errors="surrogateescape")
     return f"file://{encoded}" if path.startswith("/") else encoded
 
 
