@@ -725,3 +725,17 @@ def test_an_object_whose_fields_are_described_counts_as_described() -> None:
     assert notes(tdqs(tool(inputSchema=schema({"path": path}, ["path"]))), "parameters") == []
     bare = {"type": "object", "properties": {"id": {"type": "string"}}}
     assert values(tdqs(tool(inputSchema=schema({"path": bare}, ["path"]))))["parameters"] == 0.0
+
+
+@pytest.mark.parametrize("script", ["ascii", "other"])
+def test_word_sequences_are_looked_for_in_the_first_50000_words(script: str) -> None:
+    # a 16 MB description of short lines built 3 million four-word tuples (780 MB); now a bounded prefix
+    from catalint.tdqs import REPEAT_MAX_WORDS
+
+    filler = " ".join(f"w{i}" for i in range(REPEAT_MAX_WORDS))  # distinct words, no sentence ends
+    said = "find open pull requests " * 3
+    mark = " é" if script == "other" else ""  # a text that is not ASCII takes the other path
+    early = tdqs(tool(description=f"Get it{mark}: {said}{filler}"))
+    late = tdqs(tool(description=f"Get it{mark}: {filler} {said}"))
+    assert notes(early, "conciseness")[0] == "repeats itself: 'find open pull requests'"
+    assert not any(n.startswith("repeats itself") for n in notes(late, "conciseness"))

@@ -46,6 +46,7 @@ FILLER_PENALTY = 0.1  # per distinct filler phrase, up to FILLER_MAX
 FILLER_MAX = 0.3
 REPEAT_PENALTY = 0.3  # a sentence said twice, or a word sequence said three times
 REPEAT_MIN_TEXT = 60  # characters: shorter descriptions are not checked for repetition
+REPEAT_MAX_WORDS = 50_000  # a word sequence said three times is looked for in the first 50,000 words (memory)
 WALL_AT = 500  # characters without a paragraph break or list: a wall of text ...
 WALL_PENALTY = 0.2
 WALL_HEAVY_AT = 1000  # ... and a heavier one
@@ -76,7 +77,7 @@ _FILLER = LazyRegex(r"(?<![\w])(?:" + "|".join(re.escape(f) for f in FILLER) + r
 _SENTENCE = LazyRegex(r"(?<=[.!?])\s+|\n+")
 # Where _SENTENCE splits, taking the . ! or ? before a space too: the same cuts, found faster.
 _SENTENCE_END = LazyRegex(r"[.!?\n](?:(?<=\n)\n*|\s+)")
-_WORD_OR_BREAK = LazyRegex(r"[a-z0-9]+|\n")
+_NOT_WORD_OR_BREAK = LazyRegex(r"[^a-z0-9\n]+")
 _ASCII_SPACED = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789\n" else 32 for c in range(256))
 _BLOCK_BREAK = LazyRegex(r"\n\s*\n|\n\s*[-*•]|\n\s*\d+[.)]")
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -242,11 +243,11 @@ def _repetition(text: str) -> str | None:
     if lowered.isascii():  # the same words, split at C speed: all but a-z, 0-9 and newlines become spaces
         spaced = lowered.encode().translate(_ASCII_SPACED).decode()
         keys = [" ".join(sentence.split()) for sentence in spaced.split("\n")]
-        words = spaced.split()
+        words = spaced.split(maxsplit=REPEAT_MAX_WORDS)[:REPEAT_MAX_WORDS]
     else:
-        joined = " ".join(_WORD_OR_BREAK.findall(lowered))
-        keys = [key.strip() for key in joined.split("\n")]
-        words = joined.split()
+        spaced = _NOT_WORD_OR_BREAK.sub(" ", lowered)  # a string, not a list of every word
+        keys = [" ".join(sentence.split()) for sentence in spaced.split("\n")]
+        words = spaced.split(maxsplit=REPEAT_MAX_WORDS)[:REPEAT_MAX_WORDS]
     if len(set(keys)) < len(keys):  # some sentence key comes twice
         seen: set[str] = set()
         for i, key in enumerate(keys):
@@ -376,7 +377,8 @@ Heuristics and weights:
   conciseness    {WEIGHTS["conciseness"]:.2f}  1, minus {FILLER_PENALTY} per filler phrase, at most {FILLER_MAX}:
 {_wrap(", ".join(FILLER) + ";")}
                        minus {REPEAT_PENALTY} when a sentence is said twice or a four-word sequence three
-                       times (checked from {REPEAT_MIN_TEXT} characters), minus {WALL_PENALTY} for a block over
+                       times (checked from {REPEAT_MIN_TEXT} characters; sequences in the first
+                       {REPEAT_MAX_WORDS:,} words), minus {WALL_PENALTY} for a block over
                        {WALL_AT} characters without a paragraph break or list ({WALL_HEAVY_PENALTY} over
                        {WALL_HEAVY_AT}); never below 0; 0 when there is no description.
   returns        {WEIGHTS["returns"]:.2f}  1 when the tool declares an outputSchema object or its description
