@@ -8,17 +8,13 @@ from pathlib import Path
 import pytest
 
 from conftest import write_catalog
+from test_config import TOOL as CLOSED
 
-# An undocumented required argument (DESC-006, critical), no annotations (DESC-012) and no
-# additionalProperties: false (SCH-002), and nothing else.
+# test_config's tool without additionalProperties: false, so an undocumented required argument
+# (DESC-006, critical), no annotations (DESC-012) and an open schema (SCH-002), and nothing else.
 TOOL = {
-    "name": "get_weather",
-    "description": "Get the weather for a city, with examples. Returns a JSON object.",
-    "inputSchema": {
-        "type": "object",
-        "properties": {"city": {"type": "string", "maxLength": 100, "examples": ["Paris"]}},
-        "required": ["city"],
-    },
+    **CLOSED,
+    "inputSchema": {k: v for k, v in CLOSED["inputSchema"].items() if k != "additionalProperties"},
 }
 
 
