@@ -176,7 +176,10 @@ def compiled(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer
             keywords = _LONG_ENUM_KEYWORDS if _holds_long_enum(schema) else None
             _VALUES[key] = _build(lambda: cls(schema, validate_formats=False, offline=True, keywords=keywords))
         return _VALUES[key]
-    ref = {"$ref": _DOC + "#" + quote(pointer, safe="/~!$&'()*+,;=:@")}
+    # a name may hold a lone surrogate (a JSON escape such as "\udfff"), which UTF-8 cannot encode: passed
+    # through as its three bytes, the reference stays well formed, and jsonschema-rs refuses the document
+    # that holds the name as it refuses any schema that holds one (_build says why), never a crash
+    ref = {"$ref": _DOC + "#" + quote(pointer, safe="/~!$&'()*+,;=:@", errors="surrogatepass")}
     return _build(
         lambda: cls(
             ref,
@@ -290,7 +293,10 @@ def _build(make: Any) -> Any:
     try:
         return make()
     except Exception as error:  # an invalid schema, or a reference that names nothing
-        return str(error).split("\n", 1)[0] or type(error).__name__
+        why = str(error).split("\n", 1)[0] or type(error).__name__
+        if "surrogates not allowed" in why:  # Python's words, through jsonschema-rs's, for a "\ud800" escape
+            return "it holds a lone surrogate (a \\ud800-\\udfff escape), which is not Unicode text"
+        return why
 
 
 def _elsewhere(uri: str) -> Any:
