@@ -429,3 +429,73 @@ def test_only_descriptor_names_are_streams_by_name(path: str, stream: bool) -> N
     from catalint.cli_options import names_a_stream
 
     assert names_a_stream(path) is stream
+
+
+# --------------------------------------------------------------------------------------
+# A lone surrogate (a "\udfff" escape) in a property name whose schema has a $ref and a default:
+# SCH-009 built its reference with urllib's quote, which cannot encode it, and the run ended
+# in an internal error (27 fuzz hits, in JSON, YAML and stdin). A SARIF report of a file whose
+# name is no UTF-8 (Linux holds its bytes as surrogates) ended the same way in quote.
+# --------------------------------------------------------------------------------------
+
+SURROGATE_JSON = (
+    '{"tools": [{"name": "t", "description": "Looks up a thing and returns it.", "inputSchema": {"type": "object",'
+    ' "$defs": {"s": {"type": "string"}}, "properties": {"\\udfff": {"$ref": "#/$defs/s", "default": "x"}}}}]}'
+)
+SURROGATE_YAML = (
+    "tools:\n  - name: t\n    description: Looks up a thing and returns it.\n    inputSchema:\n"
+    "      type: object\n      $defs: {s: {type: string}}\n"
+    '      properties:\n        "\\udfff": {$ref: "#/$defs/s", default: x}\n'
+)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif", "markdown", "junit"])
+@pytest.mark.parametrize("name", ["t.json", "t.yaml", "-"])
+def test_a_lone_surrogate_name_with_a_ref_and_a_default(cli, tmp_path: Path, name: str, fmt: str) -> None:
+    text = SURROGATE_YAML if name.endswith("yaml") else SURROGATE_JSON
+    if name != "-":
+        write(tmp_path / name, text)
+    args = ["lint", name, "--output-format", fmt, "--select", "ALL", "--tokens", "--exit-zero", "-o", "out.txt"]
+    result = cli(*args, input=text if name == "-" else None)
+    no_crash(result)
+    assert result.exit_code == 0, result.stderr
+    report = (tmp_path / "out.txt").read_text(encoding="utf-8")
+    assert "SCH-009" in report
+    if fmt == "text":  # said plainly, as for any schema jsonschema-rs cannot hold
+        assert "cannot be checked" in report and "lone surrogate" in report and "UnicodeEncodeError" not in report
+
+
+def test_a_lone_surrogate_name_in_a_ref_pointer_is_refused_in_words() -> None:
+    from catalint.metaschema import compiled, value_validator
+
+    root = json.loads(SURROGATE_JSON)["tools"][0]["inputSchema"]
+    pointer = "/properties/\udfff"
+    why = compiled(root["properties"]["\udfff"], "2020-12", root, pointer)
+    assert isinstance(why, str) and "lone surrogate" in why
+    assert value_validator(root["properties"]["\udfff"], "2020-12", root, pointer) is None
+    # a name without one, beside it, is still checked
+    root["properties"]["ok"] = {"$ref": "#/$defs/s", "default": 1}
+    del root["properties"]["\udfff"]
+    assert value_validator(root["properties"]["ok"], "2020-12", root, "/properties/ok").is_valid("x")
+
+
+def test_a_sarif_report_of_a_file_name_that_is_no_utf8(tmp_path: Path) -> None:
+    """Through the console script: the name reaches catalint as bytes, held as surrogates."""
+    from test_hostile import catalint
+
+    name = os.fsdecode(b"\xff.json")  # "\udcff.json"
+    write(tmp_path / name, SURROGATE_JSON)
+    done = catalint("lint", name, "--output-format", "sarif", "--exit-zero", "-o", "out.sarif", cwd=tmp_path)
+    no_crash(done)
+    assert done.code == 0, done.stderr
+    sarif = json.loads((tmp_path / "out.sarif").read_text(encoding="utf-8"))
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert uris == {"%FF.json"}  # the file's own bytes, percent-encoded
+
+
+def test_a_sarif_uri_of_ordinary_names_near_miss() -> None:
+    from catalint.formatters.sarif import _uri
+
+    assert _uri("my tools.json") == "my%20tools.json"
+    assert _uri("/abs/é.json") == "file:///abs/%C3%A9.json"
+    assert _uri("a\udfff.json") == "a%ED%BF%BF.json"  # a lone surrogate from a suite's catalog name

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import operator
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -149,7 +150,8 @@ def value_validator(schema: dict[str, Any], dialect: str, root: dict[str, Any], 
 
     References resolve inside root (the whole input schema). Validators of
     schemas without references are shared: catalogs repeat the same argument
-    schema (a page size, a sort order) across many tools. `format` is an
+    schema (a page size, a sort order) across many tools, with descriptions and
+    defaults of their own (_without_annotations). `format` is an
     annotation, as 2019-09 on and python-jsonschema read it, in every dialect:
     jsonschema-rs would assert it for draft-07 and older.
     """
@@ -158,34 +160,100 @@ def value_validator(schema: dict[str, Any], dialect: str, root: dict[str, Any], 
 
 
 def compiled(schema: dict[str, Any], dialect: str, root: dict[str, Any], pointer: str) -> Any:
-    """value_validator's validator, or why jsonschema-rs cannot build one (a string)."""
+    """value_validator's validator, or why jsonschema-rs cannot build one (a string).
+
+    A schema that holds patterns is built first with room for SMALL_REGEX_SIZE a pattern, which nearly all
+    fit; when that fails (a pattern needs more room, cannot be read, or the schema is not valid), it is built
+    again without the patterns catalint does not evaluate (regex_cost), each given MAX_REGEX_SIZE.
+    """
     import jsonschema_rs
 
     cls = getattr(jsonschema_rs, _CLASS[dialect])
+    bare, notes = _without_annotations(schema)
     try:
-        text = _ENCODE(schema)
+        text = _ENCODE(bare)
+        if notes:
+            _ENCODE(notes)  # the whole schema must be JSON, as before
     except (TypeError, ValueError):
         return "the schema holds a value JSON cannot"
-    if len(text) > MAX_REGEX_CHECKED and '"pattern' in text:  # only then can it hold a pattern too long to compile
-        schema, root = _bounded(text), _bounded_root(root)
     if '"$ref"' not in text and '"$dynamicRef"' not in text and '"$recursiveRef"' not in text:
         key = (dialect, text)
-        if key not in _VALUES:
-            if len(_VALUES) > 4096:
-                _VALUES.clear()
-            keywords = _LONG_ENUM_KEYWORDS if _holds_long_enum(schema) else None
-            _VALUES[key] = _build(lambda: cls(schema, validate_formats=False, offline=True, keywords=keywords))
-        return _VALUES[key]
-    ref = {"$ref": _DOC + "#" + quote(pointer, safe="/~!$&'()*+,;=:@")}
-    return _build(
-        lambda: cls(
-            ref,
-            registry=jsonschema_rs.Registry([(_DOC, root)], retriever=_elsewhere),
-            validate_formats=False,
-            offline=True,
-            keywords=_LONG_ENUM_KEYWORDS if _root_holds_long_enum(root) else None,
+        kept = _VALUES.get(key)
+        if kept is not None:
+            return kept[0]
+        keywords = _LONG_ENUM_KEYWORDS if _holds_long_enum(bare) else None
+
+        def build(data: Any, limit: int) -> Any:
+            options = _regex_options(limit)
+            return _build(
+                lambda: cls(data, validate_formats=False, offline=True, keywords=keywords, pattern_options=options)
+            )
+
+        weight = 0
+        if '"pattern' not in text:  # the common case: no pattern to compile
+            built = build(bare, MAX_REGEX_SIZE)
+        else:
+            patterns = _patterns_in(text)
+            built = build(bare, SMALL_REGEX_SIZE) if max(map(len, patterns), default=0) <= MAX_REGEX_CHECKED else ""
+            weight = SMALL_REGEX_SIZE * len(patterns)
+            if isinstance(built, str):
+                changed, data, costs = _evaluable(text)
+                built = build(data if changed else bare, MAX_REGEX_SIZE)
+                weight = sum(max(cost, 0) for cost in costs.values())
+        _keep(key, built, weight)
+        return built
+    # a name may hold a lone surrogate (a JSON escape such as "\udfff"), which UTF-8 cannot encode: passed
+    # through as its three bytes, the reference stays well formed, and jsonschema-rs refuses the document
+    # that holds the name as it refuses any schema that holds one (_build says why), never a crash
+    ref = {"$ref": _DOC + "#" + quote(pointer, safe="/~!$&'()*+,;=:@", errors="surrogatepass")}
+    keywords = _LONG_ENUM_KEYWORDS if _root_holds_long_enum(root) else None
+
+    def build_ref(whole: Any, limit: int) -> Any:
+        options = _regex_options(limit)
+        return _build(
+            lambda: cls(
+                ref,
+                registry=jsonschema_rs.Registry([(_DOC, whole)], retriever=_elsewhere),  # it too can refuse whole
+                validate_formats=False,
+                offline=True,
+                keywords=keywords,
+                pattern_options=options,
+            )
         )
-    )
+
+    patterns = _root_patterns(root)
+    if not patterns:  # the common case: no pattern to compile (or a value JSON cannot hold: _build says so)
+        return build_ref(root, MAX_REGEX_SIZE)
+    built = build_ref(root, SMALL_REGEX_SIZE) if max(map(len, patterns)) <= MAX_REGEX_CHECKED else ""
+    return build_ref(_evaluable_root(root), MAX_REGEX_SIZE) if isinstance(built, str) else built
+
+
+# Keywords that annotate a value and never decide whether it is valid. A validator is keyed and built without
+# them, so that schemas alike but for their default, examples or description (a catalog's properties) share one,
+# and their patterns compile once: 300 properties with one pattern and 300 defaults built 300 validators. Each is
+# taken out only when it holds what every dialect's meta-schema allows, so a schema fails to build, or not, as
+# it would with them.
+_TEXT_NOTES = frozenset(("title", "description", "$comment"))
+_FLAG_NOTES = frozenset(("deprecated", "readOnly", "writeOnly"))
+_NOTES = frozenset(("default", "examples", *_TEXT_NOTES, *_FLAG_NOTES))
+
+
+def _without_annotations(schema: Any) -> tuple[Any, dict[str, Any] | None]:
+    """schema less its annotations (itself when it has none), and the annotations taken out."""
+    if type(schema) is not dict or _NOTES.isdisjoint(schema):
+        return schema, None
+    bare, notes = dict(schema), {}
+    for key in _NOTES.intersection(schema):
+        value = schema[key]
+        kind = type(value)
+        if (
+            key == "default"
+            or (key == "examples" and kind is list)
+            or (kind is str and key in _TEXT_NOTES)
+            or (kind is bool and key in _FLAG_NOTES)
+        ):
+            notes[key] = bare.pop(key)
+    return bare, notes
 
 
 LONG_ENUM = 256  # a schema with an enum longer than this has its enums checked by _Enum
@@ -259,38 +327,107 @@ def unusable(schema: dict[str, Any], dialect: str) -> str | None:
     return None if value_validator(schema, dialect, schema, "") is not None else "it cannot be built"
 
 
-def _bounded(text: str) -> Any:
-    """The schema text as data, less every `pattern` and `patternProperties` name over MAX_REGEX_CHECKED
-    characters: jsonschema-rs compiles each pattern when it builds a validator, and a long one costs without
-    bound (a megabyte of \\p{L} took 1.2 GB). Such a pattern is not evaluated (README, Limits)."""
-    return json.loads(text, object_hook=_without_long_patterns)
+def _patterns_in(text: str) -> set[str]:
+    """Every `pattern` and `patternProperties` name in the schema text (and in data that looks like a schema)."""
+    seen: set[str] = set()
+
+    def hook(value: dict[str, Any]) -> dict[str, Any]:
+        pattern = value.get("pattern")
+        if isinstance(pattern, str):
+            seen.add(pattern)
+        patterns = value.get("patternProperties")
+        if isinstance(patterns, dict):
+            seen.update(patterns)
+        return value
+
+    json.loads(text, object_hook=hook)
+    return seen
 
 
-def _without_long_patterns(value: dict[str, Any]) -> dict[str, Any]:
-    pattern = value.get("pattern")
-    if isinstance(pattern, str) and len(pattern) > MAX_REGEX_CHECKED:
-        del value["pattern"]
-    patterns = value.get("patternProperties")
-    if isinstance(patterns, dict) and any(len(p) > MAX_REGEX_CHECKED for p in patterns):
-        value["patternProperties"] = {p: s for p, s in patterns.items() if len(p) <= MAX_REGEX_CHECKED}
-    return value
+def _evaluable(text: str) -> tuple[bool, Any, dict[str, int]]:
+    """The schema text as data less every pattern catalint does not evaluate, whether it took one out, and the
+    regex_cost of each pattern it holds.
+
+    jsonschema-rs compiles every `pattern` and `patternProperties` name when it builds a validator. An object
+    that is data (a `const` that looks like a schema) loses its pattern too: only a hostile one is taken out.
+    """
+    costs: dict[str, int] = {}
+    changed = False
+
+    def cost(pattern: str) -> int:
+        known = costs.get(pattern)
+        if known is None:
+            known = costs[pattern] = regex_cost(pattern)
+        return known
+
+    def hook(value: dict[str, Any]) -> dict[str, Any]:
+        nonlocal changed
+        pattern = value.get("pattern")
+        if isinstance(pattern, str) and cost(pattern) == NOT_EVALUATED:
+            del value["pattern"]
+            changed = True
+        patterns = value.get("patternProperties")
+        if isinstance(patterns, dict) and [cost(p) for p in patterns].count(NOT_EVALUATED):
+            value["patternProperties"] = {p: s for p, s in patterns.items() if costs[p] != NOT_EVALUATED}
+            changed = True
+        return value
+
+    data = json.loads(text, object_hook=hook)
+    return changed, data, costs
 
 
-def _bounded_whole(root: dict[str, Any]) -> Any:
+def _evaluable_whole(root: dict[str, Any]) -> Any:
+    """root less the patterns catalint does not evaluate (root itself when it holds none)."""
     try:
-        return _bounded(_ENCODE(root))
+        text = _ENCODE(root)
     except (TypeError, ValueError):  # a value JSON cannot hold: compiled() says so for the node
         return root
+    if '"pattern' not in text:
+        return root
+    changed, data, _ = _evaluable(text)
+    return data if changed else root
 
 
-_bounded_root = ByIdentity(_bounded_whole, 1)  # _bounded for a whole input schema, once per document
+def _patterns_of_root(root: dict[str, Any]) -> set[str]:
+    """The patterns of a whole input schema (none when it holds a value JSON cannot)."""
+    try:
+        text = _ENCODE(root)
+    except (TypeError, ValueError):
+        return set()
+    return _patterns_in(text) if '"pattern' in text else set()
+
+
+# once per input schema, however many nodes refer into it
+_evaluable_root = ByIdentity(_evaluable_whole, 1)
+_root_patterns = ByIdentity(_patterns_of_root, 1)
+
+
+MAX_KEPT = 4096  # validators kept for reuse
+MAX_KEPT_REGEX = 32 << 20  # and what the patterns compiled into those validators may cost, in bytes (regex_cost)
+_VALUES: OrderedDict[tuple[str, str], tuple[Any, int]] = OrderedDict()
+_kept_regex = 0
+
+
+def _keep(key: tuple[str, str], built: Any, weight: int) -> None:
+    """Keep a validator for reuse, dropping the oldest past MAX_KEPT of them or MAX_KEPT_REGEX of their patterns:
+    memory stays bounded however many distinct patterns a catalog holds."""
+    global _kept_regex
+    if weight > MAX_KEPT_REGEX:
+        return  # used once, and let go
+    while _VALUES and (len(_VALUES) >= MAX_KEPT or _kept_regex + weight > MAX_KEPT_REGEX):
+        _kept_regex -= _VALUES.popitem(last=False)[1][1]
+    _VALUES[key] = (built, weight)
+    _kept_regex += weight
 
 
 def _build(make: Any) -> Any:
     try:
         return make()
     except Exception as error:  # an invalid schema, or a reference that names nothing
-        return str(error).split("\n", 1)[0] or type(error).__name__
+        why = str(error).split("\n", 1)[0] or type(error).__name__
+        if "surrogates not allowed" in why:  # Python's words, through jsonschema-rs's, for a "\ud800" escape
+            return "it holds a lone surrogate (a \\ud800-\\udfff escape), which is not Unicode text"
+        return why
 
 
 def _elsewhere(uri: str) -> Any:
@@ -299,7 +436,6 @@ def _elsewhere(uri: str) -> Any:
 
 
 _ENCODE = json.JSONEncoder(sort_keys=True, allow_nan=False).encode
-_VALUES: dict[tuple[str, str], Any] = {}
 # The document's base URI: hierarchical, so that a relative `$id` inside it ("a.json") resolves; the
 # .invalid top-level domain (RFC 2606) names no host, and the retriever above never fetches anyway.
 _DOC = "https://catalint.invalid/schema.json"
@@ -553,13 +689,122 @@ def pattern_matches(pattern: str, text: str) -> bool | None:
     """Whether an ECMA-262 `pattern` matches text, by jsonschema-rs's regex engine (None: cannot tell).
 
     Python's `re` backtracks without limit, so a hostile pattern such as
-    `(a+)+$` could hang the run; jsonschema-rs bounds backtracking.
+    `(a+)+$` could hang the run; jsonschema-rs bounds backtracking. Each
+    pattern is compiled once (regex_cost, _matcher), however many names it is
+    tried on: 400 names against `^\\p{L}{65535}$` compiled it 400 times, 20 s.
     """
-    if len(pattern) > MAX_REGEX_CHECKED:
-        return None  # compiling it could cost without bound (see _bounded)
+    if regex_cost(pattern) <= BROKEN:
+        return None  # not evaluated, or jsonschema-rs cannot read it
+    matcher = _matcher(pattern)
+    if matcher is None:
+        return None
+    try:
+        return bool(matcher.is_valid(text))
+    except Exception:
+        return None
+
+
+# A pattern is evaluated only when jsonschema-rs compiles it within this many bytes, the regex crate's own measure
+# of the program it builds (the crate's default limit is 10 MiB). Compiling costs some 5 ms a megabyte, and a
+# dozen characters can ask for more than the crate allows: `\p{L}{65535}` took 0.1 s to be refused, each time it
+# was built. Past the limit a pattern is not evaluated (README, Limits), as one over MAX_REGEX_CHECKED characters.
+MAX_REGEX_SIZE = 1 << 20
+SMALL_REGEX_SIZE = 64 << 10  # most patterns compile within this: what each counts against the validators kept
+NOT_EVALUATED = -1
+BROKEN = 0
+_OPTIONS: dict[int, Any] = {}
+
+
+def _regex_options(limit: int) -> Any:
+    """jsonschema-rs's options for its default engine (fancy-regex), with room for limit bytes a pattern."""
+    options = _OPTIONS.get(limit)
+    if options is None:
+        import jsonschema_rs
+
+        options = _OPTIONS[limit] = jsonschema_rs.FancyRegexOptions(size_limit=limit)
+    return options
+
+
+def _compiles(pattern: str, limit: int) -> Any:
+    """A validator of strings against pattern, its program built within limit bytes; None when it cannot be."""
     import jsonschema_rs
 
     try:
-        return bool(jsonschema_rs.Draft202012Validator({"pattern": pattern}, offline=True).is_valid(text))
+        return jsonschema_rs.Draft202012Validator(
+            {"pattern": pattern}, offline=True, pattern_options=_regex_options(limit)
+        )
     except Exception:
         return None
+
+
+@lru_cache(maxsize=32)  # each holds up to MAX_REGEX_SIZE
+def _matcher(pattern: str) -> Any:
+    return _compiles(pattern, MAX_REGEX_SIZE)
+
+
+@lru_cache(maxsize=1024)
+def regex_cost(pattern: str) -> int:
+    r"""What pattern costs a validator that holds it, in bytes: SMALL_REGEX_SIZE or MAX_REGEX_SIZE. BROKEN when
+    jsonschema-rs cannot read it at all (it stays in the schema, whose validator fails to build as before);
+    NOT_EVALUATED when it is over MAX_REGEX_CHECKED characters, or compiles only past MAX_REGEX_SIZE.
+
+    Told by jsonschema-rs, once a pattern: compiled within SMALL_REGEX_SIZE, then MAX_REGEX_SIZE. A pattern
+    that fails both is read again lighter (_lighter: `\p{L}{65535}` as `\d{1}`): when that compiles, size alone
+    refused it, so it is not evaluated; otherwise it is broken.
+    """
+    if len(pattern) > MAX_REGEX_CHECKED:
+        return NOT_EVALUATED
+    if _compiles(pattern, SMALL_REGEX_SIZE) is not None:
+        return SMALL_REGEX_SIZE
+    if _matcher(pattern) is not None:
+        return MAX_REGEX_SIZE
+    light = _lighter(pattern)
+    if light is not None and _compiles(light, MAX_REGEX_SIZE) is not None:
+        return NOT_EVALUATED
+    return BROKEN
+
+
+_COUNTED = re.compile(r"\{(\d+)(,(\d*))?\}")
+_MAX_COUNT = 0xFFFF_FFFF  # the regex crate reads a count as a 32-bit number: a larger one is a syntax error
+
+
+def _lighter(pattern: str) -> str | None:
+    r"""pattern with each counted repetition cut to at most one ({0}, {1}, {1,}, {0,1}, {1,1}) and each Unicode
+    property escape (`\p{L}`, each compiled alone first) made `\d`: what it would be but for its size. None when
+    nothing changes, or when a count or a property is one the engine refuses. A pair out of order ({3,2}) is
+    kept, and stays an error."""
+    broken = False
+
+    def fewer(match: re.Match[str]) -> str:
+        nonlocal broken
+        digits, comma, high_digits = match.groups()
+        if len(digits) > 10 or len(high_digits or "") > 10:  # past 32 bits (and past what int() reads at once)
+            broken = True
+            return match.group()
+        low, high = int(digits), int(high_digits) if high_digits else None
+        if low > _MAX_COUNT or (high is not None and high > _MAX_COUNT):
+            broken = True
+        if high is not None and high < low:
+            return match.group()
+        cut = f"{min(low, 1)}"
+        if comma:
+            cut += "," + (f"{min(high, 1)}" if high is not None else "")
+        return "{" + cut + "}"
+
+    def plain(match: re.Match[str]) -> str:
+        nonlocal broken
+        escape = match.group()
+        if len(escape) <= 2:
+            return escape
+        if not _known_property(escape):
+            broken = True
+        return "\\d"
+
+    light = _PROPERTY_OR_ESCAPE.sub(plain, _COUNTED.sub(fewer, pattern))
+    return None if broken or light == pattern else light
+
+
+@lru_cache(maxsize=256)
+def _known_property(escape: str) -> bool:
+    """Whether jsonschema-rs reads a Unicode property escape (`\\p{L}`, `\\P{Greek}`) on its own."""
+    return _compiles(escape, MAX_REGEX_SIZE) is not None

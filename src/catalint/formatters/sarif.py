@@ -26,8 +26,11 @@ def _uri(path: str) -> str:
     "my%20tools.json"), and a file: URI when absolute (outside the repository)."""
     from urllib.parse import quote
 
-    # a name that is not UTF-8 (any bytes, as git stores them) reaches here surrogate-escaped: its bytes as they are
-    encoded = quote(path, safe="/", errors="surrogateescape")
+    try:  # a file name that is no UTF-8 (Linux) holds its bytes as surrogates: percent-encode those bytes
+        data = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate from a JSON escape (a suite's catalog name)
+        data = path.encode("utf-8", "surrogatepass")
+    encoded = quote(data, safe="/")
     return f"file://{encoded}" if path.startswith("/") else encoded
 
 

@@ -96,7 +96,9 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
     with the `u` flag or without (`"(abc"`, `"a**"`, Python's `(?P<name>...)`),
     is reported at the keyword. ECMA syntax that Python's `re` lacks (`\\p{L}`, `(?<name>...)`,
     `\\u{1F600}`) is valid. The syntax is read by regress, an ECMA-262 engine
-    (nothing is run); a pattern of over 10,000 characters is not read.
+    (nothing is run); a pattern of over 10,000 characters is not read. A valid
+    pattern too big to compile (`\\p{L}{65535}`) is not reported here: the rules
+    that run patterns leave it out (SCH-007, SCH-009).
 
     **Why.** The MCP specification (2025-11-25, Server features, Tools) reads a
     schema without `$schema` as JSON Schema 2020-12 (SEP-1613). Clients validate
@@ -197,7 +199,10 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
     only `"required": ["id"]`; a `$ref` inside an unused definition does not
     count). Nothing inside an unused definition (a `$defs`/`definitions` entry
     that no `$ref` reaches from the root) is reported: no value is ever validated
-    against it.
+    against it. A `patternProperties` pattern is run by jsonschema-rs's engine,
+    compiled once however many names it is tried on; one that cannot be read, or
+    that compiles only past 1 MiB (`^\\p{L}{65535}$`, README: Limits), is not run,
+    and the names it might match count as declared.
 
     **Why.** Usually a typo or a renamed argument. The model is told it must send
     an argument it was never described, and when `additionalProperties` is false

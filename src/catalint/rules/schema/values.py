@@ -70,7 +70,13 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
     fetched: it counts as the empty schema, which takes any value (SCH-010
     reports the reference), so the rest of the schema is still checked. A value
     whose schema jsonschema-rs cannot build is not checked: SCH-006 or SCH-010
-    says why, or, when neither does, this rule says so at the value.
+    says why, or, when neither does, this rule says so at the value (a schema
+    holding a lone surrogate, a `"\\udfff"` escape, is one). A `pattern` that
+    compiles only past 1 MiB (`\\p{L}{65535}`: 12 characters, README: Limits), or
+    is over 10,000 characters, is not evaluated: values are checked against the
+    rest of their schema. Schemas alike but for their annotations (`default`,
+    `examples`, `description`, `title`) share one validator, and each pattern is
+    compiled once a run.
 
     **Fix.** Correct the value, or the schema that rejects it.
     """
