@@ -1,4 +1,5 @@
-"""Hostile input to `catalint diff`: descriptions that make difflib's matching cubic.
+"""Hostile input to `catalint diff`: descriptions that make difflib's matching cubic, and git revisions
+read from a folder whose name is not UTF-8.
 
 `diff.word_diff` and the rename matching ran SequenceMatcher (autojunk off) over whole word lists with
 no limit: "a b a b ..." (1,600 words) against "b a c b a c ..." (2,400 words) took 33 s, 65 s when the
@@ -9,7 +10,9 @@ words (diff.MATCH_WORK_PER_WORD), counted before the work is done.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
 from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
@@ -17,10 +20,10 @@ from typing import Any
 import pytest
 
 from catalint import diff as diff_module
-from catalint.diff import CHANGE_WIDTH, DIFF_WIDTH, _clip, _context, _fit, compare, word_diff
+from catalint.diff import CHANGE_WIDTH, DIFF_WIDTH, _clip, _context, _fit, compare, load_side, word_diff
 from catalint.loader import load_text
 from conftest import write
-from test_hostile import catalint, no_crash
+from test_hostile import catalint, no_crash, one_error
 
 A_B = " ".join(["a b"] * 800)  # 1,600 words
 B_A_C = " ".join(["b a c"] * 800)  # 2,400 words
@@ -115,3 +118,76 @@ def test_diff_of_repetitive_descriptions_finishes(tmp_path: Path, renamed: bool)
     no_crash(done)
     assert done.code == 0 and done.stderr == ""
     assert ("tools: 73 -> 73 (+73 added, 73 removed" if renamed else "(+0 added, 0 removed, 0 renamed)") in done.stdout
+
+
+# --------------------------------------------------------------------------------------
+# A folder whose name is not UTF-8 (git allows any bytes): `git rev-parse --show-prefix` and
+# `--show-toplevel` print it as it is, and decoding that strictly was an internal UnicodeDecodeError.
+# --------------------------------------------------------------------------------------
+
+WEATHER = {
+    "name": "get_weather",
+    "description": "Get the current weather for a city. Returns JSON with the temperature in Celsius.",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
+
+
+@pytest.fixture
+def odd_repo(tmp_path: Path) -> Path:
+    """A git repository with 'sub\\xff/tools.json' committed ([WEATHER]) and changed since (a second tool);
+    the folder's name, as Python names it (os.fsdecode: the byte 0xff as a lone surrogate)."""
+    root = os.fsencode(tmp_path)
+    folder = os.path.join(root, b"sub\xff")
+    os.mkdir(folder)
+    for args in (["init", "-q"], ["config", "user.email", "a@b.c"], ["config", "user.name", "n"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    with open(os.path.join(folder, b"tools.json"), "w", encoding="utf-8") as f:
+        f.write(_catalog([WEATHER]))
+    subprocess.run(["git", "add", "."], cwd=root, check=True, capture_output=True)
+    subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=root, check=True, capture_output=True)
+    with open(os.path.join(folder, b"tools.json"), "w", encoding="utf-8") as f:
+        f.write(_catalog([WEATHER, {**WEATHER, "name": "get_forecast", "description": "x"}]))
+    return Path(os.fsdecode(folder))
+
+
+def test_load_side_reads_a_revision_from_a_folder_whose_name_is_not_utf8(odd_repo: Path) -> None:
+    for cwd, path in ((odd_repo, "tools.json"), (odd_repo.parent, odd_repo.name + "/tools.json")):
+        side = load_side(f"HEAD:{path}", cwd)
+        assert [t.name for t in side.tools] == ["get_weather"] and side.display == f"{path}@HEAD"
+    absolute = load_side(f"HEAD:{odd_repo / 'tools.json'}", odd_repo)
+    assert [t.name for t in absolute.tools] == ["get_weather"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["diff", "HEAD:tools.json", "tools.json"],
+        ["diff", "--output-format", "json", "HEAD:tools.json", "tools.json"],
+        ["lint", "tools.json", "--baseline", "HEAD:tools.json"],
+        ["lint", "tools.json", "--baseline-rev", "HEAD"],
+        ["lint", ".", "--baseline-rev", "HEAD", "--output-format", "sarif"],
+    ],
+    ids=["diff", "diff-json", "lint-baseline", "lint-baseline-rev", "lint-baseline-rev-sarif"],
+)
+def test_revisions_work_in_a_folder_whose_name_is_not_utf8(odd_repo: Path, args: list[str]) -> None:
+    done = catalint(*args, cwd=odd_repo, timeout=30)
+    no_crash(done)
+    assert done.stderr == ""
+    if args[0] == "diff":
+        assert done.code == 0 and "get_forecast" in done.stdout
+    else:  # only get_forecast's findings are new
+        assert done.code == 1 and "get_forecast:" in done.stdout and "get_weather:" not in done.stdout
+    absolute = [
+        str(odd_repo / "tools.json")
+        if a == "tools.json"
+        else a.replace(":tools.json", ":" + str(odd_repo / "tools.json"))
+        for a in args
+    ]
+    done = catalint(*absolute, cwd=odd_repo, timeout=30)
+    no_crash(done)
+    assert done.stderr == "" and done.code == (0 if args[0] == "diff" else 1)
+
+
+def test_a_missing_file_at_a_revision_in_a_folder_whose_name_is_not_utf8_is_one_error(odd_repo: Path) -> None:
+    done = catalint("diff", "HEAD:nope.json", "tools.json", cwd=odd_repo, timeout=30)
+    one_error(done, "HEAD:nope.json: error: git: path 'sub")

@@ -92,12 +92,14 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
     """The file at path (relative to cwd, or absolute) as committed at rev; shown as path@rev."""
     if rev.startswith("-"):  # git would read it as an option of cat-file (--batch-check=..., --output=...)
         raise LoadError(spec, f"{rev!r} is not a git revision: a revision cannot begin with '-'")
+    # git prints paths as the bytes the file system holds: decoded as Python decodes file names (os.fsdecode,
+    # surrogateescape), a folder whose name is not UTF-8 goes back to git as the same bytes
     if os.path.isabs(path):
-        top = _git(["rev-parse", "--show-toplevel"], cwd, spec).decode().strip()
+        top = _git_path(_git(["rev-parse", "--show-toplevel"], cwd, spec))
         where = Path(path).parent.resolve() / Path(path).name  # git reports the top level with links resolved
         rel = Path(os.path.relpath(where, top)).as_posix()
     else:
-        prefix = _git(["rev-parse", "--show-prefix"], cwd, spec).decode().strip()
+        prefix = _git_path(_git(["rev-parse", "--show-prefix"], cwd, spec))
         rel = posixpath.normpath(posixpath.join(prefix, Path(path).as_posix()))
     if rel == ".." or rel.startswith("../"):
         raise LoadError(spec, f"{path} is outside the git repository")
@@ -111,6 +113,11 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
         raise LoadError(display, f"file is over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
     data = _git(["cat-file", "blob", obj], cwd, spec)
     return load_text(decode_bytes(data, display), str(cwd / path), display)
+
+
+def _git_path(output: bytes) -> str:
+    """A path git printed on a line of its own."""
+    return os.fsdecode(output.removesuffix(b"\n").removesuffix(b"\r"))
 
 
 def _git(args: list[str], cwd: Path, spec: str) -> bytes:
