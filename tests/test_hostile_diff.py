@@ -191,3 +191,17 @@ def test_revisions_work_in_a_folder_whose_name_is_not_utf8(odd_repo: Path, args:
 def test_a_missing_file_at_a_revision_in_a_folder_whose_name_is_not_utf8_is_one_error(odd_repo: Path) -> None:
     done = catalint("diff", "HEAD:nope.json", "tools.json", cwd=odd_repo, timeout=30)
     one_error(done, "HEAD:nope.json: error: git: path 'sub")
+
+
+def test_sarif_names_a_file_whose_name_is_not_utf8_by_its_bytes(tmp_path: Path) -> None:
+    with open(os.path.join(os.fsencode(tmp_path), b"n\xfe.tools.json"), "w", encoding="utf-8") as f:
+        f.write(_catalog([{**WEATHER, "description": "x"}]))
+    done = catalint("lint", ".", "--output-format", "sarif", cwd=tmp_path, timeout=30)
+    no_crash(done)
+    assert done.code == 1 and done.stderr == ""
+    uris = {
+        loc["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(done.stdout)["runs"][0]["results"]
+        for loc in r["locations"]
+    }
+    assert uris == {"n%FE.tools.json"}

@@ -23,10 +23,15 @@ LEVELS = {Severity.CRITICAL: "error", Severity.WARNING: "warning", Severity.INFO
 
 def _uri(path: str) -> str:
     """A path as SARIF's artifactLocation.uri wants it: percent-encoded ("my tools.json" ->
-    "my%20tools.json"), and a file: URI when absolute (outside the repository)."""
+    "my%20tools.json"), and a file: URI when absolute (outside the repository). A file name that is not
+    UTF-8 (its bytes kept as lone surrogates, as os.fsdecode keeps them) is encoded as the bytes it is."""
     from urllib.parse import quote
 
-    encoded = quote(path, safe="/")
+    try:
+        data = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate no file name decodes to
+        data = path.encode("utf-8", "backslashreplace")
+    encoded = quote(data, safe="/")
     return f"file://{encoded}" if path.startswith("/") else encoded
 
 
