@@ -2,8 +2,14 @@
 
 An argument is a property of an object schema: the root, an object-typed
 argument, the item schema of an array argument, or a branch of
-anyOf/oneOf/allOf. Local `$ref`s (`#/...`) are followed; cycles are cut and the
-walk stops at MAX_DEPTH levels so that hostile schemas stay cheap.
+anyOf/oneOf/allOf. Local `$ref`s (`#/...`) are followed; cycles are cut.
+
+A `$ref` graph can reach one definition by exponentially many paths (24 definitions
+each `{"allOf": [{"$ref": next}, {"$ref": next}]}`, or 10 levels of 5 properties each
+naming the next level), so the walk is bounded three ways: at MAX_DEPTH levels, by
+walking into any one subschema at most MAX_VISITS times, and by MAX_STEPS steps of
+work a tool. Real schemas come nowhere near: in the corpus no subschema is walked
+into more than 3 times, and no tool takes more than a few hundred steps.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from catalint.model import Tool
 from catalint.sourcemap import join_pointer, resolve_pointer
 
 MAX_DEPTH = 32
+MAX_VISITS = 16  # walks into one subschema (a $ref target reached by several paths), for its arguments
+MAX_STEPS = 20_000  # work a tool: arguments listed, subschemas walked, $refs followed, keys merged
 _BRANCHES = ("anyOf", "oneOf", "allOf")
 
 
@@ -77,45 +85,67 @@ class _Walker:
         self.root_pointer = root_pointer
         self.out: list[Argument] = []
         self.seen: set[tuple[str, str]] = set()  # (pointer, name): allOf branches may repeat one
+        self.left = MAX_STEPS  # work left: once it is spent, the walk stops where it is
+        self.objects: dict[str, int] = {}  # walks into each subschema (by pointer) for its properties
+        self.values: dict[str, int] = {}  # ... and for the arguments an argument's schema holds
+        self.texts: dict[int, str] = {}  # the descriptions listed so far, by identity (held: no id reused)
 
     def merged(
         self, schema: dict[str, Any], pointer: str, refs: frozenset[str]
     ) -> tuple[dict[str, Any], str, frozenset[str] | None]:
-        """Follow a local $ref; keys written beside the $ref win.
+        """Follow a local $ref (and the $ref its target holds, in turn); keys written beside a $ref win.
 
-        The ref set comes back as None when the $ref closes a cycle: the schema
-        is still merged (for its description) but must not be walked again.
+        The ref set comes back as None when a $ref closes a cycle: the schema
+        is still merged (for its description) but must not be walked again;
+        the same when the work budget runs out along a chain of $refs.
         """
         if "$ref" not in schema:
             return schema, pointer, refs
-        ref = schema["$ref"]
-        target = resolve_ref(self.root, ref)
-        if target is None or not isinstance(target[0], dict):
-            return schema, pointer, refs
-        target_schema, target_rel = target
-        own = {k: v for k, v in schema.items() if k != "$ref"}
-        if ref in refs:
-            return {**{k: v for k, v in target_schema.items() if k != "$ref"}, **own}, pointer, None
-        inner, inner_ptr, inner_refs = self.merged(target_schema, self.root_pointer + target_rel, refs | {ref})
-        return {**inner, **own}, inner_ptr, inner_refs
+        owns: list[dict[str, Any]] = []  # the keys beside each $ref followed, outermost first
+        out_refs: frozenset[str] | None = refs
+        while True:
+            ref = schema["$ref"]
+            target = resolve_ref(self.root, ref)
+            if target is None or not isinstance(target[0], dict):
+                break  # the schema stands as written, $ref and all
+            self.left -= 1 + len(schema) + len(refs)
+            target_schema, target_rel = target
+            owns.append({k: v for k, v in schema.items() if k != "$ref"})
+            if ref in refs or self.left < 0:  # a cycle, or no work left: merged but not walked
+                schema, out_refs = {k: v for k, v in target_schema.items() if k != "$ref"}, None
+                break
+            schema, pointer = target_schema, self.root_pointer + target_rel
+            refs = out_refs = refs | {ref}
+            if "$ref" not in schema:
+                break
+        if any(owns):  # {**target, **own} at each $ref, innermost first
+            self.left -= len(schema) + sum(map(len, owns))
+            schema = dict(schema)
+            for own in reversed(owns):
+                schema.update(own)
+        return schema, pointer, out_refs
 
     def object(self, schema: dict[str, Any], pointer: str, prefix: str, depth: int, refs: frozenset[str]) -> None:
-        if depth > MAX_DEPTH:
+        if depth > MAX_DEPTH or self.left < 0:
             return
         own_refs: frozenset[str] | None = refs
         if "$ref" in schema:
             schema, pointer, own_refs = self.merged(schema, pointer, refs)
             if own_refs is None:
                 return
+        if not self.visit(self.objects, pointer):
+            return
         props = schema.get("properties")
         if type(props) is dict:
             required = schema.get("required")
             required_names = {r for r in required if isinstance(r, str)} if type(required) is list else _NONE
             props_pointer = pointer + "/properties"
-            seen, out = self.seen, self.out
+            seen, out, texts = self.seen, self.out, self.texts
             for name, sub in props.items():
                 if type(sub) is not dict:
                     continue
+                if self.left < 0:
+                    return
                 if "/" in name or "~" in name:
                     sub_pointer = join_pointer(props_pointer, name)
                 else:
@@ -142,6 +172,14 @@ class _Walker:
                 key = (sub_pointer, path)
                 if key not in seen:
                     seen.add(key)
+                    # a step an argument, and one for every 64 characters of its name and of a description
+                    # that an argument listed before has already (the rules read each argument's text)
+                    self.left -= 1 + (len(path) >> 6)
+                    if text is not None:
+                        if id(text) in texts:
+                            self.left -= len(text) >> 6
+                        else:
+                            texts[id(text)] = text
                     by_fields = text is None and self.by_fields(merged, merged_ptr, own_refs)
                     out.append(Argument(path, sub_pointer, merged, name in required_names, desc_ptr, text, by_fields))
                 if sub_refs is not None and (
@@ -156,6 +194,16 @@ class _Walker:
                         if type(branch) is dict:
                             self.object(branch, join_pointer(pointer, key, i), prefix, depth + 1, own_refs)
 
+    def visit(self, visits: dict[str, int], pointer: str) -> bool:
+        """Count one more walk into the subschema at pointer: False past MAX_VISITS (a $ref reached by ever
+        more paths) and once the work budget is spent."""
+        seen = visits.get(pointer, 0)
+        if seen >= MAX_VISITS:
+            return False
+        visits[pointer] = seen + 1
+        self.left -= 1
+        return True
+
     def branch_description(
         self, schema: dict[str, Any], pointer: str, refs: frozenset[str] | None
     ) -> tuple[str | None, str | None]:
@@ -168,6 +216,9 @@ class _Walker:
                 for i, branch in enumerate(branches):
                     if not isinstance(branch, dict):
                         continue
+                    self.left -= 1
+                    if self.left < 0:
+                        return None, None
                     branch_ptr = join_pointer(pointer, key, i)
                     if "$ref" in branch and "description" not in branch:
                         branch, branch_ptr, _ = self.merged(branch, branch_ptr, refs or _NONE)
@@ -179,7 +230,7 @@ class _Walker:
     def by_fields(self, schema: dict[str, Any], pointer: str, refs: frozenset[str] | None) -> bool:
         """filled_by_fields(schema), or, for an anyOf/oneOf, of every alternative but null (at least one),
         a local $ref followed: Pydantic's optional model, `anyOf: [{"$ref": ...}, {"type": "null"}]`."""
-        if filled_by_fields(schema):
+        if self.filled(schema):
             return True
         found = False
         for key in ("anyOf", "oneOf"):
@@ -189,16 +240,26 @@ class _Walker:
             for i, branch in enumerate(branches):
                 if not isinstance(branch, dict) or branch.get("type") == "null":
                     continue
+                self.left -= 1
+                if self.left < 0:
+                    return False
                 if "$ref" in branch:
                     branch, _, _ = self.merged(branch, join_pointer(pointer, key, i), refs or _NONE)
-                if not filled_by_fields(branch):
+                if not self.filled(branch):
                     return False
                 found = True
         return found
 
+    def filled(self, schema: dict[str, Any]) -> bool:
+        """filled_by_fields(schema), a step a property."""
+        properties = schema.get("properties")
+        if type(properties) is dict:
+            self.left -= len(properties)
+        return filled_by_fields(schema)
+
     def value(self, schema: dict[str, Any], pointer: str, name: str, depth: int, refs: frozenset[str] | None) -> None:
         """Arguments nested inside one argument's schema (none past a $ref cycle)."""
-        if depth > MAX_DEPTH or refs is None:
+        if depth > MAX_DEPTH or refs is None or self.left < 0 or not self.visit(self.values, pointer):
             return
         if type(schema.get("properties")) is dict:
             self.object(schema, pointer, name + ".", depth + 1, refs)
@@ -215,6 +276,8 @@ class _Walker:
                 if type(branches) is list:
                     for i, branch in enumerate(branches):
                         if type(branch) is dict:
+                            if self.left < 0:
+                                return
                             merged, merged_ptr, b_refs = self.merged(branch, join_pointer(pointer, key, i), refs)
                             self.value(merged, merged_ptr, name, depth + 1, b_refs)
 

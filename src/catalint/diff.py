@@ -41,6 +41,13 @@ SCHEMA_POINTER_CAP = 20  # schema pointers kept per changed tool
 DIFF_WIDTH = 200  # characters of a description word diff
 CONTEXT_WORDS = 3  # unchanged words kept on each side of a change
 CHANGE_WIDTH = 80  # characters kept of one removed or added run of words
+# Work one comparison of two word lists may take (find_longest_match's loops, counted before they run):
+# MATCH_WORK_PER_WORD for every word of either side, plus MATCH_WORK_BASE (a unit is about 70 ns). difflib's
+# matching is cubic on repetitive text ("a b a b ..." against "b a c b a c ...": 1,600 and 2,400 words took
+# 33 s); real descriptions take up to 25 a word (a 550-word one; 9 for the longest, 940 words).
+MATCH_WORK_PER_WORD = 50
+MATCH_WORK_BASE = 2_000
+MAX_RENAME_MATCH_WORK = 5_000_000  # such work in the rename comparisons of one diff (about 0.4 s)
 _ABSENT = ""  # canonical text of a missing member (no JSON value serialises to "")
 
 Key = tuple[str, str, str]  # rule code, tool name, pointer inside the tool
@@ -85,12 +92,14 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
     """The file at path (relative to cwd, or absolute) as committed at rev; shown as path@rev."""
     if rev.startswith("-"):  # git would read it as an option of cat-file (--batch-check=..., --output=...)
         raise LoadError(spec, f"{rev!r} is not a git revision: a revision cannot begin with '-'")
+    # git prints paths as the bytes the file system holds: decoded as Python decodes file names (os.fsdecode,
+    # surrogateescape), a folder whose name is not UTF-8 goes back to git as the same bytes
     if os.path.isabs(path):
-        top = _git(["rev-parse", "--show-toplevel"], cwd, spec).decode().strip()
+        top = _git_path(_git(["rev-parse", "--show-toplevel"], cwd, spec))
         where = Path(path).parent.resolve() / Path(path).name  # git reports the top level with links resolved
         rel = Path(os.path.relpath(where, top)).as_posix()
     else:
-        prefix = _git(["rev-parse", "--show-prefix"], cwd, spec).decode().strip()
+        prefix = _git_path(_git(["rev-parse", "--show-prefix"], cwd, spec))
         rel = posixpath.normpath(posixpath.join(prefix, Path(path).as_posix()))
     if rel == ".." or rel.startswith("../"):
         raise LoadError(spec, f"{path} is outside the git repository")
@@ -104,6 +113,11 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
         raise LoadError(display, f"file is over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
     data = _git(["cat-file", "blob", obj], cwd, spec)
     return load_text(decode_bytes(data, display), str(cwd / path), display)
+
+
+def _git_path(output: bytes) -> str:
+    """A path git printed on a line of its own."""
+    return os.fsdecode(output.removesuffix(b"\n").removesuffix(b"\r"))
 
 
 def _git(args: list[str], cwd: Path, spec: str) -> bytes:
@@ -329,12 +343,13 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
     described = [t for t in removed if _word_key(t)], [t for t in added if _word_key(t)]
     olds, news = _by_schema(described[0]), _by_schema(described[1])
     pairs: list[tuple[Tool, Tool]] = []
-    budget = [MAX_RENAME_COMPARISONS, MAX_RENAME_WORDS]  # what is left for the whole diff, groups in key order
+    # what is left for the whole diff, groups in key order: pairs, words times words, matching work
+    budget = [MAX_RENAME_COMPARISONS, MAX_RENAME_WORDS, MAX_RENAME_MATCH_WORK]
     for key in sorted(olds.keys() & news.keys()):
         equal, left_old, left_new = _equal_descriptions(olds[key], news[key])
         pairs += equal
         if not _too_many(left_old, left_new, budget):
-            pairs += _most_similar(left_old, left_new)
+            pairs += _most_similar(left_old, left_new, budget=budget)
     gone = {old.index for old, _ in pairs}
     came = {new.index for _, new in pairs}
     rest_old = sorted((t for t in described[0] if t.index not in gone), key=lambda t: (t.name, t.index))
@@ -353,7 +368,7 @@ def _edited_renames(olds: list[Tool], news: list[Tool], budget: list[int]) -> li
         for new in news
         if _shared_arguments(old, new) >= EDITED_RENAME_SHARED_ARGUMENTS
     }
-    return _most_similar(olds, news, EDITED_RENAME_SIMILARITY, allowed)
+    return _most_similar(olds, news, EDITED_RENAME_SIMILARITY, allowed, budget)
 
 
 def _shared_arguments(old: Tool, new: Tool) -> float:
@@ -390,11 +405,14 @@ def _most_similar(
     news: list[Tool],
     least: float = RENAME_SIMILARITY,
     allowed: set[tuple[int, int]] | None = None,
+    budget: list[int] | None = None,
 ) -> list[tuple[Tool, Tool]]:
     """Greedy pairing by description similarity (at least `least`; only `allowed` index pairs when given),
-    ties broken by names then positions. The caller has checked the cost (_too_many)."""
+    ties broken by names then positions. The caller has checked the cost (_too_many); the matching work
+    is taken from budget[2] as it is done, and once that is spent the other pairs are not similar."""
     candidates: list[tuple[float, str, str, int, int, Tool, Tool]] = []
-    matcher = SequenceMatcher(None, autojunk=False)
+    matcher = _BoundedMatcher()
+    left = budget[2] if budget is not None else MAX_RENAME_MATCH_WORK
     for new in news:
         matcher.set_seq2(_word_key(new))  # difflib caches what it learns about the second sequence
         for old in olds:
@@ -403,9 +421,16 @@ def _most_similar(
             matcher.set_seq1(_word_key(old))
             if matcher.real_quick_ratio() < least or matcher.quick_ratio() < least:
                 continue  # upper bounds of ratio(), much cheaper
-            ratio = matcher.ratio()
+            if matcher.spent >= left:
+                continue  # no matching work left: only quick_ratio() is told
+            try:
+                ratio = matcher.ratio()
+            except _TooCostly:  # repetitive text: not similar, as past MAX_RENAME_WORDS
+                continue
             if ratio >= least:
                 candidates.append((-ratio, old.name, new.name, old.index, new.index, old, new))
+    if budget is not None:
+        budget[2] -= matcher.spent
     candidates.sort(key=lambda c: c[:5])
     pairs: list[tuple[Tool, Tool]] = []
     used_old: set[int] = set()
@@ -518,10 +543,50 @@ def _child(old: Any, new: Any, key: Any, in_old: bool, in_new: bool, pointer: st
         _walk(old[key], new[key], child, out)
 
 
+class _TooCostly(Exception):
+    """Matching two word lists would pass its work budget."""
+
+
+class _BoundedMatcher(SequenceMatcher):
+    """difflib's SequenceMatcher (autojunk off) that raises _TooCostly, before the work is done, once
+    matching one pair would pass MATCH_WORK_PER_WORD a word of either side plus MATCH_WORK_BASE. Each call
+    of find_longest_match over a[alo:ahi] is charged ahi - alo plus the places in b of every word of
+    a[alo:ahi] (what its loops may visit), from sums over a made once a pair; `spent` adds up every pair's."""
+
+    def __init__(self, a: Any = (), b: Any = ()) -> None:
+        self._sums: list[int] = []
+        self._left = 0
+        self.spent = 0
+        super().__init__(None, a, b, False)
+
+    def get_matching_blocks(self) -> Any:
+        if self.matching_blocks is None:
+            b2j = self.b2j
+            total = 0
+            sums = [0]
+            for word in self.a:
+                places = b2j.get(word)
+                total += 1 if places is None else 1 + len(places)
+                sums.append(total)
+            self._sums = sums
+            self._left = MATCH_WORK_BASE + MATCH_WORK_PER_WORD * (len(self.a) + len(self.b))
+        return super().get_matching_blocks()
+
+    def find_longest_match(self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None) -> Any:
+        if ahi is None:
+            ahi = len(self.a)
+        cost = self._sums[ahi] - self._sums[alo]
+        if cost > self._left:
+            raise _TooCostly
+        self._left -= cost
+        self.spent += cost
+        return super().find_longest_match(alo, ahi, blo, bhi)
+
+
 def word_diff(old: str, new: str, width: int = DIFF_WIDTH) -> str:
     """Removed words in [-...-], added ones in {+...+}, unchanged runs cut to CONTEXT_WORDS either side."""
     a, b = old.split(), new.split()
-    ops = SequenceMatcher(None, a, b, False).get_opcodes()
+    ops = _word_opcodes(a, b)
     if all(tag == "equal" for tag, *_ in ops):
         return "(no word changed)"
     pieces: list[str] = []
@@ -534,6 +599,34 @@ def word_diff(old: str, new: str, width: int = DIFF_WIDTH) -> str:
         if j2 > j1:
             pieces.append(f"{{+{_clip(' '.join(b[j1:j2]), CHANGE_WIDTH)}+}}")
     return _fit(pieces, width)
+
+
+def _word_opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib's opcodes from a to b; when matching would cost too much (repetitive text), those of the
+    words between the common first and last words, and past that budget too, those words replaced whole."""
+    try:
+        return _BoundedMatcher(a, b).get_opcodes()
+    except _TooCostly:
+        pass
+    la, lb = len(a), len(b)
+    start = 0
+    while start < la and start < lb and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < la - start and end < lb - start and a[la - 1 - end] == b[lb - 1 - end]:
+        end += 1
+    middle = [("replace", start, la - end, start, lb - end)]
+    if start or end:  # else the same words again
+        try:
+            middle = [
+                (tag, i1 + start, i2 + start, j1 + start, j2 + start)
+                for tag, i1, i2, j1, j2 in _BoundedMatcher(a[start : la - end], b[start : lb - end]).get_opcodes()
+            ]
+        except _TooCostly:
+            pass
+    head = [("equal", 0, start, 0, start)] if start else []
+    tail = [("equal", la - end, la, lb - end, lb)] if end else []
+    return head + middle + tail
 
 
 def _context(words: list[str], first: bool, last: bool) -> str:

@@ -23,7 +23,8 @@ LEVELS = {Severity.CRITICAL: "error", Severity.WARNING: "warning", Severity.INFO
 
 def _uri(path: str) -> str:
     """A path as SARIF's artifactLocation.uri wants it: percent-encoded ("my tools.json" ->
-    "my%20tools.json"), and a file: URI when absolute (outside the repository)."""
+    "my%20tools.json"), and a file: URI when absolute (outside the repository). A file name that is not
+    UTF-8 (its bytes kept as lone surrogates, as os.fsdecode keeps them) is encoded as the bytes it is."""
     from urllib.parse import quote
 
     try:  # a file name that is no UTF-8 (Linux) holds its bytes as surrogates: percent-encode those bytes
