@@ -65,3 +65,19 @@ def test_an_output_path_ending_in_a_slash_names_a_folder(cli, tmp_path: Path, ta
     write(tmp_path / "tools.json", CATALOG)
     one_error(cli("lint", "tools.json", "-o", target), f"{target}: error: cannot write report: Is a directory")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tools.json"]
+
+
+@pytest.mark.parametrize("unit", ["one of: the, a. ", "status: a, b. ", "one of: e.g, eg. "])
+def test_many_lists_desc013_passes_over_are_read_in_linear_time(cli, tmp_path: Path, unit: str) -> None:
+    # each list looked for its sentence's start from the top of the text: 100 KB took 12 s, 1 MB over 60 s
+    text = unit * (200_000 // len(unit))
+    tool = {**TOOL, "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "description": text}}}}
+    write(tmp_path / "t.json", json.dumps({"tools": [tool]}))
+    result = cli("lint", "--select", "DESC-013", "--output-format", "json", "t.json")
+    no_crash(result)
+    assert json.loads(result.stdout)["findings"] == []  # an article, a unit, an example mark: no closed set
+    # the same lists, one at a time, still fire where they name a closed set
+    tool["inputSchema"]["properties"]["x"]["description"] = "Sort order. One of: asc, desc."
+    write(tmp_path / "t.json", json.dumps({"tools": [tool]}))
+    found = json.loads(cli("lint", "--select", "DESC-013", "--output-format", "json", "t.json").stdout)["findings"]
+    assert [f["code"] for f in found] == ["DESC-013"]

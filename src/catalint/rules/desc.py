@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
@@ -1037,7 +1038,36 @@ def _label_positions(text: str) -> list[int]:
     return [0, *(m.end() for m in _SENTENCE_START.finditer(text))]
 
 
+class _Once:
+    """What _spelled_out_values asks of the whole text, found once, however many lists it tries: where each
+    sentence starts, and the next example after a place (a list of "one of: ..." sentences took time
+    quadratic in the description's length)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts: list[int] | None = None
+        self._found: tuple[int, re.Match[str] | None] | None = None  # a search's start, and what it found
+
+    def sentence_start(self, before: int) -> int:
+        """Where the sentence that holds offset before starts (0 for the first)."""
+        if self._starts is None:
+            self._starts = [m.end() for m in _SENTENCE_START.finditer(self.text)]
+        i = bisect_right(self._starts, before) - 1
+        return self._starts[i] if i >= 0 else 0
+
+    def example_after(self, at: int) -> re.Match[str] | None:
+        """_EXAMPLE_AFTER.search(text, at): the last search stands for any place from its start to its match."""
+        if self._found is not None:
+            start, found = self._found
+            if start <= at and (found is None or at <= found.start()):
+                return found
+        found = _EXAMPLE_AFTER.search(self.text, at)
+        self._found = (at, found)
+        return found
+
+
 def _spelled_out_values(text: str, starts: list[int], labels: list[int]) -> list[str] | None:
+    once = _Once(text)
     for at in starts:
         bullets = _BULLETS.match(text, at)
         if bullets:
@@ -1052,8 +1082,7 @@ def _spelled_out_values(text: str, starts: list[int], labels: list[int]) -> list
         before = text[max(0, match.start() - 30) : match.start()]
         if _EXAMPLE_LEAD.search(before):
             continue
-        starts = [m.end() for m in _SENTENCE_START.finditer(text, 0, match.start())]
-        if _CONDITION.search(text, starts[-1] if starts else 0, match.start()):
+        if _CONDITION.search(text, once.sentence_start(match.start()), match.start()):
             return None  # "if the field is a checkbox, the value must be 'true' or 'false'": the set depends
         if "(" in listed:
             listed = _GLOSSES.sub("", listed)
@@ -1065,7 +1094,7 @@ def _spelled_out_values(text: str, starts: list[int], labels: list[int]) -> list
             # Bare words: all must look like literal tokens, not prose.
             if any(" " in i for i in items) or len(items) > 12:
                 continue
-        example = _EXAMPLE_AFTER.search(text, match.end())
+        example = once.example_after(match.end())
         if example and next(g for g in example.groups() if g is not None).lower() not in {i.lower() for i in items}:
             continue  # an example value outside the list: the list names kinds of value, not the values
         return items
