@@ -81,3 +81,35 @@ def test_many_lists_desc013_passes_over_are_read_in_linear_time(cli, tmp_path: P
     write(tmp_path / "t.json", json.dumps({"tools": [tool]}))
     found = json.loads(cli("lint", "--select", "DESC-013", "--output-format", "json", "t.json").stdout)["findings"]
     assert [f["code"] for f in found] == ["DESC-013"]
+
+
+def _patterned(pattern: str, examples: list[str]) -> str:
+    prop = {"type": "string", "description": "A code made of a and b.", "pattern": pattern, "examples": examples}
+    tool = {**TOOL, "inputSchema": {"type": "object", "properties": {"code": prop}}}
+    return json.dumps({"tools": [tool]})
+
+
+def _sch009(cli) -> list[str]:
+    result = cli("lint", "--select", "SCH-009", "--output-format", "json", "t.json")
+    no_crash(result)
+    return [f["pointer"].rsplit("/", 1)[-1] for f in json.loads(result.stdout)["findings"]]
+
+
+def test_long_values_are_not_matched_against_a_catalogs_patterns(cli, tmp_path: Path) -> None:
+    # 400 examples of 2 KB against (?:a|b|c){2000}x took 20 s; one of 5,000 characters against (a|b) x 1,998, 400 MB
+    write(tmp_path / "t.json", _patterned("(?:a|b|c){2000}x", ["a" * 2000 + str(i) for i in range(400)]))
+    assert _sch009(cli) == []
+    write(tmp_path / "t.json", _patterned("(a|b)" * 1998 + "0", ["a" * 5000 + "!"]))
+    assert _sch009(cli) == []
+    # near miss: a value of up to 1,000 characters is still checked, and one that fails is reported
+    write(tmp_path / "t.json", _patterned("^[ab]+$", ["ab", "a" * 999 + "!", "a" * 1001 + "!"]))
+    assert _sch009(cli) == ["1"]
+
+
+def test_values_matched_against_patterns_are_bounded_a_catalog(cli, tmp_path: Path) -> None:
+    from catalint.rules.schema.values import PATTERN_CHARS_A_CATALOG, PATTERN_VALUE_CHARS
+
+    count = PATTERN_CHARS_A_CATALOG // PATTERN_VALUE_CHARS  # the values the budget takes, and then one more
+    examples = ["c" * PATTERN_VALUE_CHARS] + ["a" * PATTERN_VALUE_CHARS] * (count - 1) + ["c" * PATTERN_VALUE_CHARS]
+    write(tmp_path / "t.json", _patterned("^[ab]+$", examples))
+    assert _sch009(cli) == ["0"]  # the first is checked, the last is past the budget
