@@ -195,6 +195,7 @@ def test_sch006_still_judges_pattern_syntax_alone() -> None:
     findings = lint(schema, "SCH-006,SCH-009")
     assert [f.pointer for f in findings] == ["/tools/0/inputSchema/properties/b/pattern"]  # c is not evaluated
     schema["properties"]["c"]["pattern"] = "^.{0,500}$"  # the near miss: a big pattern under the limit
+    schema["properties"]["c"]["default"] = "x" * 501  # (a value over 1,000 characters is not matched: SCH-009)
     findings = lint(schema, "SCH-006,SCH-009")
     assert [f.pointer for f in findings] == [
         "/tools/0/inputSchema/properties/b/pattern",
