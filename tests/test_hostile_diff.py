@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from catalint import diff as diff_module
-from catalint.diff import CHANGE_WIDTH, DIFF_WIDTH, _clip, _context, _fit, compare, load_side, word_diff
+from catalint.diff import compare, load_side, shown_word_diff, word_diff
 from catalint.loader import load_text
 from conftest import write
 from test_hostile import catalint, no_crash, one_error
@@ -40,19 +40,7 @@ def _tool(name: str, description: str) -> dict[str, Any]:
 def _difflib_word_diff(old: str, new: str) -> str:
     """word_diff as it was: difflib over the whole word lists, no budget."""
     a, b = old.split(), new.split()
-    ops = SequenceMatcher(None, a, b, False).get_opcodes()
-    if all(tag == "equal" for tag, *_ in ops):
-        return "(no word changed)"
-    pieces: list[str] = []
-    for n, (tag, i1, i2, j1, j2) in enumerate(ops):
-        if tag == "equal":
-            pieces.append(_context(a[i1:i2], first=n == 0, last=n == len(ops) - 1))
-            continue
-        if i2 > i1:
-            pieces.append(f"[-{_clip(' '.join(a[i1:i2]), CHANGE_WIDTH)}-]")
-        if j2 > j1:
-            pieces.append(f"{{+{_clip(' '.join(b[j1:j2]), CHANGE_WIDTH)}+}}")
-    return _fit(pieces, DIFF_WIDTH)
+    return shown_word_diff(a, b, SequenceMatcher(None, a, b, False).get_opcodes())
 
 
 def test_word_diff_of_repetitive_descriptions_is_shown_replaced_whole() -> None:

@@ -586,7 +586,11 @@ class _BoundedMatcher(SequenceMatcher):
 def word_diff(old: str, new: str, width: int = DIFF_WIDTH) -> str:
     """Removed words in [-...-], added ones in {+...+}, unchanged runs cut to CONTEXT_WORDS either side."""
     a, b = old.split(), new.split()
-    ops = _word_opcodes(a, b)
+    return shown_word_diff(a, b, _word_opcodes(a, b), width)
+
+
+def shown_word_diff(a: list[str], b: list[str], ops: list[Any], width: int = DIFF_WIDTH) -> str:
+    """word_diff's text for the words a and b and the opcodes from one to the other."""
     if all(tag == "equal" for tag, *_ in ops):
         return "(no word changed)"
     pieces: list[str] = []
