@@ -592,3 +592,23 @@ def test_a_last_page_is_not_noticed(cli, tmp_path: Path, cursor: str) -> None:
     text = '{"tools": [{"name": "get_time", "description": "Returns the time."}], "nextCursor": ' + cursor + "}"
     (tmp_path / "cat.json").write_text(text)
     assert "notice" not in cli("lint", "--no-gate", "cat.json").stdout
+
+
+def test_show_settings_and_show_files_as_json(cli, tmp_path: Path) -> None:
+    (tmp_path / "proj").mkdir()
+    write_catalog(tmp_path / "proj" / "tools.json", [WEATHER])
+    (tmp_path / "base.toml").write_text('ignore = ["DESC-012"]\n[per-file-ignores]\n"x/*.json" = ["SCH"]\n')
+    (tmp_path / "proj" / "catalint.toml").write_text('extend = "../base.toml"\n[severity]\nDESC-010 = "info"\n')
+    result = cli("lint", "--show-settings", "--output-format", "json", "proj", "--no-gate")
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["file"] == "proj/tools.json" and shown["folder"] is None
+    assert shown["config"] == "proj/catalint.toml" and shown["extends"] == ["base.toml"]
+    assert shown["command_line_flags"] is True and shown["gate"] == []
+    assert "DESC-001" in shown["rules"] and "DESC-012" not in shown["rules"]
+    assert shown["severity"] == {"DESC-010": "info"} and shown["fail-severity"] == "critical"
+    assert shown["per-file-ignores"] == [{"glob": "x/*.json", "rules": ["SCH"], "in": "base.toml"}]
+    files = cli("lint", "--show-files", "--output-format", "json", "proj")
+    assert files.exit_code == 0 and json.loads(files.stdout) == ["proj/tools.json"]
+    # any other format shows the text, as before
+    assert cli("lint", "--show-files", "--output-format", "sarif", "proj").stdout == "proj/tools.json\n"

@@ -628,7 +628,7 @@ def lint(
     refuse_clobber(outputs, [config_path, *(s.path for s in resolver.all())], "a config file of this run")
     refuse_clobber(outputs, [baseline], "the baseline")
     if showing:
-        _show(loaded, run.notices, config_error, show_settings, resolver, output_file, paths)
+        _show(loaded, run.notices, config_error, show_settings, resolver, output_file, paths, output_format)
     try:
         linted = lint_catalogs([(c, s) for _, s, c in loaded if not isinstance(c, LoadError)], tokens=count_tokens)
     except TokenError as exc:
@@ -1226,11 +1226,13 @@ def _show(
     resolver: Any,
     output_file: str | None,
     paths: tuple[str, ...],
+    output_format: str = "text",
 ) -> None:
-    """lint --show-files / --show-settings: what a run would lint, or with what, as ruff shows them."""
+    """lint --show-files / --show-settings: what a run would lint, or with what, as ruff shows them; as JSON with
+    --output-format json (a list of files, or one object of settings), else as text."""
     from catalint.config import ConfigError
     from catalint.loader import LoadError
-    from catalint.settings_view import describe
+    from catalint.settings_view import describe, describe_json
 
     errors = [c for _, _, c in loaded if isinstance(c, LoadError)]
     for error in errors:  # a path that is not there, or a folder that cannot be listed
@@ -1248,7 +1250,10 @@ def _show(
             settings = found[0][1] if found else resolver.for_dir(Path(folder))
         except ConfigError as exc:
             fail(f"error: {exc}")
-        text = describe(settings, files[0] if files else None, bool(resolver.overrides), folder)
+        view = describe_json if output_format == "json" else describe
+        text = view(settings, files[0] if files else None, bool(resolver.overrides), folder)
+    elif output_format == "json":
+        text = json.dumps(files, indent=2, ensure_ascii=False) + "\n"
     else:
         text = "".join(_line(f) + "\n" for f in files)
     save(text, output_file, "the settings" if settings_wanted else "the list")

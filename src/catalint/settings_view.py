@@ -1,4 +1,5 @@
-"""lint --show-settings: the settings one file is linted with, resolved, one setting a line."""
+"""lint --show-settings: the settings one file is linted with, resolved, one setting a line (or, with
+--output-format json, one JSON object)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,31 @@ def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".
     lines.append(f"tool-token-budget: {settings.tool_token_budget}")
     lines.append(f"catalog-token-budget: {settings.catalog_token_budget or 'none'}")
     return "".join(one_line(line) + "\n" for line in lines)
+
+
+def describe_json(settings: Settings, file: str | None, flags: bool, folder: str = ".") -> str:
+    """describe()'s settings as one JSON object, in the names the config uses."""
+    checks = settings.gate_checks()
+    data = {
+        "file": file,
+        "folder": None if file is not None else folder,
+        "config": shown_path(settings.path) if settings.path else None,
+        "extends": [shown_path(p) for p in settings.extends],
+        "command_line_flags": flags,
+        "rules": settings.enabled_codes(),
+        "severity": {code: level.label for code, level in sorted(settings.severity.items())},
+        "fail-severity": settings.fail_severity.label,
+        "include": settings.include,
+        "exclude": settings.exclude,
+        "force-exclude": settings.force_exclude,
+        "per-file-ignores": [{"glob": i.pattern, "rules": i.rules, "in": i.source} for i in settings.per_file_ignores],
+        "per-tool-ignores": [
+            {"tools": t.tools, "rules": t.rules, "files": t.files, "reason": t.reason, "in": t.source}
+            for t in settings.per_tool_ignores
+        ],
+        "gate": [{"target": c.target, "expected": c.expected()} for c in checks],
+        "targets": settings.targets,
+        "tool-token-budget": settings.tool_token_budget,
+        "catalog-token-budget": settings.catalog_token_budget,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
