@@ -74,7 +74,7 @@ def catalog_smells(tools: list[Tool]) -> Counter[str]:
 def smells_of(tool: Tool) -> Counter[str]:
     """Findings of the tool-scoped rules that are on by default, counted by smell."""
     found: Counter[str] = Counter()
-    for r in _TOOL_RULES or _tool_rules():
+    for r in _tool_rules():
         pointers = {hit.pointer for hit in r.check(tool)}  # type: ignore[arg-type]
         if pointers:
             found[r.smell] += len(pointers)
@@ -85,7 +85,9 @@ _TOOL_RULES: list[Any] = []
 
 
 def _tool_rules() -> list[Any]:
-    _TOOL_RULES.extend(r for r in all_rules() if r.scope == "tool" and r.default)
+    """The tool rules on by default, found once."""
+    if not _TOOL_RULES:
+        _TOOL_RULES.extend(r for r in all_rules() if r.scope == "tool" and r.default)
     return _TOOL_RULES
 
 
@@ -280,7 +282,7 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
     picks, correct = bench.baseline()
     tools = spec.catalog.tools
     # as `catalint lint` gives the tool rules, with default budgets and the rules on by default
-    set_options({"catalog_tools": tools, "rules": frozenset(r.code for r in _TOOL_RULES or _tool_rules())})
+    set_options({"catalog_tools": tools, "rules": frozenset(r.code for r in _tool_rules())})
     scores = [score(t).score for t in tools]
     smells: Counter[str] = Counter()
     original_smells = {}

@@ -55,6 +55,11 @@ class ToolIgnore:
     source: str = ""  # the config file that sets it (a notice names it), or COMMAND_LINE
     root: Path | None = None  # where its files globs are read from, when not the settings' folder (an extended file's)
 
+    @property
+    def whole(self) -> bool:
+        """Whether it ignores ALL rules: its tools are not linted, and are left out of the scores."""
+        return any(r.upper() == "ALL" for r in self.rules)
+
     def applies(self, tool: str, code: str) -> bool:
         """Whether it covers code for the tool (in a file that its files take in: Settings.tool_ignores)."""
         return any(fnmatch.fnmatchcase(tool, g) for g in self.tools) and any(matches(r, code) for r in self.rules)
@@ -146,9 +151,7 @@ class Settings:
             self._file_entries = [
                 entry
                 for entry in self.per_file_ignores
-                if glob_match(
-                    file_rel if entry.root is None or file is None else _relative(file, entry.root), [entry.pattern]
-                )
+                if glob_match(self._rel_from(file_rel, file, entry.root), [entry.pattern])
             ]
         for entry in self._file_entries:
             if any(matches(r, code) for r in entry.rules):
@@ -170,6 +173,8 @@ class Settings:
 
     def tool_ignores(self, catalog: Catalog) -> list[ToolIgnore]:
         """The per-tool ignores whose files take in catalog (all that name no files)."""
+        if not self.per_tool_ignores:
+            return []
         rel = self.catalog_rel(catalog)
         file = catalog.path if catalog.path != "-" else None
         return [
@@ -179,12 +184,12 @@ class Settings:
     def unscored(self, catalog: Catalog, names: Iterable[str]) -> set[str]:
         """Which of names (tools of catalog, or of a baseline standing for it) a per-tool ignore of ALL covers
         there: not linted, so left out of the scores."""
-        if not any(r.upper() == "ALL" for e in self.per_tool_ignores for r in e.rules):
+        if not any(e.whole for e in self.per_tool_ignores):
             return set()
         names = list(names)
         out = set()
         for e in self.tool_ignores(catalog):
-            if any(r.upper() == "ALL" for r in e.rules):
+            if e.whole:
                 covered = {n for n in names if any(fnmatch.fnmatchcase(n, g) for g in e.tools)}
                 e.used += len(covered)  # leaving a tool out of the scores is a use: not a stale entry
                 out |= covered
@@ -602,7 +607,7 @@ def load_settings(config_path: Path | None) -> Settings:
 def _chain(config_path: Path) -> list[tuple[Path, dict[str, Any]]]:
     """The config file and those it extends, each with its table: the one extended first."""
     chain: list[tuple[Path, dict[str, Any]]] = []
-    seen: list[Path] = []
+    seen = [config_path.resolve()]  # and each file _extended resolves
     path = config_path
     while True:
         table = read_table(path)
@@ -613,7 +618,6 @@ def _chain(config_path: Path) -> list[tuple[Path, dict[str, Any]]]:
                 raise ConfigError(placed(message, where, chain[-1][0]))
             raise ConfigError(f"{shown_path(path)}: no [tool.catalint] table")
         chain.append((path, table))
-        seen.append(path.resolve())  # resolved already by _extended, or found by find_config
         if "extend" not in table:
             return chain[::-1]
         where = shown_path(path)
@@ -639,6 +643,7 @@ def _extended(value: Any, path: Path, seen: list[Path]) -> Path:
     if real in seen:
         loop = " -> ".join([*(shown_path(p) for p in seen), shown_path(target)])
         raise ConfigError(f"extend: {value!r} closes a loop ({loop})")
+    seen.append(real)
     # os.path: a FIFO or device is no config (reading one could wait or run on forever)
     if not os.path.isfile(target):
         what = "no such file"

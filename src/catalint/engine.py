@@ -214,7 +214,7 @@ def _plan(
     for a in active:
         if a.file_ignore is not None:
             a.file_ignore.seen = True
-    tool_ignores = settings.tool_ignores(catalog) if settings.per_tool_ignores else []
+    tool_ignores = settings.tool_ignores(catalog)
     for entry in tool_ignores:
         if not entry.seen:
             entry.seen = any(matches(r, a.rule.code) for a in active for r in entry.rules)

@@ -402,6 +402,11 @@ _evaluable_root = ByIdentity(_evaluable_whole, 1)
 _root_patterns = ByIdentity(_patterns_of_root, 1)
 
 
+def holds_patterns(root: dict[str, Any]) -> bool:
+    """Whether a whole input schema holds a `pattern` or `patternProperties` name (read once a schema)."""
+    return bool(_root_patterns(root))
+
+
 MAX_KEPT = 4096  # validators kept for reuse
 MAX_KEPT_REGEX = 32 << 20  # and what the patterns compiled into those validators may cost, in bytes (regex_cost)
 _VALUES: OrderedDict[tuple[str, str], tuple[Any, int]] = OrderedDict()

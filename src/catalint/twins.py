@@ -62,8 +62,6 @@ def usable(twins: Twins, settings: Settings, catalog: Catalog, rules: list[tuple
         path = base.path if base.path != "-" else None
         if any((settings.file_ignored(base_rel, code, path) is not None) != ignored for code, ignored in rules):
             return False
-    if not settings.per_tool_ignores:
-        return True
     return [id(e) for e in settings.tool_ignores(base)] == [id(e) for e in settings.tool_ignores(catalog)]
 
 

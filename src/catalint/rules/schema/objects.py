@@ -290,8 +290,8 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
         kinds = types_of(s)
         if _ANY_JSON <= kinds:
             continue  # every JSON type listed: "any value", on purpose
-        if "array" in kinds and "prefixItems" not in s and _says_nothing(s.get("items", ...)):
-            items = s.get("items", ...)
+        items = s.get("items", ...)
+        if "array" in kinds and "prefixItems" not in s and _says_nothing(items):
             said = ""
             if items is True or items == {}:
                 said = f" (items: {json.dumps(items)} takes any value)"

@@ -8,6 +8,7 @@ from typing import Any
 
 from catalint.metaschema import (
     compiled,
+    holds_patterns,
     json_key,
     problem,
     quick_check,
@@ -113,7 +114,7 @@ def invalid_value(tool: Tool) -> Iterator[Hit]:
         for pointer_part, what, value in checks:
             why = quick(value) if quick is not None else None
             if why is None:
-                if not _may_match(tool, root, value):
+                if not _may_match(root, value):
                     continue  # a long value against a catalog's regular expressions: not checked (README: Limits)
                 if validator is None:
                     validator = compiled(s, d.name, root, node.pointer[len(base) :])
@@ -148,15 +149,9 @@ PATTERN_CHARS_A_CATALOG = 500_000
 _spent: list[Any] = [None, 0]  # the catalog (its tools list) the budget is spent on, and what is spent
 
 
-def _may_match(tool: Tool, root: Any, value: Any) -> bool:
+def _may_match(root: Any, value: Any) -> bool:
     """Whether value is checked, as far as the patterns go (PATTERN_VALUE_CHARS, PATTERN_CHARS_A_CATALOG)."""
-    holds = tool.cache.get("sch009_patterns")
-    if holds is None:
-        try:
-            holds = tool.cache["sch009_patterns"] = '"pattern' in json.dumps(root)
-        except (TypeError, ValueError):  # a value JSON cannot hold: the validator says so
-            holds = tool.cache["sch009_patterns"] = False
-    if not holds:
+    if not holds_patterns(root):
         return True  # the common case
     try:
         size = len(value) if isinstance(value, str) else len(json.dumps(value))
