@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 K1 = 1.2  # BM25 term-frequency saturation
@@ -152,8 +153,11 @@ class Index:
 
     def ranked(self, query: list[str]) -> list[tuple[float, int]]:
         """(score, tool index) of every tool sharing a term with the query, best first."""
-        candidates = sorted({i for term in dict.fromkeys(query) for i in self.postings.get(term, ())})
-        scored = [(self.score(query, self.docs[i]), i) for i in candidates]
+        return self._best_first(query, {i for term in dict.fromkeys(query) for i in self.postings.get(term, ())})
+
+    def _best_first(self, query: list[str], candidates: Iterable[int]) -> list[tuple[float, int]]:
+        """(score, tool index) of the candidates that score above 0, best first, ties by index."""
+        scored = [(self.score(query, self.docs[i]), i) for i in sorted(candidates)]
         scored = [(s, i) for s, i in scored if s > 0.0]
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
         return scored
@@ -173,9 +177,7 @@ class Index:
         if len(rough) > 2:
             cut = sorted(rough.values(), reverse=True)[1] * (1.0 - 1e-9)
             rough = {i: v for i, v in rough.items() if v >= cut}
-        scored = [(self.score(query, self.docs[i]), i) for i in sorted(rough)]
-        scored = [(s, i) for s, i in scored if s > 0.0]
-        scored.sort(key=lambda pair: (-pair[0], pair[1]))
+        scored = self._best_first(query, rough)
         return (scored[0] if scored else None), (scored[1] if len(scored) > 1 else None)
 
 
