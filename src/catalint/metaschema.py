@@ -376,13 +376,18 @@ def _evaluable(text: str) -> tuple[bool, Any, dict[str, int]]:
     return changed, data, costs
 
 
+def _text_of(root: dict[str, Any]) -> str | None:
+    """A whole input schema as JSON text; None when it holds a value JSON cannot (compiled() says so for the node)."""
+    try:
+        return _ENCODE(root)
+    except (TypeError, ValueError):
+        return None
+
+
 def _evaluable_whole(root: dict[str, Any]) -> Any:
     """root less the patterns catalint does not evaluate (root itself when it holds none)."""
-    try:
-        text = _ENCODE(root)
-    except (TypeError, ValueError):  # a value JSON cannot hold: compiled() says so for the node
-        return root
-    if '"pattern' not in text:
+    text = _root_text(root)
+    if text is None or '"pattern' not in text:
         return root
     changed, data, _ = _evaluable(text)
     return data if changed else root
@@ -390,14 +395,12 @@ def _evaluable_whole(root: dict[str, Any]) -> Any:
 
 def _patterns_of_root(root: dict[str, Any]) -> set[str]:
     """The patterns of a whole input schema (none when it holds a value JSON cannot)."""
-    try:
-        text = _ENCODE(root)
-    except (TypeError, ValueError):
-        return set()
-    return _patterns_in(text) if '"pattern' in text else set()
+    text = _root_text(root)
+    return _patterns_in(text) if text is not None and '"pattern' in text else set()
 
 
 # once per input schema, however many nodes refer into it
+_root_text = ByIdentity(_text_of, 1)
 _evaluable_root = ByIdentity(_evaluable_whole, 1)
 _root_patterns = ByIdentity(_patterns_of_root, 1)
 
