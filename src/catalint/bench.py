@@ -20,7 +20,7 @@ from catalint.bench_spec import AUTO_TRUNCATE, KINDS, Intent, Mutation, Spec
 from catalint.model import SMELLS, Tool
 from catalint.registry import all_rules, set_options
 from catalint.selector import GENERIC_DESCRIPTION, Document, Index, better, document, tokens
-from catalint.text import NAME_COLUMN, clip
+from catalint.text import NAME_COLUMN, clip, pieces
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal distribution
 Pick = tuple[float, int]  # (score, tool index)
@@ -261,16 +261,25 @@ def auto_mutations(spec: Spec, bench: Bench) -> list[Mutation]:
     return out
 
 
+_WORD = re.compile(r"\w+")
+
+
 def _key_word(bench: Bench, tool: Tool, asked: set[str]) -> str | None:
     """The word of tool's description that its intents' queries (asked: their terms) use and that is
     rarest in the catalog."""
     best: tuple[float, str] | None = None
-    for word in re.findall(r"\w+", _text(tool)):
-        stems = tokens(word)
-        if len(stems) == 1 and stems[0] in asked:
-            idf = bench.index.idf.get(stems[0], 0.0)
-            if best is None or idf > best[0]:
-                best = (idf, word.lower())
+    seen: set[str] = set()
+    for piece in pieces(_text(tool)):  # no word crosses a cut: no list of every word of a long text
+        # each word once, in the order of first use: a word said again cannot beat itself
+        for word in dict.fromkeys(_WORD.findall(piece)):
+            if word in seen:
+                continue
+            seen.add(word)
+            stems = tokens(word)
+            if len(stems) == 1 and stems[0] in asked:
+                idf = bench.index.idf.get(stems[0], 0.0)
+                if best is None or idf > best[0]:
+                    best = (idf, word.lower())
     return None if best is None else best[1]
 
 

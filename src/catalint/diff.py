@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 import subprocess
 from collections import Counter
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from catalint.model import Catalog, Finding, Tool
 from catalint.sourcemap import join_pointer, pointer_in_tool
 from catalint.tdqs import mean_score
 from catalint.tdqs import score as tdqs_score
+from catalint.text import clip_folded, fold_space, last_space, word_count
 from catalint.tokens import count
 from catalint.twins import Twins, identical
 
@@ -37,10 +39,17 @@ MAX_RENAME_COMPARISONS = 50_000  # description pairs compared in one diff (about
 # Words of one side times words of the other, summed over the groups compared: what comparing every pair
 # may cost (long descriptions that are shuffles of one another took 29 s in 40,000 pairs).
 MAX_RENAME_WORDS = 100_000_000  # 100 x 100 shuffles of 100 words: about 2 s
+# Words of a description that rename matching compares (equal descriptions still pair on all their words):
+# a list of every word of a 60 MB description took 700 MB.
+RENAME_WORDS = 100_000
 SCHEMA_POINTER_CAP = 20  # schema pointers kept per changed tool
 DIFF_WIDTH = 200  # characters of a description word diff
 CONTEXT_WORDS = 3  # unchanged words kept on each side of a change
 CHANGE_WIDTH = 80  # characters kept of one removed or added run of words
+LONG_DIFF = 1 << 17  # characters of both descriptions from which word_diff splits only what changed
+MAX_DIFF_WORDS = 100_000  # words of a long description's changed part that are matched; past it, replaced whole
+_BLOCK = 4096  # characters compared at once when looking for the start and end two texts share
+_SPACE = re.compile(r"\s")
 # Work one comparison of two word lists may take (find_longest_match's loops, counted before they run):
 # MATCH_WORK_PER_WORD for every word of either side, plus MATCH_WORK_BASE (a unit is about 70 ns). difflib's
 # matching is cubic on repetitive text ("a b a b ..." against "b a c b a c ...": 1,600 and 2,400 words took
@@ -385,13 +394,13 @@ def _by_schema(tools: list[Tool]) -> dict[str, list[Tool]]:
 
 def _equal_descriptions(olds: list[Tool], news: list[Tool]) -> tuple[list[tuple[Tool, Tool]], list[Tool], list[Tool]]:
     """Pair tools whose descriptions have the same words (both lists in name order); then the rest of each."""
-    waiting: dict[tuple[str, ...], list[Tool]] = {}
+    waiting: dict[str, list[Tool]] = {}
     for new in news:
-        waiting.setdefault(_word_key(new), []).append(new)
+        waiting.setdefault(_equal_key(new), []).append(new)
     pairs: list[tuple[Tool, Tool]] = []
     left_old: list[Tool] = []
     for old in olds:
-        same = waiting.get(_word_key(old))
+        same = waiting.get(_equal_key(old))
         if same:
             pairs.append((old, same.pop(0)))
         else:
@@ -458,10 +467,18 @@ def _too_many(olds: list[Tool], news: list[Tool], budget: list[int]) -> bool:
 
 
 def _word_key(tool: Tool) -> tuple[str, ...]:
-    """The case-folded words of the tool's description, cached on the tool."""
+    """The case-folded words of the tool's description, its first RENAME_WORDS, cached on the tool."""
     key = tool.cache.get("diff_words")
     if key is None:
-        key = tool.cache["diff_words"] = tuple(_text(tool).casefold().split())
+        key = tool.cache["diff_words"] = tuple(_text(tool).casefold().split(maxsplit=RENAME_WORDS)[:RENAME_WORDS])
+    return key
+
+
+def _equal_key(tool: Tool) -> str:
+    """The case-folded words of the whole description, one space apart: equal exactly when the words are."""
+    key = tool.cache.get("diff_text")
+    if key is None:
+        key = tool.cache["diff_text"] = fold_space(_text(tool).casefold())
     return key
 
 
@@ -585,18 +602,111 @@ class _BoundedMatcher(SequenceMatcher):
 
 def word_diff(old: str, new: str, width: int = DIFF_WIDTH) -> str:
     """Removed words in [-...-], added ones in {+...+}, unchanged runs cut to CONTEXT_WORDS either side."""
+    if len(old) + len(new) > LONG_DIFF:
+        return _long_word_diff(old, new, width)
     a, b = old.split(), new.split()
     return shown_word_diff(a, b, _word_opcodes(a, b), width)
 
 
-def shown_word_diff(a: list[str], b: list[str], ops: list[Any], width: int = DIFF_WIDTH) -> str:
-    """word_diff's text for the words a and b and the opcodes from one to the other."""
+def _long_word_diff(old: str, new: str, width: int) -> str:
+    """word_diff of long texts, without a list of all their words: the words both texts share at the
+    start and at the end (found comparing characters) are matched as unchanged, and only CONTEXT_WORDS + 1
+    of them are split out on each side, which shows the same; a changed middle of more than MAX_DIFF_WORDS
+    words is shown replaced whole."""
+    start = last_space(old, 0, _common_start(old, new)) + 1  # back to the start of the word they part in
+    end = _common_end(old, new, len(old) - start, len(new) - start)
+    at_old, at_new = len(old) - end, len(new) - end
+    if end and not old[at_old].isspace() and not (_spaced(old, at_old, start) and _spaced(new, at_new, start)):
+        end -= _word_end(old, at_old) - at_old  # on past the end of the word they meet again in
+    at_old, at_new = len(old) - end, len(new) - end
+    kept = CONTEXT_WORDS + 1
+    head, tail = _words_before(old, start, kept + 1), _words_after(old, at_old, kept + 1)
+    more = len(head) > kept, len(tail) > kept  # unchanged words left out
+    head, tail = head[-kept:], tail[:kept]
+    middle_old, middle_new = old[start:at_old], new[start:at_new]
+    if word_count(middle_old) + word_count(middle_new) <= MAX_DIFF_WORDS:
+        a, b = [*head, *middle_old.split(), *tail], [*head, *middle_new.split(), *tail]
+        return shown_word_diff(a, b, _word_opcodes(a, b), width, *more)
+    if fold_space(middle_old) == fold_space(middle_new):
+        return "(no word changed)"
+    removed, added = (clip_folded(text, CHANGE_WIDTH + 1) for text in (middle_old, middle_new))  # what _clip keeps
+    a, b = [*head, *filter(None, [removed]), *tail], [*head, *filter(None, [added]), *tail]
+    ops: list[tuple[str, int, int, int, int]] = [("equal", 0, len(head), 0, len(head))] if head else []
+    ops.append(("replace", len(head), len(a) - len(tail), len(head), len(b) - len(tail)))
+    if tail:
+        ops.append(("equal", len(a) - len(tail), len(a), len(b) - len(tail), len(b)))
+    return shown_word_diff(a, b, ops, width, *more)
+
+
+def _common_start(a: str, b: str) -> int:
+    """How many characters a and b share at the start, compared a block at a time (in C)."""
+    i, n = 0, min(len(a), len(b))
+    while i + _BLOCK <= n and a[i : i + _BLOCK] == b[i : i + _BLOCK]:
+        i += _BLOCK
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def _common_end(a: str, b: str, most_a: int, most_b: int) -> int:
+    """How many characters a and b share at the end, at most the smaller of most_a and most_b."""
+    i, n, la, lb = 0, min(most_a, most_b), len(a), len(b)
+    while i + _BLOCK <= n and a[la - i - _BLOCK : la - i] == b[lb - i - _BLOCK : lb - i]:
+        i += _BLOCK
+    while i < n and a[la - 1 - i] == b[lb - 1 - i]:
+        i += 1
+    return i
+
+
+def _spaced(text: str, i: int, start: int) -> bool:
+    """Whether a word starts at i: white space (or where the changed part starts) comes before it."""
+    return i == start or text[i - 1].isspace()
+
+
+def _word_end(text: str, i: int) -> int:
+    """Where the word at i ends: i itself at white space or the end of the text."""
+    found = _SPACE.search(text, i)
+    return found.start() if found else len(text)
+
+
+def _words_before(text: str, end: int, n: int) -> list[str]:
+    """The last n words of text[:end], which ends at white space (or is empty), reading back from end."""
+    size = 64 * n
+    while True:
+        low = max(0, end - size)
+        words = text[low:end].split()  # the first may be part of a word when low > 0
+        if len(words) > n or low == 0:
+            return words[-n:]
+        size *= 4
+
+
+def _words_after(text: str, start: int, n: int) -> list[str]:
+    """The first n words of text[start:], which starts at a word's start or white space."""
+    size = 64 * n
+    while True:
+        words = text[start : start + size].split()  # the last may be part of a word
+        if len(words) > n or start + size >= len(text):
+            return words[:n]
+        size *= 4
+
+
+def shown_word_diff(
+    a: list[str],
+    b: list[str],
+    ops: list[Any],
+    width: int = DIFF_WIDTH,
+    more_before: bool = False,
+    more_after: bool = False,
+) -> str:
+    """word_diff's text for the words a and b and the opcodes from one to the other; more_before and
+    more_after: unchanged words that a and b leave out come before (after) them."""
     if all(tag == "equal" for tag, *_ in ops):
         return "(no word changed)"
     pieces: list[str] = []
     for n, (tag, i1, i2, j1, j2) in enumerate(ops):
         if tag == "equal":
-            pieces.append(_context(a[i1:i2], first=n == 0, last=n == len(ops) - 1))
+            first, last = n == 0, n == len(ops) - 1
+            pieces.append(_context(a[i1:i2], first, last, first and more_before, last and more_after))
             continue
         if i2 > i1:
             pieces.append(f"[-{_clip(' '.join(a[i1:i2]), CHANGE_WIDTH)}-]")
@@ -633,11 +743,11 @@ def _word_opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, 
     return head + middle + tail
 
 
-def _context(words: list[str], first: bool, last: bool) -> str:
+def _context(words: list[str], first: bool, last: bool, more_before: bool = False, more_after: bool = False) -> str:
     n = CONTEXT_WORDS
-    if first and len(words) > n:
+    if first and (len(words) > n or more_before):
         return "... " + " ".join(words[-n:])
-    if last and len(words) > n:
+    if last and (len(words) > n or more_after):
         return " ".join(words[:n]) + " ..."
     if not first and not last and len(words) > 2 * n:
         return " ".join(words[:n]) + " ... " + " ".join(words[-n:])

@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from catalint.text import PIECE, pieces
+
 K1 = 1.2  # BM25 term-frequency saturation
 B = 0.75  # BM25 length normalisation
 NAME_WEIGHT = 2  # a name token counts as this many description tokens
@@ -85,7 +87,19 @@ def document(name: str, description: str) -> Document:
     tf: Counter[str] = Counter()
     for word in tokens(name):
         tf[word] += NAME_WEIGHT
-    tf.update(tokens(description))
+    if len(description) <= PIECE:
+        tf.update(tokens(description))
+        return Document(tf, sum(tf.values()))
+    # A long text a piece at a time (no run of letters and digits crosses a cut), each distinct run split
+    # and stemmed once, in the order of first use (so tf's terms come in the same order): no list of all
+    # its words, and a repetitive text is quick.
+    runs: Counter[str] = Counter()
+    for piece in pieces(description):
+        runs.update(_SPLIT.split(piece))
+    for run, n in runs.items():
+        if run:
+            for word in tokens(run):
+                tf[word] += n
     return Document(tf, sum(tf.values()))
 
 

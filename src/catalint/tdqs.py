@@ -47,6 +47,7 @@ FILLER_MAX = 0.3
 REPEAT_PENALTY = 0.3  # a sentence said twice, or a word sequence said three times
 REPEAT_MIN_TEXT = 60  # characters: shorter descriptions are not checked for repetition
 REPEAT_MAX_WORDS = 50_000  # a word sequence said three times is looked for in the first 50,000 words (memory)
+REPEAT_MAX_CHARS = 1_000_000  # repetition is looked for in the first 1,000,000 characters (memory)
 WALL_AT = 500  # characters without a paragraph break or list: a wall of text ...
 WALL_PENALTY = 0.2
 WALL_HEAVY_AT = 1000  # ... and a heavier one
@@ -212,8 +213,7 @@ def conciseness(text: str) -> Part:
     if repeated:
         value -= REPEAT_PENALTY
         notes.append(f"repeats itself: {repeated!r}")
-    # Every break starts at a newline.
-    block = max(map(len, _BLOCK_BREAK.split(text))) if "\n" in text else len(text)
+    block = _longest_block(text)
     if block > WALL_HEAVY_AT:
         value -= WALL_HEAVY_PENALTY
         notes.append(f"a {block}-character block without a break")
@@ -221,6 +221,17 @@ def conciseness(text: str) -> Part:
         value -= WALL_PENALTY
         notes.append(f"a {block}-character block without a break")
     return Part("conciseness", max(0.0, value), notes)
+
+
+def _longest_block(text: str) -> int:
+    """Characters in the longest stretch of text between paragraph breaks or list items."""
+    if "\n" not in text:  # every break starts at a newline
+        return len(text)
+    longest = end = 0
+    for found in _BLOCK_BREAK.finditer(text):  # not split(): no string for each block of a long text
+        longest = max(longest, found.start() - end)
+        end = found.end()
+    return max(longest, len(text) - end)
 
 
 def _may_have_filler(text: str) -> bool:
@@ -236,6 +247,9 @@ def _repetition(text: str) -> str | None:
     """A sentence said twice, or a four-word sequence said three times."""
     if len(text) < REPEAT_MIN_TEXT:
         return None
+    cut = len(text) > REPEAT_MAX_CHARS
+    if cut:
+        text = text[:REPEAT_MAX_CHARS]
     # Lower-casing keeps every . ! ? and space and makes none, so the sentences of the lowered
     # text match those of the text one for one; each becomes its words, and one newline
     # marks where a sentence ends.
@@ -248,6 +262,10 @@ def _repetition(text: str) -> str | None:
         spaced = _NOT_WORD_OR_BREAK.sub(" ", lowered)  # a string, not a list of every word
         keys = [" ".join(sentence.split()) for sentence in spaced.split("\n")]
         words = spaced.split(maxsplit=REPEAT_MAX_WORDS)[:REPEAT_MAX_WORDS]
+    if cut:  # the last sentence, and the last word if the cut came first, may stop short
+        keys.pop()
+        if len(words) < REPEAT_MAX_WORDS and words:
+            words.pop()
     if len(set(keys)) < len(keys):  # some sentence key comes twice
         seen: set[str] = set()
         for i, key in enumerate(keys):
@@ -377,8 +395,8 @@ Heuristics and weights:
   conciseness    {WEIGHTS["conciseness"]:.2f}  1, minus {FILLER_PENALTY} per filler phrase, at most {FILLER_MAX}:
 {_wrap(", ".join(FILLER) + ";")}
                        minus {REPEAT_PENALTY} when a sentence is said twice or a four-word sequence three
-                       times (checked from {REPEAT_MIN_TEXT} characters; sequences in the first
-                       {REPEAT_MAX_WORDS:,} words), minus {WALL_PENALTY} for a block over
+                       times (checked from {REPEAT_MIN_TEXT} characters, in the first {REPEAT_MAX_CHARS:,};
+                       sequences in the first {REPEAT_MAX_WORDS:,} words), minus {WALL_PENALTY} for a block over
                        {WALL_AT} characters without a paragraph break or list ({WALL_HEAVY_PENALTY} over
                        {WALL_HEAVY_AT}); never below 0; 0 when there is no description.
   returns        {WEIGHTS["returns"]:.2f}  1 when the tool declares an outputSchema object or its description

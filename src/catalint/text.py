@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -114,6 +115,54 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+# A text longer than this is cut into pieces for the steps that would otherwise hold one
+# object per word of it (a Python string is about 50 bytes before its first character).
+PIECE = 1 << 16
+_SPACE_RUN = re.compile(r"\s+")  # \s is str.isspace(), which str.split() splits at too
+
+
+def fold_space(text: str) -> str:
+    """text with each run of white space as one space and none at either end: " ".join(text.split()),
+    a piece at a time on a long text, so that no list of every word of it is made (a regular
+    expression's sub() would make one too)."""
+    if len(text) <= PIECE:
+        return " ".join(text.split())
+    return " ".join(filter(None, (" ".join(piece.split()) for piece in pieces(text))))
+
+
+def pieces(text: str) -> Iterator[str]:
+    """text in pieces of about PIECE characters, each cut just after white space, so no run of
+    non-space characters (a word) is split; a run longer than PIECE stays whole."""
+    start, end = 0, len(text)
+    while end - start > PIECE:
+        cut = last_space(text, start, start + PIECE)
+        if cut < 0:  # one long run: up to the next white space
+            found = _SPACE_RUN.search(text, start + PIECE)
+            cut = found.start() if found else end
+        yield text[start : cut + 1]
+        start = cut + 1
+    if start < end:
+        yield text[start:]
+
+
+def word_count(text: str) -> int:
+    """len(text.split()), a piece at a time on a long text (no list of all its words)."""
+    if len(text) <= PIECE:
+        return len(text.split())
+    return sum(len(piece.split()) for piece in pieces(text))
+
+
+def last_space(text: str, start: int, end: int) -> int:
+    """Offset of the last white space character in text[start:end], or -1."""
+    for i in range(end - 1, max(start, end - 256) - 1, -1):  # prose has a space every few characters
+        if text[i].isspace():
+            return i
+    found = -1
+    for found_match in _SPACE_RUN.finditer(text, start, end):
+        found = found_match.end() - 1
+    return found
+
+
 @lru_cache(maxsize=8192)
 def verb_base(word: str) -> str | None:
     """The base verb a word is a form of, or None."""
@@ -169,6 +218,10 @@ def verb_forms() -> frozenset[str]:
 
 @lru_cache(maxsize=1024)
 def has_verb(text: str) -> bool:
+    return any(map(_has_verb, pieces(text))) if len(text) > PIECE else _has_verb(text)
+
+
+def _has_verb(text: str) -> bool:
     found = set(words(text))
     if not found.isdisjoint(verb_forms()):
         return True
@@ -217,6 +270,18 @@ def clip(text: str, width: int) -> str:
     """text, or its first width - 1 characters and an ellipsis: a quote or a table column stays that
     wide whatever the input."""
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def clip_folded(text: str, width: int, shown: Callable[[str], str] | None = None) -> str:
+    """clip(fold_space(text), width), of shown(text) when given (a function that maps each character
+    on its own), reading only as much of text as that needs: a quote from a long text costs little."""
+    size = 2 * width + 16
+    while True:
+        head = text[:size]
+        folded = " ".join((shown(head) if shown else head).split())  # a prefix of the whole text's
+        if len(folded) > width or size >= len(text):
+            return clip(folded, width)
+        size *= 4
 
 
 def weighted_length(text: str) -> int:
@@ -268,12 +333,26 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 def foreign_latin(text: str) -> bool:
     """Whether Latin-letter prose reads as another language than English: more of its function words
     are other languages' than English's, two at least."""
+    if len(text) > PIECE:
+        return _foreign_latin_long(text)
     lowered = text.lower()
     if _OTHER_WORDS.isdisjoint(lowered.split()):
         return False  # English text mostly has none, and this test runs in C
     found = _LETTERS.findall(lowered)
     other = sum(1 for w in found if w in _OTHER_WORDS)
     return other >= 2 and other > sum(1 for w in found if w in _ENGLISH_WORDS)
+
+
+def _foreign_latin_long(text: str) -> bool:
+    """foreign_latin of a long text, read a piece at a time (no word crosses a cut)."""
+    if all(_OTHER_WORDS.isdisjoint(piece.lower().split()) for piece in pieces(text)):
+        return False  # as the test above
+    other = english = 0
+    for piece in pieces(text):
+        found = _LETTERS.findall(piece.lower())
+        other += sum(1 for w in found if w in _OTHER_WORDS)
+        english += sum(1 for w in found if w in _ENGLISH_WORDS)
+    return other >= 2 and other > english
 
 
 @lru_cache(maxsize=4096)
@@ -317,6 +396,7 @@ RETURN_WORDS = LazyRegex(
     r"(?!\s+(?:limits?|count|dir|directory|path|folder|location)\b))\b",
     re.IGNORECASE,
 )
+_RETURN_KEYS = ("return", "respon", "yield", "produce", "back", "output", "result")
 _FORMATS = ("json", "markdown", "csv", "xml", "yaml", "html", "png", "jpg", "jpeg", "svg", "base64")
 _IN_FORMAT = LazyRegex(
     r"\b(?:as|in)\s+(?:an?\s+)?(?:JSON|markdown|CSV|XML|YAML|HTML|PNG|JPE?G|SVG|base64)\b", re.IGNORECASE
@@ -372,9 +452,11 @@ _CONVERTS_TO = LazyRegex(
 
 def says_what_returns(text: str) -> bool:
     """Whether a description says anything about what the tool gives back."""
-    if RETURN_WORDS.search(text):
-        return True
     lowered = text.lower()
+    # An ASCII text without any of these holds none of RETURN_WORDS (a few substring tests in C are much
+    # cheaper than the pattern); in other text, ignoring case also matches the Kelvin sign and a long s.
+    if (not text.isascii() or any(word in lowered for word in _RETURN_KEYS)) and RETURN_WORDS.search(text):
+        return True
     if any(word in lowered for word in _FORMATS) and _IN_FORMAT.search(text):
         return True
     if ":" in text and ("includ" in lowered or "contain" in lowered) and _FIELD_LIST.search(text):

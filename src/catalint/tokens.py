@@ -20,10 +20,12 @@ that local file. A file whose hash differs is refused.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from catalint.model import Tool
+from catalint.text import word_count
 
 CONTEXT_WINDOWS = (128_000, 200_000)
 _ENCODING: Any = None
@@ -68,15 +70,31 @@ def count(tool: Tool) -> ToolTokens:
         enc = encoding()
         name, desc, compact = surface_texts(tool)
         spaced = json.dumps(tool.raw["inputSchema"], ensure_ascii=False) if "inputSchema" in tool.raw else ""
-        words = len(name.split()) + len(desc.split()) + len(spaced.split())
-        cached = ToolTokens(
-            len(enc.encode_ordinary(name)),
-            len(enc.encode_ordinary(desc)),
-            len(enc.encode_ordinary(compact)),
-            words,
-        )
+        words = word_count(name) + word_count(desc) + word_count(spaced)
+        cached = ToolTokens(tokens_in(enc, name), tokens_in(enc, desc), tokens_in(enc, compact), words)
         tool.cache["tokens"] = cached
     return cached
+
+
+# Where a long text is cut to be encoded a piece at a time: a space after a character that is not white
+# space. cl100k_base's pre-tokenizer always starts a new piece there (" word", " 42", " ("), and no piece
+# reads past it, so the pieces' counts add up to the whole text's, without a list of all its tokens.
+_TOKEN_CUT = re.compile(r"(?<=\S) ")
+TOKEN_PIECE = 1 << 16  # characters
+
+
+def tokens_in(enc: Any, text: str) -> int:
+    """len(enc.encode_ordinary(text)), encoded a piece at a time when text is long."""
+    if len(text) <= TOKEN_PIECE:
+        return len(enc.encode_ordinary(text))
+    total = start = 0
+    while len(text) - start > TOKEN_PIECE:
+        cut = _TOKEN_CUT.search(text, start + TOKEN_PIECE)
+        if cut is None:
+            break
+        total += len(enc.encode_ordinary(text[start : cut.start()]))
+        start = cut.start()
+    return total + len(enc.encode_ordinary(text[start:]))
 
 
 def encoding() -> Any:

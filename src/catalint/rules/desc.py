@@ -18,7 +18,7 @@ from catalint.text import (
     MATCH_TRIES,
     WIDE_WEIGHT,
     LazyRegex,
-    clip,
+    clip_folded,
     foreign_latin,
     has_verb,
     match_near,
@@ -48,8 +48,7 @@ def _schema_pointer(tool: Tool) -> str:
 
 
 def _quote(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return repr(clip(text, limit))
+    return repr(clip_folded(text, limit))
 
 
 @rule(
