@@ -276,3 +276,38 @@ def test_bench_reads_a_long_description_a_piece_at_a_time(monkeypatch: pytest.Mo
     doc = document("", text)
     assert doc.tf == expected and list(doc.tf) == list(dict.fromkeys(tokens(text)))
     assert doc.length == len(tokens(text))
+
+
+_CASED = [*"aΣσςİIıiΑß ẞﬁ \n\t.,'Ǆǅ", "ΌΣ ", "Σ.", " Σ", "ΣΑΣ ", "\u0345", "\u00ad", "A\u0301Σ "]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_CASED), max_size=80).map("".join))
+def test_lower_and_casefold_a_piece_at_a_time_match_the_whole_text(text: str) -> None:
+    # a final sigma is the one letter whose lower case depends on its neighbours; white space ends its word
+    from catalint.text import casefold, lower
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(text_module, "PIECE", 8)
+        assert lower(text) == text.lower()
+        assert casefold(text) == text.casefold()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"ab 天气获取ｒＡé中", " [tag] ", "`code`", "https://x.y/z ", "EnvId "]), max_size=60))
+def test_wide_letters_are_counted_once_per_character_in_a_long_text(parts: list[str]) -> None:
+    from catalint.text import mostly_latin, weighted_length
+
+    text = "".join(parts)
+    whole = (weighted_length(text), mostly_latin.__wrapped__(text))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(text_module, "PIECE", 4)
+        assert (weighted_length(text), mostly_latin.__wrapped__(text)) == whole
+
+
+def test_prose_with_no_look_alike_letter_is_not_read_word_by_word() -> None:
+    from catalint.rules.security.hidden import look_alike
+
+    assert look_alike("获取 城市的 天气 weather " * 1000, prose=True) is None
+    assert look_alike("天气 r\u0435ad the file", prose=True) == ("r\u0435ad", "\u0435")  # a Cyrillic е
+    assert look_alike("Hᴇʟʟᴏ world", prose=True) is None  # small capitals are written in prose for real

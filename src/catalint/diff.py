@@ -26,7 +26,7 @@ from catalint.model import Catalog, Finding, Tool
 from catalint.sourcemap import join_pointer, pointer_in_tool
 from catalint.tdqs import mean_score
 from catalint.tdqs import score as tdqs_score
-from catalint.text import clip_folded, fold_space, last_space, word_count
+from catalint.text import casefold, clip_folded, fold_space, last_space, word_count
 from catalint.tokens import count
 from catalint.twins import Twins, identical
 
@@ -470,7 +470,7 @@ def _word_key(tool: Tool) -> tuple[str, ...]:
     """The case-folded words of the tool's description, its first RENAME_WORDS, cached on the tool."""
     key = tool.cache.get("diff_words")
     if key is None:
-        key = tool.cache["diff_words"] = tuple(_text(tool).casefold().split(maxsplit=RENAME_WORDS)[:RENAME_WORDS])
+        key = tool.cache["diff_words"] = tuple(casefold(_text(tool)).split(maxsplit=RENAME_WORDS)[:RENAME_WORDS])
     return key
 
 
@@ -478,7 +478,7 @@ def _equal_key(tool: Tool) -> str:
     """The case-folded words of the whole description, one space apart: equal exactly when the words are."""
     key = tool.cache.get("diff_text")
     if key is None:
-        key = tool.cache["diff_text"] = fold_space(_text(tool).casefold())
+        key = tool.cache["diff_text"] = fold_space(casefold(_text(tool)))
     return key
 
 

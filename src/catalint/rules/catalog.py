@@ -12,7 +12,7 @@ from functools import lru_cache
 from catalint.model import Tool
 from catalint.registry import CatalogHit, Hit, rule
 from catalint.sourcemap import join_pointer
-from catalint.text import fold_space
+from catalint.text import casefold, fold_space
 
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 
@@ -126,7 +126,7 @@ def _shown(char: str) -> str:
 
 
 def _normal(text: str) -> str:
-    return fold_space(text.casefold())
+    return fold_space(casefold(text))
 
 
 @rule(

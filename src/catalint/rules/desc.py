@@ -21,6 +21,7 @@ from catalint.text import (
     clip_folded,
     foreign_latin,
     has_verb,
+    lower,
     match_near,
     mostly_latin,
     normalize,
@@ -270,7 +271,7 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
     **Fix.** Name the other tool or repeat the needed fact.
     """
     text = _description(tool)
-    if not _may_be_positional(text.lower()):
+    if not _may_be_positional(lower(text)):
         return
     for match in _POSITIONAL.finditer(text):
         if match.group("back") and match.start() >= _OWN_TEXT:
@@ -418,7 +419,7 @@ def _mentioned(text: str, value: Any, said: str) -> bool:
         if len(words) >= 3 and words[-1].isalpha():
             forms += [words + "s", words + "es"]
         return any(f" {form} " in said for form in forms)
-    return shown.lower() in text.lower()
+    return shown.lower() in lower(text)
 
 
 @rule(
@@ -653,7 +654,7 @@ _RU = LazyRegex(
 
 
 def _gives_example(text: str) -> bool:
-    lowered = text.lower()
+    lowered = lower(text)
     for phrase in _EXAMPLE_PHRASES:
         if phrase in lowered:
             return True
@@ -1025,7 +1026,7 @@ _INTRO_HINT = re.compile(
 
 
 def _intro_positions(text: str) -> list[int]:
-    if not any(map(text.lower().__contains__, _INTRO_WORDS)):
+    if not any(map(lower(text).__contains__, _INTRO_WORDS)):
         return []
     return [m.start() for m in _INTRO_HINT.finditer(text)]
 

@@ -23,6 +23,7 @@ from catalint.rules.security.strings import (
     holds_any,
 )
 from catalint.text import LazyRegex, squash
+from catalint.text import lower as lowered
 
 _OTHER_TOOLS = (  # "any other tool", and with the kind named: "any filesystem tool", "all github tools"
     r"(?:any|all|every|another|other)\s+(?:other\s+)?(?:mcp\s+|[a-z][\w-]*\s+)?"
@@ -366,7 +367,7 @@ def cross_tool(text: str, tool: Tool, lower: str | None = None) -> list[Reach]:
 
     The patterns stop at the end of a sentence themselves, so the text need not be split.
     """
-    lower = text.lower() if lower is None else lower
+    lower = lowered(text) if lower is None else lower
     plain = _plain_case(text)
     found: list[Reach] = []
     if _CONDITION_WORDS.search(lower):

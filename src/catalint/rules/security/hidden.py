@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from catalint.model import Tool
@@ -222,6 +222,8 @@ CONFUSABLES = {
 # Latin letters among them: prose writes small capitals ("Hᴇʟʟᴏ") and IPA ("/ˈfɑːðər/") for real, names do not.
 _LATIN_LOOKS = frozenset(SMALL_CAPITALS)
 _LETTERS = LazyRegex(r"[^\W\d_]+")
+# Any look-alike that prose may hide in a word (a character class: one search, in C)
+_PROSE_FAKES = LazyRegex("[" + "".join(sorted(set(CONFUSABLES) - _LATIN_LOOKS)) + "]")
 
 
 def _latin(ch: str) -> str | None:
@@ -240,7 +242,10 @@ def look_alike(name: str, prose: bool = False) -> tuple[str, str] | None:
     name, is made only of look-alikes next to a Latin word (`сору_file`); prose may
     put a Russian word beside an English one, so there only the first kind counts.
     """
-    words = _LETTERS.findall(name)
+    if prose and not _PROSE_FAKES.search(name):
+        return None
+    # prose (a description, perhaps of megabytes) is read word by word: only its first such word is wanted
+    words: Iterable[str] = (m.group() for m in _LETTERS.finditer(name)) if prose else _LETTERS.findall(name)
     if not prose:
         for word in words:  # fullwidth or mathematical letters: ASCII in disguise, whatever the rest
             ch = next((c for c in word if not c.isascii() and _latin(c) is not None and c not in CONFUSABLES), None)

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from catalint.model import Tool
 from catalint.sourcemap import join_pointer
-from catalint.text import LazyRegex, clip_folded, fold_space
+from catalint.text import LazyRegex, clip_folded, fold_space, lower
 
 MAX_TEXTS = 20_000  # strings read per tool: hostile catalogs stay cheap
 MAX_DEPTH = 64
@@ -320,7 +320,7 @@ def _prose_blob(tool: Tool) -> Blob:
             starts.append(at)
             at += len(t.text) + len(_SEPARATOR)
         text = _SEPARATOR.join([t.text for t in items])
-        cached = tool.cache["sec_prose_blob"] = Blob(text, text.lower(), starts, items, _plain_case(text))
+        cached = tool.cache["sec_prose_blob"] = Blob(text, lower(text), starts, items, _plain_case(text))
     return cached
 
 
