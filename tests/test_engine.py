@@ -382,8 +382,25 @@ def test_the_cli_says_how_many_findings_were_not_reported(cli, tmp_path, monkeyp
     doc = json.loads(result.stdout)
     assert len(doc["findings"]) == 10
     assert doc["notices"] == [
-        f"{tmp_path / 't.json'}: 5 more findings are not reported: catalint reports at most 10 a file"
+        f"{tmp_path / 't.json'}: 5 more findings are not reported: catalint reports at most 10 a file, "
+        f"with {engine.MAX_FILE_POINTER_CHARS:,} characters of pointers"
     ]
+
+
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=needs_fork)])
+def test_findings_of_one_file_stop_at_the_pointer_characters_cap(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """A pointer repeats every name above its node: findings under a long name are cut by their size."""
+    from catalint import engine
+
+    catalog = load_text(_enum_tools([1] * 8, 300), "t.json", "t.json")  # 2,100 findings of SCH-009
+    whole = lint_catalog(catalog, Settings(select=["SCH-009"]), workers=workers)
+    sizes = [len(f.pointer) for f in whole.findings]
+    monkeypatch.setattr(engine, "MAX_FILE_POINTER_CHARS", sum(sizes[:500]) + sizes[500] - 1)
+    catalog = load_text(_enum_tools([1] * 8, 300), "t.json", "t.json")
+    result = lint_catalog(catalog, Settings(select=["SCH-009"]), workers=workers)
+    assert result.dropped == 1600
+    assert [(f.tool, f.pointer) for f in result.findings] == [(f.tool, f.pointer) for f in whole.findings[:500]]
+    assert len(result.tools) == 300
 
 
 def _no_encoding(monkeypatch: pytest.MonkeyPatch) -> None:

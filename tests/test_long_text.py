@@ -311,3 +311,75 @@ def test_prose_with_no_look_alike_letter_is_not_read_word_by_word() -> None:
     assert look_alike("获取 城市的 天气 weather " * 1000, prose=True) is None
     assert look_alike("天气 r\u0435ad the file", prose=True) == ("r\u0435ad", "\u0435")  # a Cyrillic е
     assert look_alike("Hᴇʟʟᴏ world", prose=True) is None  # small capitals are written in prose for real
+
+
+# -- names of megabytes: walked once, quoted clipped ------------------------------------------------------------
+
+
+def test_a_long_property_name_is_walked_but_not_copied_into_thousands_of_pointers() -> None:
+    """5,000 properties under a 100,000-character name: every pointer repeats the name (500 MB). A pointer
+    past LONG_POINTER characters costs the walk more than one node, so a few are walked."""
+    from catalint.schema_walk import LONG_POINTER, MAX_NODES, walk
+
+    name = "k" * 100_000
+    inner = {"type": "object", "properties": {f"a{i}": {"type": "string"} for i in range(5000)}}
+    nodes = walk({"type": "object", "properties": {name: inner}}, "/tools/0/inputSchema")
+    assert [n.name for n in nodes[:3]] == [None, name, "a0"]
+    assert 3 <= len(nodes) <= 20 and sum(len(n.pointer) for n in nodes) < 2_000_000
+    # names of ordinary length cost nothing more: every property of a wide schema is walked
+    wide = {
+        "type": "object",
+        "properties": {"p" * (LONG_POINTER - 60) + str(i): {"type": "string"} for i in range(5000)},
+    }
+    assert len(walk(wide, "/tools/0/inputSchema")) == 5001 < MAX_NODES
+    # a name of megabytes is still walked: its own findings are reported
+    assert [n.name for n in walk({"properties": {"x" * 5_000_000: {}}}, "")] == [None, "x" * 5_000_000]
+
+
+def test_a_finding_keeps_at_most_max_shown_characters_of_a_name_or_message() -> None:
+    from catalint.config import Settings
+    from catalint.engine import MAX_SHOWN, lint_catalog
+
+    name, key = "t" * 5000, "k" * 5000
+    tool = {"name": name, "description": "Get it.", "inputSchema": {"type": "object", "properties": {key: {}}}}
+    catalog = load_text(json.dumps({"tools": [tool]}), "t.json", "t.json")
+    result = lint_catalog(catalog, Settings())
+    assert result.findings
+    for finding in result.findings:
+        assert finding.tool == name[: MAX_SHOWN - 1] + "…"
+        assert len(finding.message) <= MAX_SHOWN and len(finding.suggestion or "") <= MAX_SHOWN
+    long = [f for f in result.findings if len(f.message) == MAX_SHOWN]
+    assert all(f.message.endswith("…") for f in long) and any(key[:100] in f.message for f in long)
+    assert any(f.pointer.endswith("/" + key) for f in result.findings)  # pointers stay whole: they locate
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in kilobytes is Linux's")
+@pytest.mark.parametrize("shape", ["long name, many findings", "long key over many properties"])
+def test_a_long_name_does_not_multiply_into_the_report(tmp_path: Path, shape: str) -> None:
+    """A 5 MB tool name quoted by 60 findings made a 635 MB report and took 1.9 GB; 5,000 properties under
+    a 100 KB key (a 244 KB file) took 820 MB and wrote 100 MB."""
+    if shape.startswith("long name"):
+        props = {f"a{i}": {"type": "string"} for i in range(60)}
+        tool = {
+            "name": "t" * 5_000_000,
+            "description": "Get it.",
+            "inputSchema": {"properties": props, "required": list(props)},
+        }
+    else:
+        inner = {"type": "object", "properties": {f"a{i}": {"type": "string"} for i in range(5_000)}}
+        tool = {"name": "t", "description": "Get it.", "inputSchema": {"properties": {"k" * 100_000: inner}}}
+    write(tmp_path / "t.json", json.dumps({"tools": [tool]}))
+    command = [
+        sys.executable,
+        "-m",
+        "catalint",
+        "lint",
+        "--exit-zero",
+        "--output-format",
+        "json",
+        "-o",
+        "r.json",
+        "t.json",
+    ]
+    assert _peak_mb(command, tmp_path) < 150
+    assert (tmp_path / "r.json").stat().st_size < 30_000_000

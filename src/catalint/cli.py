@@ -477,7 +477,7 @@ def lint(
     """
     from catalint.config import ConfigError, Settings, SettingsResolver, flag_glob_notices
     from catalint.discover import expand, no_catalogs_notice
-    from catalint.engine import MAX_FILE_FINDINGS, lint_catalogs
+    from catalint.engine import MAX_FILE_FINDINGS, MAX_FILE_POINTER_CHARS, lint_catalogs
     from catalint.formatters import render
     from catalint.loader import LoadError, load_path
     from catalint.model import Catalog
@@ -663,8 +663,8 @@ def lint(
             run.notices += catalog_notices(result.catalog)
             if result.dropped:
                 run.notices.append(
-                    f"{result.catalog.display}: {result.dropped:,} more findings are not reported: "
-                    f"catalint reports at most {MAX_FILE_FINDINGS:,} a file"
+                    f"{result.catalog.display}: {result.dropped:,} more findings are not reported: catalint reports "
+                    f"at most {MAX_FILE_FINDINGS:,} a file, with {MAX_FILE_POINTER_CHARS:,} characters of pointers"
                 )
         if config_error is not None:
             raise config_error

@@ -19,6 +19,7 @@ from catalint.model import UNPLACED, Catalog, Finding, Severity, Tool
 from catalint.registry import CatalogHit, Hit, Rule, all_rules, set_options
 from catalint.tdqs import Score
 from catalint.tdqs import score as tdqs_score
+from catalint.text import clip
 
 if TYPE_CHECKING:
     from catalint.twins import Twins
@@ -171,17 +172,39 @@ def lint_catalogs(
 # Findings reported for one file. A real catalog at the 25,000-tool limit has about 170,000 (6.8 a
 # tool); a hostile one can be built to have tens of millions, each costing close to a kilobyte.
 MAX_FILE_FINDINGS = 250_000
+# Characters of the findings' JSON pointers reported for one file (a real 25,000-tool catalog has some 7
+# million): a pointer repeats every name above its node, so properties under a name of 100,000 characters
+# made a report of 100 MB from a file of 350 KB.
+MAX_FILE_POINTER_CHARS = 1 << 25
 
 
 def cap_findings(results: list[ToolResult]) -> int:
-    """Keep the first MAX_FILE_FINDINGS findings, in tool order; returns how many were dropped."""
-    room, dropped = MAX_FILE_FINDINGS, 0
+    """Keep the first findings, in tool order, up to MAX_FILE_FINDINGS of them and MAX_FILE_POINTER_CHARS
+    characters of their pointers; returns how many were dropped."""
+    room, chars, dropped = MAX_FILE_FINDINGS, MAX_FILE_POINTER_CHARS, 0
     for tr in results:
-        if len(tr.findings) > room:
-            dropped += len(tr.findings) - room
-            tr.findings = tr.findings[:room]
-        room -= len(tr.findings)
+        found = tr.findings
+        keep = min(len(found), room)
+        size = sum([len(f.pointer) for f in found[:keep]])
+        if size > chars:
+            keep, size = _fitting(found, keep, chars)
+            chars = size - 1  # past the cut nothing more is kept, however short
+        chars -= size
+        room -= keep
+        if keep < len(found):
+            dropped += len(found) - keep
+            tr.findings = found[:keep]
     return dropped
+
+
+def _fitting(found: list[Finding], keep: int, chars: int) -> tuple[int, int]:
+    """How many of the first keep findings have pointers of at most chars characters together, and how many."""
+    size = 0
+    for i in range(keep):
+        if size + len(found[i].pointer) > chars:
+            return i, size
+        size += len(found[i].pointer)
+    return keep, size
 
 
 def _plan(
@@ -400,6 +423,7 @@ def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list
         return len(hits)
     code = active.rule.code
     suppressed = 0
+    name = tool.name if len(tool.name) <= MAX_SHOWN else clip(tool.name, MAX_SHOWN)
     for hit in hits:
         if plan.tool_ignores:
             tool_ignore = next((e for e in plan.tool_ignores if e.applies(tool.name, code)), None)
@@ -409,8 +433,17 @@ def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list
                 continue
         severity = hit.severity if hit.severity is not None and not active.fixed else active.severity
         span = catalog.locate(hit.pointer) if plan.locate else UNPLACED
-        found.append(Finding(code, severity, tool.name, hit.pointer, hit.message, span, hit.suggestion))
+        message, suggestion = hit.message, hit.suggestion
+        if len(message) > MAX_SHOWN or (suggestion is not None and len(suggestion) > MAX_SHOWN):
+            message = clip(message, MAX_SHOWN)
+            suggestion = None if suggestion is None else clip(suggestion, MAX_SHOWN)
+        found.append(Finding(code, severity, name, hit.pointer, message, span, suggestion))
     return suppressed
+
+
+# Characters of a tool name, message or suggestion a finding keeps (real ones take under 300): a name or
+# property name of megabytes, quoted in each finding on it, made reports of gigabytes.
+MAX_SHOWN = 1000
 
 
 _CatalogOutcome = list[tuple[_Active, list[CatalogHit]]] | RuleCrash  # each catalog rule's hits, or its crash

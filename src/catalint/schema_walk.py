@@ -20,6 +20,10 @@ from catalint.sourcemap import resolve_pointer
 
 MAX_DEPTH = 64
 MAX_NODES = 20_000
+# A subschema whose pointer is longer than this (only a hostile name makes one: real pointers take a few
+# dozen characters) is charged to a second budget of MAX_NODES (_length_cost), and none is walked past
+# what it can pay for: 5,000 properties under a 100 KB name took 500 MB.
+LONG_POINTER = 1024
 
 # Keywords whose value is one subschema, a map of subschemas, or an array of them.
 _ONE = {
@@ -154,6 +158,7 @@ def walk(
     root = Node(pointer, schema, "root", None, None, 0, _EMPTY, schema, False, base, None, 0, "", root_label)
     stack: list[Node] = [root]
     seen: set[int] = set()
+    budget = [MAX_NODES - _length_cost(pointer)]  # what long pointers may still cost
     while stack and len(out) < MAX_NODES:
         node = stack.pop()
         s = node.schema
@@ -164,8 +169,24 @@ def walk(
         seen.add(id(s))
         out.append(node)
         if node.depth < MAX_DEPTH and not _SUBSCHEMA_KEYS.isdisjoint(s):  # most nodes are leaves
-            stack.extend(reversed(_children(node, schema)))
+            stack.extend(reversed(_children(node, schema, budget)))
     return out
+
+
+def _spent(budget: list[int], pointer: str) -> bool:
+    """Charge budget for a long pointer, or tell that too little is left for it (then nothing is charged)."""
+    cost = _length_cost(pointer)
+    if cost > budget[0]:
+        return True
+    budget[0] -= cost
+    return False
+
+
+def _length_cost(pointer: str) -> int:
+    """What a pointer costs: 0 up to LONG_POINTER characters, then 1 and 1 for every 64 more, at most a
+    quarter of MAX_NODES (so that a property with a name of megabytes is still walked, with a few of its
+    subschemas: the long pointers of a walk hold a few times the longest name, or some 1.3 MB)."""
+    return 0 if len(pointer) <= LONG_POINTER else 1 + min((len(pointer) - LONG_POINTER) // 64, MAX_NODES // 4)
 
 
 # The keywords whose reference validation follows (`$dynamicRef` and `$recursiveRef` in any dialect: more
@@ -257,8 +278,9 @@ def _pointer_target(node: Node, ref: Any, root: dict[str, Any]) -> dict[str, Any
     return target if isinstance(target, dict) else None
 
 
-def _children(node: Node, root: dict[str, Any]) -> list[Node]:
-    """The subschemas written directly in node, in document order (JSON data: dicts and lists only)."""
+def _children(node: Node, root: dict[str, Any], budget: list[int]) -> list[Node]:
+    """The subschemas written directly in node, in document order (JSON data: dicts and lists only). A long
+    pointer lowers budget[0] by what it costs (_length_cost); no child is made past one it cannot pay for."""
     s = node.schema
     pointer = node.pointer
     depth = node.depth + 1
@@ -287,19 +309,27 @@ def _children(node: Node, root: dict[str, Any]) -> list[Node]:
                 for name, sub in value.items():
                     if type(sub) is dict:
                         at = prefix + (_escape(name) if "~" in name or "/" in name else name)
+                        if len(at) > LONG_POINTER and _spent(budget, at):
+                            return children
                         append(_child(node, sub, at, role, key, name, names, condition, depth, 0))
                 continue
             if key not in _ONE:
                 continue
             test = condition or key in _CONDITIONS
             names = inherited(role == "branch" or role == "not")
-            append(_child(node, value, pointer + "/" + key, role, key, None, names, test, depth, 0))
+            at = pointer + "/" + key
+            if len(at) > LONG_POINTER and _spent(budget, at):
+                return children
+            append(_child(node, value, at, role, key, None, names, test, depth, 0))
         elif kind is list and key in _ARRAY:
             names = inherited(role == "branch")
             prefix = pointer + "/" + key + "/"
             for i, sub in enumerate(value):  # no array keyword is a condition: the node's own flag holds
                 if type(sub) is dict:
-                    append(_child(node, sub, prefix + str(i), role, key, None, names, condition, depth, i))
+                    at = prefix + str(i)
+                    if len(at) > LONG_POINTER and _spent(budget, at):
+                        return children
+                    append(_child(node, sub, at, role, key, None, names, condition, depth, i))
     return children
 
 
