@@ -383,3 +383,19 @@ def test_a_long_name_does_not_multiply_into_the_report(tmp_path: Path, shape: st
     ]
     assert _peak_mb(command, tmp_path) < 150
     assert (tmp_path / "r.json").stat().st_size < 30_000_000
+
+
+def test_diff_keeps_the_pointers_it_shows_and_counts_the_rest() -> None:
+    """5,000 changed properties under a 100,000-character name: every change's pointer held the name (500 MB)."""
+    key = "k" * 100_000
+
+    def side(kind: str) -> Any:
+        props = {key: {"type": "object", "properties": {f"a{i}": {"type": kind} for i in range(5_000)}}}
+        tool = {"name": "t", "description": "Get it.", "inputSchema": {"type": "object", "properties": props}}
+        return load_text(json.dumps({"tools": [tool]}), "t.json", "t.json").tools[0]
+
+    old, new = side("string"), side("integer")
+    kept, total = diff_module._schema_changes(old, new, diff_module.SCHEMA_POINTER_CAP)
+    assert total == 5_000 and kept == diff_module.schema_changes(old, new)[: diff_module.SCHEMA_POINTER_CAP]
+    assert len(kept) == diff_module.SCHEMA_POINTER_CAP
+    assert kept[0].pointer == f"/inputSchema/properties/{key}/properties/a0/type"

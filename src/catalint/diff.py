@@ -512,19 +512,41 @@ def _change(base: ToolState, head: ToolState) -> ToolChange:
     description: str | None = None
     if _member(old, "description") != _member(new, "description"):
         description = word_diff(_text(old), _text(new))
-    schema = schema_changes(old, new)
+    schema, changed = _schema_changes(old, new, SCHEMA_POINTER_CAP)
     others = (old.raw.keys() | new.raw.keys()) - {"name", "description", "inputSchema"}
     fields = sorted(k for k in others if _member(old, k) != _member(new, k))
-    return ToolChange(base, head, description, schema[:SCHEMA_POINTER_CAP], len(schema), fields)
+    return ToolChange(base, head, description, schema, changed, fields)
 
 
 def schema_changes(old: Tool, new: Tool) -> list[SchemaChange]:
     """Pointers under /inputSchema whose value differs, appears or disappears between two tools."""
+    return _schema_changes(old, new, None)[0]
+
+
+class _Changes:
+    """Schema changes as found: the first `keep` kept (None: all), every one counted (a pointer repeats
+    every name above it: 5,000 changes under a 100 KB name would hold 500 MB)."""
+
+    __slots__ = ("keep", "kept", "total")
+
+    def __init__(self, keep: int | None) -> None:
+        self.keep = keep
+        self.kept: list[SchemaChange] = []
+        self.total = 0
+
+    def add(self, pointer: str, kind: str, value: str | None = None) -> None:
+        self.total += 1
+        if self.keep is None or len(self.kept) < self.keep:
+            self.kept.append(SchemaChange(pointer, kind, value))
+
+
+def _schema_changes(old: Tool, new: Tool, keep: int | None) -> tuple[list[SchemaChange], int]:
+    """The first keep of schema_changes (all for None), and how many there are."""
     if _member(old, "inputSchema") == _member(new, "inputSchema"):
-        return []
-    out: list[SchemaChange] = []
+        return [], 0
+    out = _Changes(keep)
     _walk(_schema_only(old.raw), _schema_only(new.raw), "", out)
-    return out
+    return out.kept, out.total
 
 
 def _schema_only(raw: dict[str, Any]) -> dict[str, Any]:
@@ -535,27 +557,31 @@ def _schema_only(raw: dict[str, Any]) -> dict[str, Any]:
 _SET_LIKE = frozenset({"required", "enum", "type"})
 
 
-def _walk(old: Any, new: Any, pointer: str, out: list[SchemaChange]) -> None:
+def _walk(old: Any, new: Any, pointer: str, out: _Changes) -> None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key in sorted(old.keys() | new.keys()):
             _child(old, new, key, key in old, key in new, pointer, out)
     elif isinstance(old, list) and isinstance(new, list) and pointer.rsplit("/", 1)[-1] in _SET_LIKE:
         before, after = {canonical(v): v for v in old}, {canonical(v): v for v in new}
-        out += [SchemaChange(pointer, "removed", key) for key in before if key not in after]
-        out += [SchemaChange(pointer, "added", key) for key in after if key not in before]
+        for key in before:
+            if key not in after:
+                out.add(pointer, "removed", key)
+        for key in after:
+            if key not in before:
+                out.add(pointer, "added", key)
     elif isinstance(old, list) and isinstance(new, list):
         for i in range(max(len(old), len(new))):
             _child(old, new, i, i < len(old), i < len(new), pointer, out)
     elif canonical(old) != canonical(new):
-        out.append(SchemaChange(pointer, "changed"))
+        out.add(pointer, "changed")
 
 
-def _child(old: Any, new: Any, key: Any, in_old: bool, in_new: bool, pointer: str, out: list[SchemaChange]) -> None:
+def _child(old: Any, new: Any, key: Any, in_old: bool, in_new: bool, pointer: str, out: _Changes) -> None:
     child = join_pointer(pointer, key)
     if not in_new:
-        out.append(SchemaChange(child, "removed"))
+        out.add(child, "removed")
     elif not in_old:
-        out.append(SchemaChange(child, "added"))
+        out.add(child, "added")
     else:
         _walk(old[key], new[key], child, out)
 
