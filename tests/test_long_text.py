@@ -399,3 +399,36 @@ def test_diff_keeps_the_pointers_it_shows_and_counts_the_rest() -> None:
     assert total == 5_000 and kept == diff_module.schema_changes(old, new)[: diff_module.SCHEMA_POINTER_CAP]
     assert len(kept) == diff_module.SCHEMA_POINTER_CAP
     assert kept[0].pointer == f"/inputSchema/properties/{key}/properties/a0/type"
+
+
+def test_one_rules_findings_on_a_tool_stop_at_max_hit_chars_of_pointers() -> None:
+    """SCH-007's names under a 100 KB property name: 1,000 findings held 100 MB of pointers."""
+    from catalint.config import Settings
+    from catalint.engine import MAX_HIT_CHARS, lint_catalog
+
+    key = "k" * 100_000
+    inner = {"type": "object", "properties": {}, "required": [f"r{i}" for i in range(3000)]}
+    tool = {"name": "t", "description": "Get it.", "inputSchema": {"type": "object", "properties": {key: inner}}}
+    result = lint_catalog(load_text(json.dumps({"tools": [tool]}), "t.json", "t.json"), Settings(select=["SCH-007"]))
+    (more,) = [f for f in result.findings if f.pointer == "/tools/0"]
+    kept = [f for f in result.findings if f is not more]
+    assert kept and sum(len(f.pointer) for f in kept) <= MAX_HIT_CHARS
+    assert more.message == f"{len(kept)} and more findings of this rule on this tool: the rest are not reported"
+
+
+def test_the_argument_walk_charges_long_pointers_it_keeps() -> None:
+    """3,000 anyOf branches under a 100 KB property name: a pointer kept for each took 300 MB."""
+    import tracemalloc
+
+    from catalint.arguments import iter_arguments
+
+    key = "k" * 100_000
+    schema = {"type": "object", "properties": {key: {"anyOf": [{"type": "string"} for _ in range(3000)]}}}
+    tool = load_text(json.dumps({"tools": [{"name": "t", "inputSchema": schema}]}), "t.json", "t.json").tools[0]
+    tracemalloc.start()
+    try:
+        (argument,) = iter_arguments(tool)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert argument.name == key and peak < 20_000_000

@@ -337,8 +337,8 @@ def _lint_tools(catalog: Catalog, tools: list[Tool], plan: _Plan) -> tuple[list[
                 continue
             try:
                 found_by_rule = check(tool)  # type: ignore[arg-type]
-                hits = list(islice(found_by_rule, MAX_HITS + 1))
-                if len(hits) > MAX_HITS:  # only a hostile catalog gets here
+                hits = list(islice(found_by_rule, FEW_HITS))
+                if len(hits) == FEW_HITS:  # maybe more: counted, and their pointers measured, one by one
                     hits = _at_most(hits, found_by_rule, tool)
             except RecursionError:  # nesting the parser accepted but a rule's walk cannot follow
                 line, col = catalog.start(tool.pointer)
@@ -388,17 +388,26 @@ def _reuse(catalog: Catalog, plan: _Plan, tool: Tool, twin: ToolResult) -> dict[
 # Findings of one rule on one tool. Real tools have a few dozen at most (27 in the corpus); a catalog
 # built to have millions (an enum of 30 million repeats) would otherwise hold them all in memory.
 MAX_HITS = 1000
+# Characters of pointers in one rule's findings on one tool: real ones take some 40 each, but a pointer
+# repeats every name above its node (1,000 findings under a 100 KB name held 100 MB).
+MAX_HIT_CHARS = 1 << 18
+FEW_HITS = 16  # hits most rules never reach on a tool: from here on they are counted one by one
 
 
 def _at_most(hits: list[Hit], rest: Iterator[Hit], tool: Tool) -> list[Hit]:
-    """MAX_HITS hits at distinct pointers, then one that says more were left out; the rule's work stops there."""
+    """Hits at distinct pointers, at most MAX_HITS of them with MAX_HIT_CHARS characters of pointers, then
+    one that says more were left out; the rule's work stops there."""
     unique: dict[str, Hit] = {}
+    chars = MAX_HIT_CHARS
     for hit in chain(hits, rest):
-        unique.setdefault(hit.pointer, hit)
-        if len(unique) > MAX_HITS:
-            kept = list(unique.values())[:MAX_HITS]
-            more = f"more than {MAX_HITS:,} findings of this rule on this tool: the rest are not reported"
-            return [*kept, Hit(tool.pointer, more)]
+        if hit.pointer in unique:
+            continue
+        chars -= len(hit.pointer)
+        if len(unique) == MAX_HITS or chars < 0:  # only a hostile catalog gets here
+            what = f"more than {MAX_HITS:,}" if len(unique) == MAX_HITS else f"{len(unique):,} and more"
+            more = f"{what} findings of this rule on this tool: the rest are not reported"
+            return [*unique.values(), Hit(tool.pointer, more)]
+        unique[hit.pointer] = hit
     return list(unique.values())
 
 
