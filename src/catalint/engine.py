@@ -198,7 +198,8 @@ def cap_findings(results: list[ToolResult]) -> int:
 
 
 def _fitting(found: list[Finding], keep: int, chars: int) -> tuple[int, int]:
-    """How many of the first keep findings have pointers of at most chars characters together, and how many."""
+    """How many of the first keep findings have pointers of at most chars characters together, and those
+    pointers' size."""
     size = 0
     for i in range(keep):
         if size + len(found[i].pointer) > chars:

@@ -4,7 +4,8 @@ Unlike `arguments`, which follows `$ref`s to present an agent's view of the
 arguments, this walk is the author's view: `$defs`, `anyOf` branches, array
 `items` and every other subschema position are visited where they are written,
 and references are left to the rules that resolve them. The walk stops at
-MAX_DEPTH levels and MAX_NODES nodes so that hostile schemas stay cheap.
+MAX_DEPTH levels and MAX_NODES nodes, and at long pointers it cannot pay for
+(LONG_POINTER), so that hostile schemas stay cheap.
 """
 
 from __future__ import annotations
