@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalint.model import Tool
-from catalint.schema_walk import LONG_POINTER
+from catalint.schema_walk import LONG_POINTER, long_pointer_steps
 from catalint.sourcemap import join_pointer, resolve_pointer
 
 MAX_DEPTH = 32
@@ -203,9 +203,8 @@ class _Walker:
             return False
         visits[pointer] = seen + 1
         # a pointer is kept for each subschema walked into: a long one (a name of kilobytes above it) costs
-        # a step for every 64 characters past LONG_POINTER, as in the schema walk (3,000 anyOf branches
-        # under a 100 KB name held 300 MB)
-        self.left -= 1 if len(pointer) <= LONG_POINTER else 1 + (len(pointer) - LONG_POINTER) // 64
+        # what the schema walk charges for it (3,000 anyOf branches under a 100 KB name held 300 MB)
+        self.left -= 1 if len(pointer) <= LONG_POINTER else long_pointer_steps(pointer)
         return True
 
     def branch_description(

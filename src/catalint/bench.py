@@ -270,8 +270,7 @@ def _key_word(bench: Bench, tool: Tool, asked: set[str]) -> str | None:
     best: tuple[float, str] | None = None
     seen: set[str] = set()
     for piece in pieces(_text(tool)):  # no word crosses a cut: no list of every word of a long text
-        # each word once, in the order of first use: a word said again cannot beat itself
-        for word in dict.fromkeys(_WORD.findall(piece)):
+        for word in _WORD.findall(piece):  # each word once: a word said again cannot beat itself
             if word in seen:
                 continue
             seen.add(word)

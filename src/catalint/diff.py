@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import re
 import subprocess
 from collections import Counter
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from catalint.model import Catalog, Finding, Tool
 from catalint.sourcemap import join_pointer, pointer_in_tool
 from catalint.tdqs import mean_score
 from catalint.tdqs import score as tdqs_score
-from catalint.text import casefold, clip_folded, fold_space, last_space, word_count
+from catalint.text import casefold, clip_folded, fold_space, last_space, next_space, word_count
 from catalint.tokens import count
 from catalint.twins import Twins, identical
 
@@ -49,7 +48,6 @@ CHANGE_WIDTH = 80  # characters kept of one removed or added run of words
 LONG_DIFF = 1 << 17  # characters of both descriptions from which word_diff splits only what changed
 MAX_DIFF_WORDS = 100_000  # words of a long description's changed part that are matched; past it, replaced whole
 _BLOCK = 4096  # characters compared at once when looking for the start and end two texts share
-_SPACE = re.compile(r"\s")
 # Work one comparison of two word lists may take (find_longest_match's loops, counted before they run):
 # MATCH_WORK_PER_WORD for every word of either side, plus MATCH_WORK_BASE (a unit is about 70 ns). difflib's
 # matching is cubic on repetitive text ("a b a b ..." against "b a c b a c ...": 1,600 and 2,400 words took
@@ -643,7 +641,7 @@ def _long_word_diff(old: str, new: str, width: int) -> str:
     end = _common_end(old, new, len(old) - start, len(new) - start)
     at_old, at_new = len(old) - end, len(new) - end
     if end and not old[at_old].isspace() and not (_spaced(old, at_old, start) and _spaced(new, at_new, start)):
-        end -= _word_end(old, at_old) - at_old  # on past the end of the word they meet again in
+        end -= next_space(old, at_old) - at_old  # on past the end of the word they meet again in
     at_old, at_new = len(old) - end, len(new) - end
     kept = CONTEXT_WORDS + 1
     head, tail = _words_before(old, start, kept + 1), _words_after(old, at_old, kept + 1)
@@ -657,10 +655,7 @@ def _long_word_diff(old: str, new: str, width: int) -> str:
         return "(no word changed)"
     removed, added = (clip_folded(text, CHANGE_WIDTH + 1) for text in (middle_old, middle_new))  # what _clip keeps
     a, b = [*head, *filter(None, [removed]), *tail], [*head, *filter(None, [added]), *tail]
-    ops: list[tuple[str, int, int, int, int]] = [("equal", 0, len(head), 0, len(head))] if head else []
-    ops.append(("replace", len(head), len(a) - len(tail), len(head), len(b) - len(tail)))
-    if tail:
-        ops.append(("equal", len(a) - len(tail), len(a), len(b) - len(tail), len(b)))
+    ops = _framed(len(head), len(tail), len(a), len(b), None)
     return shown_word_diff(a, b, ops, width, *more)
 
 
@@ -687,12 +682,6 @@ def _common_end(a: str, b: str, most_a: int, most_b: int) -> int:
 def _spaced(text: str, i: int, start: int) -> bool:
     """Whether a word starts at i: white space (or where the changed part starts) comes before it."""
     return i == start or text[i - 1].isspace()
-
-
-def _word_end(text: str, i: int) -> int:
-    """Where the word at i ends: i itself at white space or the end of the text."""
-    found = _SPACE.search(text, i)
-    return found.start() if found else len(text)
 
 
 def _words_before(text: str, end: int, n: int) -> list[str]:
@@ -741,7 +730,10 @@ def shown_word_diff(
     return _fit(pieces, width)
 
 
-def _word_opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+Opcode = tuple[str, int, int, int, int]
+
+
+def _word_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
     """difflib's opcodes from a to b; when matching would cost too much (repetitive text), those of the
     words between the common first and last words, and past that budget too, those words replaced whole."""
     try:
@@ -755,7 +747,7 @@ def _word_opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, 
     end = 0
     while end < la - start and end < lb - start and a[la - 1 - end] == b[lb - 1 - end]:
         end += 1
-    middle = [("replace", start, la - end, start, lb - end)]
+    middle: list[Opcode] | None = None
     if start or end:  # else the same words again
         try:
             middle = [
@@ -764,9 +756,15 @@ def _word_opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, 
             ]
         except _TooCostly:
             pass
-    head = [("equal", 0, start, 0, start)] if start else []
-    tail = [("equal", la - end, la, lb - end, lb)] if end else []
-    return head + middle + tail
+    return _framed(start, end, la, lb, middle)
+
+
+def _framed(start: int, end: int, la: int, lb: int, middle: list[Opcode] | None) -> list[Opcode]:
+    """Opcodes for words a (la of them) and b (lb) that share their first start and last end words: those
+    equal, and between them middle, or (None) the rest of a replaced by the rest of b."""
+    head: list[Opcode] = [("equal", 0, start, 0, start)] if start else []
+    tail: list[Opcode] = [("equal", la - end, la, lb - end, lb)] if end else []
+    return head + (middle if middle is not None else [("replace", start, la - end, start, lb - end)]) + tail
 
 
 def _context(words: list[str], first: bool, last: bool, more_before: bool = False, more_after: bool = False) -> str:

@@ -443,7 +443,7 @@ def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list
                 continue
         severity = hit.severity if hit.severity is not None and not active.fixed else active.severity
         span = catalog.locate(hit.pointer) if plan.locate else UNPLACED
-        message, suggestion = hit.message, hit.suggestion
+        message, suggestion = hit.message, hit.suggestion  # clip() only past the bound: this runs per finding
         if len(message) > MAX_SHOWN or (suggestion is not None and len(suggestion) > MAX_SHOWN):
             message = clip(message, MAX_SHOWN)
             suggestion = None if suggestion is None else clip(suggestion, MAX_SHOWN)

@@ -184,10 +184,16 @@ def _spent(budget: list[int], pointer: str) -> bool:
 
 
 def _length_cost(pointer: str) -> int:
-    """What a pointer costs: 0 up to LONG_POINTER characters, then 1 and 1 for every 64 more, at most a
-    quarter of MAX_NODES (so that a property with a name of megabytes is still walked, with a few of its
-    subschemas: the long pointers of a walk hold a few times the longest name, or some 1.3 MB)."""
-    return 0 if len(pointer) <= LONG_POINTER else 1 + min((len(pointer) - LONG_POINTER) // 64, MAX_NODES // 4)
+    """What a pointer costs this walk: long_pointer_steps, at most a quarter of MAX_NODES and one (so that a
+    property with a name of megabytes is still walked, with a few of its subschemas: the long pointers of
+    a walk hold a few times the longest name, or some 1.3 MB)."""
+    return min(long_pointer_steps(pointer), MAX_NODES // 4 + 1)
+
+
+def long_pointer_steps(pointer: str) -> int:
+    """Steps of work a walk charges for keeping a pointer: 0 up to LONG_POINTER characters, then 1 and 1
+    for every 64 more."""
+    return 0 if len(pointer) <= LONG_POINTER else 1 + (len(pointer) - LONG_POINTER) // 64
 
 
 # The keywords whose reference validation follows (`$dynamicRef` and `$recursiveRef` in any dialect: more

@@ -256,12 +256,10 @@ def _repetition(text: str) -> str | None:
     lowered = _SENTENCE_END.sub("\n", text.lower())
     if lowered.isascii():  # the same words, split at C speed: all but a-z, 0-9 and newlines become spaces
         spaced = lowered.encode().translate(_ASCII_SPACED).decode()
-        keys = [" ".join(sentence.split()) for sentence in spaced.split("\n")]
-        words = spaced.split(maxsplit=REPEAT_MAX_WORDS)[:REPEAT_MAX_WORDS]
     else:
         spaced = _NOT_WORD_OR_BREAK.sub(" ", lowered)  # a string, not a list of every word
-        keys = [" ".join(sentence.split()) for sentence in spaced.split("\n")]
-        words = spaced.split(maxsplit=REPEAT_MAX_WORDS)[:REPEAT_MAX_WORDS]
+    keys = [" ".join(sentence.split()) for sentence in spaced.split("\n")]
+    words = spaced.split(maxsplit=REPEAT_MAX_WORDS)[:REPEAT_MAX_WORDS]
     if cut:  # the last sentence, and the last word if the cut came first, may stop short
         keys.pop()
         if len(words) < REPEAT_MAX_WORDS and words:

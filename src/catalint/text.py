@@ -138,8 +138,7 @@ def pieces(text: str) -> Iterator[str]:
     while end - start > PIECE:
         cut = last_space(text, start, start + PIECE)
         if cut < 0:  # one long run: up to the next white space
-            found = _SPACE_RUN.search(text, start + PIECE)
-            cut = found.start() if found else end
+            cut = next_space(text, start + PIECE)
         yield text[start : cut + 1]
         start = cut + 1
     if start < end:
@@ -147,20 +146,24 @@ def pieces(text: str) -> Iterator[str]:
 
 
 def lower(text: str) -> str:
-    """text.lower(), a piece at a time for a long text that is not ASCII: CPython lowers such text
-    through a buffer of 12 bytes a character (a 7-million-character one took 97 MB for each lower()).
-    A cut after white space changes nothing: only a final sigma looks at its neighbours, and white
-    space ends its word."""
-    if len(text) <= PIECE or text.isascii():
-        return text.lower()
-    return "".join([piece.lower() for piece in pieces(text)])
+    """text.lower(), a piece at a time for a long text that is not ASCII (see _by_pieces); a short one
+    without the extra call (this runs thousands of times a run)."""
+    return text.lower() if len(text) <= PIECE else _by_pieces(text, str.lower)
 
 
 def casefold(text: str) -> str:
-    """text.casefold(), a piece at a time as lower()."""
-    if len(text) <= PIECE or text.isascii():
-        return text.casefold()
-    return "".join([piece.casefold() for piece in pieces(text)])
+    """text.casefold(), as lower()."""
+    return text.casefold() if len(text) <= PIECE else _by_pieces(text, str.casefold)
+
+
+def _by_pieces(text: str, change: Callable[[str], str]) -> str:
+    """change(text) for a case change: CPython changes the case of text that is not ASCII through a
+    buffer of 12 bytes a character (a 7-million-character one took 97 MB each time), so a long one is
+    changed a piece at a time. A cut after white space changes nothing: only a final sigma looks at its
+    neighbours, and white space ends its word."""
+    if text.isascii():
+        return change(text)
+    return "".join([change(piece) for piece in pieces(text)])
 
 
 def word_count(text: str) -> int:
@@ -168,6 +171,12 @@ def word_count(text: str) -> int:
     if len(text) <= PIECE:
         return len(text.split())
     return sum(len(piece.split()) for piece in pieces(text))
+
+
+def next_space(text: str, start: int) -> int:
+    """Offset of the first white space character at or after start, or len(text)."""
+    found = _SPACE_RUN.search(text, start)
+    return found.start() if found else len(text)
 
 
 def last_space(text: str, start: int, end: int) -> int:
@@ -307,10 +316,7 @@ def weighted_length(text: str) -> int:
     is no word)."""
     if text.isascii():
         return len(text)
-    if len(text) > PIECE:  # each distinct character looked up once (counted in C)
-        wide = sum(n for c, n in Counter(text).items() if _wide_letter(c))
-    else:
-        wide = sum(1 for c in text if _wide_letter(c))
+    wide = sum(n for c, n in Counter(text).items() if _wide_letter(c))  # each distinct character looked up once
     return len(text) + (WIDE_WEIGHT - 1) * wide
 
 
@@ -325,21 +331,10 @@ def mostly_latin(text: str) -> bool:
     between the CJK words are not English prose."""
     if text.isascii():
         return True
-    prose = _NOT_PROSE.sub(" ", text)
-    if len(prose) > PIECE:  # each distinct character looked up once (counted in C)
-        letters = [(ch, n) for ch, n in Counter(prose).items() if ch.isalpha()]
-        other = sum((WIDE_WEIGHT if _wide_letter(ch) else 1) * n for ch, n in letters if not ch.isascii())
-        return sum(n for ch, n in letters if ch.isascii()) >= other
-    ascii_letters = other = 0
-    for ch in prose:
-        if ch.isalpha():
-            if ch.isascii():
-                ascii_letters += 1
-            elif _wide_letter(ch):
-                other += WIDE_WEIGHT
-            else:
-                other += 1
-    return ascii_letters >= other
+    # each distinct character looked up once (counted in C)
+    letters = [(ch, n) for ch, n in Counter(_NOT_PROSE.sub(" ", text)).items() if ch.isalpha()]
+    other = sum((WIDE_WEIGHT if _wide_letter(ch) else 1) * n for ch, n in letters if not ch.isascii())
+    return sum(n for ch, n in letters if ch.isascii()) >= other
 
 
 # Function words that tell English prose from other languages written in Latin letters ("Ruft das
@@ -359,24 +354,14 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 
 def foreign_latin(text: str) -> bool:
     """Whether Latin-letter prose reads as another language than English: more of its function words
-    are other languages' than English's, two at least."""
-    if len(text) > PIECE:
-        return _foreign_latin_long(text)
-    lowered = text.lower()
-    if _OTHER_WORDS.isdisjoint(lowered.split()):
+    are other languages' than English's, two at least. A long text is read a piece at a time (no word
+    crosses a cut)."""
+    parts = (text,) if len(text) <= PIECE else None  # None: pieces(text), made anew for each pass
+    if all(_OTHER_WORDS.isdisjoint(part.lower().split()) for part in parts or pieces(text)):
         return False  # English text mostly has none, and this test runs in C
-    found = _LETTERS.findall(lowered)
-    other = sum(1 for w in found if w in _OTHER_WORDS)
-    return other >= 2 and other > sum(1 for w in found if w in _ENGLISH_WORDS)
-
-
-def _foreign_latin_long(text: str) -> bool:
-    """foreign_latin of a long text, read a piece at a time (no word crosses a cut)."""
-    if all(_OTHER_WORDS.isdisjoint(piece.lower().split()) for piece in pieces(text)):
-        return False  # as the test above
     other = english = 0
-    for piece in pieces(text):
-        found = _LETTERS.findall(piece.lower())
+    for part in parts or pieces(text):
+        found = _LETTERS.findall(part.lower())
         other += sum(1 for w in found if w in _OTHER_WORDS)
         english += sum(1 for w in found if w in _ENGLISH_WORDS)
     return other >= 2 and other > english
