@@ -889,6 +889,14 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Retrieve metadata about a file including:\n- size\n- creation time"),
         tool(description="Convert an address into geographic coordinates."),
         tool(description="Convert DOCX files to PDF format."),
+        # the target named by "between" or "to the nearest" (unit-converter, time, searxng, math-mcp)
+        tool(description="Convert power between units."),
+        tool(description="Convert time between timezones"),
+        tool(description="Convert text between different encodings"),
+        tool(description="Convert between different document formats (Markdown, HTML, XML, JSON)"),
+        tool(description="Translate a phrase between English and French."),
+        tool(description="Rounds a number down to the nearest integer"),
+        tool(description="Round a price to 2 decimal places."),
         tool(description="Echoes back the input string"),  # what comes back is what went in
         # what is shown or provided, and a read's fields listed without a colon
         tool(description="Provides the current state of the chessboard as an image."),
@@ -931,6 +939,10 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Search orders including archived ones.",  # "including" without a list
         "Create a note; the text may hold markdown.",  # a format, but not of what comes back
         "Convert the draft.",  # a conversion with no target
+        "Convert the draft between reviews.",  # "between" something that is no target
+        "Move files between directories.",  # "between" without a conversion
+        "Round the draft off.",  # "round" with no target
+        "Schedule rounds between teams to the end of the season.",  # the noun
         "Echo the message to the server log.",  # an echo that does not come back
         "Search issues, including closed ones, by label.",  # a list needs an "and"
         "Delete a project and its resources including networks, volumes, and images.",  # what is affected
@@ -1213,3 +1225,27 @@ def test_desc006_an_object_whose_fields_describe_themselves_needs_no_description
     assert fires("DESC-006", tool(inputSchema=schema({"path": half}, ["path"])))  # one field bare: the wrapper too
     empty = {"type": "object", "properties": {}}
     assert fires("DESC-006", tool(inputSchema=schema({"body": empty}, ["body"])))
+
+
+@pytest.mark.parametrize("through_ref", [False, True])
+def test_desc006_an_array_of_objects_whose_fields_describe_themselves_needs_no_description(through_ref: bool) -> None:
+    # The reference memory server's create_relations: `relations` is a list of {from, to, relationType}.
+    fields = {
+        "from": {"type": "string", "description": "Entity the relation starts at."},
+        "to": {"type": "string", "description": "Entity the relation ends at."},
+    }
+    item = {"type": "object", "properties": fields, "required": ["from", "to"]}
+    defs = {"$defs": {"Relation": item}} if through_ref else {}
+    items = {"$ref": "#/$defs/Relation"} if through_ref else item
+    t = tool(inputSchema=schema({"relations": {"type": "array", "items": items}}, ["relations"], **defs))
+    assert not fires("DESC-006", t)
+    parts = {p.key: p.value for p in score(Tool(0, "/tools/0", t)).parts}
+    assert parts["parameters"] == 1.0  # TDQS reads it the same way
+    fields["to"] = {"type": "string"}  # one field bare: the list needs its own description, and the field one
+    messages = sorted(f.message for f in run("DESC-006", t))
+    assert messages == [
+        "required argument 'relations' has no description",
+        "required argument 'relations[].to' has no description",
+    ]
+    strings = tool(inputSchema=schema({"tags": {"type": "array", "items": {"type": "string"}}}, ["tags"]))
+    assert fires("DESC-006", strings)  # items with no fields say nothing

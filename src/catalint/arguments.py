@@ -35,7 +35,8 @@ class Argument:
     required: bool
     description_pointer: str | None  # where the description lives, if any
     description: str | None  # the non-blank description, or None
-    by_fields: bool = False  # an object (or every non-null alternative) whose every field describes itself
+    # an object (or its every non-null alternative, or an array's items) whose every field describes itself
+    by_fields: bool = False
 
     def types(self) -> set[str]:
         """Declared JSON types, looking into anyOf/oneOf branches too."""
@@ -231,10 +232,17 @@ class _Walker:
         return None, None
 
     def by_fields(self, schema: dict[str, Any], pointer: str, refs: frozenset[str] | None) -> bool:
-        """filled_by_fields(schema), or, for an anyOf/oneOf, of every alternative but null (at least one),
-        a local $ref followed: Pydantic's optional model, `anyOf: [{"$ref": ...}, {"type": "null"}]`."""
+        """filled_by_fields(schema), or of an array's items (server-memory's `relations`: a list of objects
+        whose fields describe themselves), or, for an anyOf/oneOf, of every alternative but null (at least
+        one), a local $ref followed: Pydantic's optional model, `anyOf: [{"$ref": ...}, {"type": "null"}]`."""
         if self.filled(schema):
             return True
+        items = schema.get("items")
+        if type(items) is dict and "properties" not in schema:
+            if "$ref" in items:
+                items, _, _ = self.merged(items, pointer + "/items", refs or _NONE)
+            if self.filled(items):
+                return True
         found = False
         for key in ("anyOf", "oneOf"):
             branches = schema.get(key)

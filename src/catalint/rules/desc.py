@@ -299,7 +299,9 @@ def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
     arguments and of array items. A `const` (or one-value `enum`) argument is
     left alone: there is no choice to explain; so is an object whose every
     property has its own description (the `path`, `query` and `body` wrappers
-    of servers generated from OpenAPI), since the agent fills it field by field.
+    of servers generated from OpenAPI), or an array of such objects (the
+    reference memory server's `relations`), since the agent fills it field by
+    field.
 
     **Why.** The agent must supply a required argument on every call, and the
     name alone rarely says the format, unit or source of the value. Hasan et al.
