@@ -349,6 +349,30 @@ def test_closed_pipe_is_not_a_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in err and "BrokenPipe" not in err
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["rules"], ["rules", "--output-format", "json"], ["rule", "DESC-001"], ["--help"], ["lint", "--exit-zero", "-"]],
+)
+def test_a_reader_gone_before_the_first_line_is_not_an_error(args: list[str]) -> None:
+    # `catalint rules | head -1` under `set -o pipefail`: the pipe closes before catalint writes, so the
+    # write fails mid-command or only at the final flush (a short report); both end in exit 0, silently.
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "catalint", *args],
+            input=json.dumps({"tools": [WEATHER]}).encode(),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            env=env,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert (proc.returncode, proc.stderr.decode()) == (0, "")
+
+
 def test_lint_reads_standard_input_once(cli) -> None:
     result = cli("lint", "-", "-", input='{"tools": []}')
     assert result.exit_code == 2

@@ -220,6 +220,11 @@ class StdoutError(OSError):
     """Standard output refused a write: a full disk (> /dev/full), or a stream catalint was started without."""
 
 
+class ReaderGone(BrokenPipeError):
+    """The reader of standard output went away (catalint rules | head -1): the run ends quietly, exit 0.
+    It carries no errno, so click lets it through instead of ending an EPIPE with exit 1."""
+
+
 class _Stdout(io.FileIO):
     """File descriptor 1, whose write errors say they are standard output's (a reader that went away aside:
     that ends the run quietly)."""
@@ -228,7 +233,7 @@ class _Stdout(io.FileIO):
         try:
             return super().write(data)
         except BrokenPipeError:
-            raise
+            raise ReaderGone() from None
         except OSError as exc:
             raise StdoutError(exc.errno, exc.strerror) from None
 
@@ -1207,8 +1212,8 @@ def entry() -> None:
             code = EXIT_ERROR
     try:
         sys.stdout.flush()
-    except BrokenPipeError:
-        code = code or 1
+    except BrokenPipeError:  # the reader went away before the last of a short report: not an error either
+        pass
     except OSError as exc:  # a short report waits in the buffer until now
         code = _stdout_error(exc)
     try:
