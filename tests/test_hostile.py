@@ -923,6 +923,33 @@ def test_billion_laughs_is_a_quick_clean_error(tmp_path: Path, mapping: bool) ->
     assert done.seconds < 10
 
 
+def test_a_long_string_aliased_many_times_is_refused_by_its_expanded_text(tmp_path: Path) -> None:
+    """A 100 KB description aliased by 3,000 tools (a 214 KB file) is 300 MB of text to lint: 55 s. Counted
+    as expanded, it is over what a file catalint reads may hold, and refused at once."""
+    words = " ".join(f"word{i}" for i in range(15_000))
+    lines = [f'  - {{name: t0, description: &d "Get {words}. Returns it."}}']
+    lines += [f"  - {{name: t{i}, description: *d}}" for i in range(1, 700)]
+    write(tmp_path / "many.yaml", "tools:\n" + "\n".join(lines) + "\n")
+    done = catalint("lint", "many.yaml", cwd=tmp_path, timeout=20)
+    line = one_error(done, "many.yaml: error: ")
+    reason = "YAML aliases expand to more than 64 Mi characters of text, the most a file catalint reads holds"
+    assert line == f"many.yaml: error: {reason} (an alias bomb?)"
+    assert f"`FILE: error: {reason} (an alias bomb?)`" in (ROOT / "README.md").read_text()  # Limits
+    assert done.seconds < 10
+    write(tmp_path / "few.yaml", "tools:\n" + "\n".join(lines[:20]) + "\n")  # 2 MB of text: read
+    done = catalint("lint", "--no-gate", "--select", "CAT-003", "few.yaml", cwd=tmp_path, timeout=60)
+    assert code_of(done) == 0 and "19 findings" in done.stdout
+
+
+def test_expanded_size_counts_the_text_of_every_alias() -> None:
+    from catalint.loader import expanded_size
+
+    text = "x" * 10
+    shared = {"key": text}  # 3 characters of key, 10 of value
+    assert expanded_size([shared, shared, text], 100, 100) == (6, 36)  # the list, each dict and its value, the string
+    assert expanded_size([shared] * 20, 1000, 50)[1] > 50  # stops once past the characters' limit
+
+
 @pytest.mark.parametrize("command", ["bench", "check", "trace", "spec"])
 def test_billion_laughs_in_other_inputs(cli, tmp_path: Path, command: str) -> None:
     write(tmp_path / "lol.yaml", _bomb(10, 10, False))

@@ -235,8 +235,16 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
             where = (bad.start_mark.line + 1, bad.start_mark.column + 1) if bad is not None else (None, None)
             tag = bad.tag.rsplit(":", 1)[-1] if bad is not None else "tagged"
             raise LoadError(display, f"cannot read this value as {tag}: {exc}", *where) from None
-        if source.aliases and expanded_size(data, MAX_EXPANDED) > MAX_EXPANDED:
-            raise LoadError(display, f"YAML aliases expand to more than {MAX_EXPANDED:,} values (an alias bomb?)")
+        if source.aliases:
+            values, chars = expanded_size(data, MAX_EXPANDED, MAX_EXPANDED_CHARS)
+            if values > MAX_EXPANDED:
+                raise LoadError(display, f"YAML aliases expand to more than {MAX_EXPANDED:,} values (an alias bomb?)")
+            if chars > MAX_EXPANDED_CHARS:
+                raise LoadError(
+                    display,
+                    f"YAML aliases expand to more than {MAX_EXPANDED_CHARS // 2**20} Mi characters of text, the most"
+                    " a file catalint reads holds (an alias bomb?)",
+                )
         return data, source
     except _TooManyValues as exc:
         raise _too_many(display, exc.args[0]) from None
@@ -316,31 +324,41 @@ def _failing_node(loader: Any, root: Any) -> Any:
 
 
 MAX_EXPANDED = 1_000_000  # values in a YAML document once its aliases are expanded, as JSON would have them
+# Characters of its strings (keys included) once expanded: a 100 KB description aliased by 3,000 tools is
+# 300 MB of text to read, from a 214 KB file. No more than a file catalint reads could hold.
+MAX_EXPANDED_CHARS = MAX_FILE_BYTES
 
 
-def expanded_size(data: Any, limit: int) -> int:
-    """How many values data holds with every shared (aliased) container counted each time it is reached.
+def expanded_size(data: Any, limit: int, char_limit: int) -> tuple[int, int]:
+    """How many values, and characters of strings and keys, data holds with every shared (aliased) container
+    and string counted each time it is reached.
 
     Sizes are memoised per container, so this is linear in the distinct
-    containers; it stops counting past limit.
+    containers; it stops counting past either limit.
     """
-    sizes: dict[int, int] = {}
+    sizes: dict[int, tuple[int, int]] = {}
 
-    def size(value: Any, depth: int) -> int:
+    def size(value: Any, depth: int) -> tuple[int, int]:
+        if isinstance(value, str):
+            return 1, len(value)
         if not isinstance(value, (dict, list)):
-            return 1
+            return 1, 0
         known = sizes.get(id(value))
         if known is not None:
             return known
         if depth > 1000:
-            return limit + 1
-        total = 1
+            return limit + 1, 0
+        total, chars = 1, 0
+        if isinstance(value, dict):
+            chars = sum(len(key) for key in value if isinstance(key, str))
         for child in value.values() if isinstance(value, dict) else value:
-            total += size(child, depth + 1)
-            if total > limit:
+            values, text = size(child, depth + 1)
+            total += values
+            chars += text
+            if total > limit or chars > char_limit:
                 break
-        sizes[id(value)] = total
-        return total
+        sizes[id(value)] = total, chars
+        return total, chars
 
     return size(data, 0)
 
