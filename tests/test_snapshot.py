@@ -262,6 +262,21 @@ def test_an_http_server_that_prints_its_address_is_pointed_to_url(cli) -> None:
     assert "it printed the address http://localhost:8080/mcp: does it serve MCP over HTTP there (--url)?" in line
 
 
+def test_a_live_catalog_with_a_nameless_tool_is_an_input_error_not_a_crash(cli, tmp_path: Path) -> None:
+    """A tool with no name: the snapshot keeps it as sent (with the SDK's notice); lint --server reports it
+    as it would an unreadable file, at its place in the snapshot it would write; --check cannot compare."""
+    result = cli("lint", "--server", "--", *SERVER, "noname", "3", "2")
+    assert result.exit_code == 2
+    assert "internal error" not in result.stderr
+    assert result.stderr.splitlines()[-1].endswith(':21:5: error: tool has no string "name" (at /tools/1)')
+    assert "1 file could not be read" in result.stdout
+    assert snap(cli, "ok.json").exit_code == 0
+    result = cli("snapshot", "-o", "ok.json", "--check", "--", *SERVER, "noname", "3", "2")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == 'ok.json (live):21:5: error: tool has no string "name" (at /tools/1)'
+    assert len(json.loads((tmp_path / "ok.json").read_text())["tools"]) == 5  # left as it was
+
+
 def test_a_node_crash_shows_its_cause_not_the_error_object(cli) -> None:
     result = snap(cli, "t.json", mode="nodecrash")
     line = result.stderr.splitlines()[0]

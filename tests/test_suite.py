@@ -65,6 +65,15 @@ def test_a_server_block_the_sdk_refuses_is_checked_with_a_notice(cli, tmp_path: 
     assert "<broken>: notice: the MCP SDK refuses this tools/list (2 problems;" in result.stderr
 
 
+def test_a_server_block_whose_catalog_has_a_nameless_tool_fails_its_block(cli, tmp_path: Path) -> None:
+    noname = [*SERVER[:2], "noname", "3", "2"]
+    text = f"servers:\n  broken:\n    command: {noname!r}\n" + "tool_quality:\n  - {name: b, server: broken}\n"
+    result = cli("check", suite(tmp_path, text))
+    assert result.exit_code == 2, result.stderr
+    assert "internal error" not in result.stderr
+    assert '<broken>:21:5: error: tool has no string "name" (at /tools/1)' in result.stderr.splitlines()
+
+
 def test_unknown_blocks_and_tests_without_trace_blocks_are_skipped_with_a_notice(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "good.json", [GOOD])
     text = "judges: {a: {}}\nrecord: []\nagents: [{name: plain, model: m}]\n"

@@ -1092,7 +1092,9 @@ def _server(
 
 def _live_catalog(server: Any, notices: list[str]) -> Any:
     """A server's catalog, snapshotted in memory; positions are those of the snapshot as it would be written.
-    What the snapshot notices goes to notices."""
+    What the snapshot notices goes to notices. A catalog of the wrong shape (a tool with no name) comes back
+    as its LoadError, reported as an unreadable file is."""
+    from catalint.loader import LoadError
     from catalint.snapshot import SnapshotError, live_catalog
 
     notes: list[str] = []
@@ -1100,6 +1102,8 @@ def _live_catalog(server: Any, notices: list[str]) -> Any:
         catalog = live_catalog(server, notes, f"<{server.label()}>")
     except SnapshotError as exc:
         fail(f"error: snapshot failed: {exc}")
+    except LoadError as exc:
+        catalog = exc
     notices.extend(f"<{server.label()}>: notice: {note}" for note in notes)
     return catalog
 
@@ -1115,7 +1119,11 @@ def _check_snapshot(saved: str, live_text: str) -> int:
     except LoadError as exc:
         fail(str(exc))
         return 2
-    live = load_text(live_text, saved, f"{saved} (live)")
+    try:
+        live = load_text(live_text, saved, f"{saved} (live)")
+    except LoadError as exc:  # a tool with no name: positions as in the snapshot it would write
+        fail(str(exc))
+        return 2
     if [t.raw for t in base.tools] == [t.raw for t in live.tools]:
         click.echo(_line(f"{saved}: up to date ({len(live.tools)} tools)"))
         return 0
