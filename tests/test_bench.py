@@ -1264,3 +1264,32 @@ def test_flips_name_tools_cut_so_a_report_stays_linear_in_the_spec(cli):
     text = cli("bench", "run", "spec.yaml").stdout
     [largest] = [line for line in text.splitlines() if line.startswith("largest drop:")]
     assert len(largest) < 100 and largest.endswith("…)")  # the label, as the table cuts it
+
+
+def test_a_bench_past_the_work_limit_is_refused_before_it_runs(cli, tmp_path: Path, monkeypatch) -> None:
+    """Exact selection reads, for each intent, the tools that hold each of its words, and for each mutation,
+    the intents that hold each word of its tool: tools x intents where all share a word (7,000 x 7,000
+    took a minute). Past bench.MAX_WORK postings the spec is refused at once, naming which part is over."""
+    from catalint import bench
+
+    readme = (ROOT / "README.md").read_text()
+    assert f"catalint reads at most {bench.MAX_WORK:,}: use fewer intents or mutations" in readme  # Limits
+    path = write_spec(tmp_path, weather_spec())
+    baseline = Bench(load_spec(str(path))).work
+    assert baseline == 8  # humidity 1; city 2 + humidity 1; share 1 + price 1; museum 1 + visit 1
+    monkeypatch.setattr(bench, "MAX_WORK", baseline - 1)
+    result = cli("bench", "run", "spec.json", "-o", "out.json")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "spec.json: error: this bench would read 8 postings (the tools holding each word of each intent);"
+        " catalint reads at most 7: use fewer intents or mutations, or intents whose words fewer tools share"
+    )
+    assert not (tmp_path / "out.json").exists()
+    monkeypatch.setattr(bench, "MAX_WORK", baseline)  # the baseline fits; --auto's mutations do not
+    result = cli("bench", "run", "spec.json")
+    assert result.exit_code == 2
+    assert "postings (with the intents holding each word of each mutated tool); catalint reads at most 8:" in (
+        result.stderr
+    )
+    monkeypatch.setattr(bench, "MAX_WORK", 1000)
+    assert cli("bench", "run", "spec.json").exit_code == 0
