@@ -360,6 +360,27 @@ def ylocate(text: str, pointer: str, path: str = "t.yaml") -> Span:
     return load_text(text, path, path).locate(pointer)
 
 
+def test_yaml_an_alias_and_what_lies_under_it_are_placed_at_the_alias() -> None:
+    """The data holds the anchored node at an alias, but that part of the document is written as the alias:
+    a finding on /tools/2/name, where tools[2] is `*t`, belongs at the `*t` (it was at tool 0's anchor)."""
+    text = (
+        "tools:\n"
+        "  - &t\n    name: get_weather\n    inputSchema: &s {type: object, properties: {q: {type: string}}}\n"
+        "  - name: b\n    inputSchema: *s\n"
+        "  - *t\n"
+        "  - {name: c, <<: *t}\n"
+    )
+    assert ylocate(text, "/tools/0/name") == where(text, "get_weather")  # the anchored node: where it is
+    assert ylocate(text, "/tools/0/inputSchema/properties/q") == where(text, "{type: string}")
+    alias_s = text.index("*s")
+    assert ylocate(text, "/tools/1/inputSchema") == Span(6, 18, 6, 20)
+    assert ylocate(text, "/tools/1/inputSchema/properties/q") == Span(6, 18, 6, 20)  # under it: the alias
+    assert text[alias_s : alias_s + 2] == "*s"
+    assert ylocate(text, "/tools/2") == Span(7, 5, 7, 7)
+    assert ylocate(text, "/tools/2/name") == Span(7, 5, 7, 7)
+    assert ylocate(text, "/tools/3/description") == where(text, "{name: c, <<: *t}")  # merged: the mapping
+
+
 def test_yaml_root(yaml_doc: str) -> None:
     assert ylocate(yaml_doc, "") == Span(1, 1, 17, 37)
 

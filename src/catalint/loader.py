@@ -224,7 +224,7 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
             raise LoadError(display, what, at.line + 1, at.column + 1) from None
         if node is None:
             raise LoadError(display, "empty document")
-        source = YamlSourceMap(text, node)
+        source = YamlSourceMap(text, node, loader.alias_spans)
         if source.duplicate is not None:
             raise _duplicate_error(display, source, *source.duplicate, "YAML")
         try:
@@ -402,11 +402,20 @@ def _json_loader() -> Any:
             would be 4 million) costs about 700 bytes of memory a node before any rule runs."""
 
             composed = 0
+            # Where each alias is written, by (its container, its key node or item number): the data holds
+            # the anchored node there, but a finding under it belongs at the alias.
+            alias_spans: dict[tuple[int, int], tuple[int, int]] | None = None
 
             def compose_node(self, parent: Any, index: Any) -> Any:
                 self.composed += 1
                 if self.composed > MAX_EXPANDED:
                     raise _TooManyValues(self.peek_event().start_mark)
+                if parent is not None and index is not None and self.check_event(yaml.AliasEvent):
+                    event = self.peek_event()
+                    if self.alias_spans is None:
+                        self.alias_spans = {}
+                    where = index if type(index) is int else id(index)
+                    self.alias_spans[id(parent), where] = (event.start_mark.index, event.end_mark.index)
                 return super().compose_node(parent, index)
 
         class JsonConstructor(yaml.constructor.SafeConstructor):

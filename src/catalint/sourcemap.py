@@ -365,13 +365,16 @@ class YamlSourceMap:
     the last character they really cover.
     """
 
-    def __init__(self, text: str, root: Any) -> None:
+    def __init__(self, text: str, root: Any, alias_spans: dict[tuple[int, int], tuple[int, int]] | None = None) -> None:
         self.text = text
         self.lines = LineIndex(text)
         self.table: dict[str, tuple[int, int]] = {}
         self._done: dict[int, tuple[int, int]] = {}
         self.duplicate: tuple[str, str, int] | None = None  # first repeated key, as in JsonSourceMap
         self.aliases = False  # whether some node is reached through an alias
+        # Where the composer met each alias (its container's id and key node's id or item number): an alias
+        # and what lies under it are placed there, where that part of the document is written.
+        self._alias_spans = alias_spans or {}
         self._walk(root, "")
         self._done.clear()  # only the walk needs it: one entry a node, as many as the table has
 
@@ -385,14 +388,14 @@ class YamlSourceMap:
             return known
         self._done[id(node)] = (node.start_mark.index, node.end_mark.index)  # cut cycles
         start, end = node.start_mark.index, node.end_mark.index
-        children: list[tuple[str, Any]] = []
+        children: list[tuple[str, Any, int]] = []  # (pointer, node, its key node's id or its item number)
         if isinstance(node, yaml.MappingNode):
             for k, _ in node.value:
                 if not isinstance(k, yaml.ScalarNode):  # JSON keys are strings
                     raise yaml.constructor.ConstructorError(
                         None, None, "a mapping key must be a string, not a collection", k.start_mark
                     )
-            children = [(join_pointer(pointer, k.value), v) for k, v in node.value]
+            children = [(join_pointer(pointer, k.value), v, id(k)) for k, v in node.value]
             if self.duplicate is None and len({k.value for k, _ in node.value}) != len(node.value):
                 seen: set[str] = set()
                 for k, _ in node.value:
@@ -401,10 +404,17 @@ class YamlSourceMap:
                         break
                     seen.add(k.value)
         elif isinstance(node, yaml.SequenceNode):
-            children = [(join_pointer(pointer, i), v) for i, v in enumerate(node.value)]
+            children = [(join_pointer(pointer, i), v, i) for i, v in enumerate(node.value)]
         last_end = end
-        for child_pointer, child in children:
-            last_end = self._walk(child, child_pointer)[1]
+        aliased = self._alias_spans
+        for child_pointer, child, where in children:
+            alias = aliased.get((id(node), where)) if aliased else None
+            if alias is not None:
+                self.table[child_pointer] = alias
+                self.aliases = True
+                last_end = alias[1]
+            else:
+                last_end = self._walk(child, child_pointer)[1]
         if children and not node.flow_style:
             end = last_end
         elif isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
