@@ -464,6 +464,17 @@ def test_trace_distract_from_the_bundled_catalog(cli, tmp_path: Path) -> None:
     assert len(names) == 3 and "search" in names
 
 
+@pytest.mark.parametrize("output", ["wx.json", "./wx.json", "link.json"])
+def test_trace_distract_never_writes_over_the_catalog_it_pads(cli, tmp_path: Path, output: str) -> None:
+    write_catalog(tmp_path / "wx.json", [SEARCH])
+    (tmp_path / "link.json").symlink_to("wx.json")
+    before = (tmp_path / "wx.json").read_bytes()
+    result = cli("trace", "distract", "wx.json", "--count", "1", "-o", output)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: {output}: is the catalog being padded; write the padded catalog elsewhere"
+    assert (tmp_path / "wx.json").read_bytes() == before
+
+
 def test_trace_distract_writes_yaml_for_a_yaml_name(cli, tmp_path: Path) -> None:
     import yaml
 

@@ -131,15 +131,18 @@ def _identity(path: str) -> tuple[object, ...] | None:
     return ("file", mode.st_dev, mode.st_ino) if stat.S_ISREG(mode.st_mode) else None
 
 
-def refuse_clobber(outputs: Iterable[str | None], inputs: Iterable[str | PathLike[str] | None], what: str) -> None:
+def refuse_clobber(
+    outputs: Iterable[str | None], inputs: Iterable[str | PathLike[str] | None], what: str, written: str = "report"
+) -> None:
     """One error line and exit 2 when an output file is one of the run's inputs (what names them, "the
-    suite"): the report would replace the file it was made from. '-' (standard input) and None are skipped."""
+    suite"): the report (or what is written) would replace the file it was made from. '-' (standard input)
+    and None are skipped."""
     read = {_identity(str(p)) for p in inputs if p is not None and str(p) not in ("", "-")} - {None}
     for output in outputs:
         if output is not None and _identity(output) in read:
             from catalint.cli import fail
 
-            fail(f"error: {output}: is {what}; write the report elsewhere")
+            fail(f"error: {output}: is {what}; write the {written} elsewhere")
 
 
 def refuse_shared_outputs(outputs: Iterable[tuple[str, str | None]]) -> None:

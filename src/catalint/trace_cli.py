@@ -132,10 +132,12 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     so `check --traces` knows which tools were distractors.
     """
     from catalint.cli import fail, save
+    from catalint.cli_options import refuse_clobber
     from catalint.distractors import DistractorError, descriptions, from_catalog, near_duplicates, pad
     from catalint.loader import LoadError, load_path
     from catalint.text import one_line
 
+    refuse_clobber([output_file], [catalog], "the catalog being padded", "padded catalog")
     try:
         loaded = load_path(catalog)
     except LoadError as exc:
