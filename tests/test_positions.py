@@ -655,3 +655,17 @@ def test_lookups_in_reverse_order_stay_linear() -> None:
             m.span(f"/tools/{i if i % 2 else 19_999 - i}/name")
         assert time.process_time() - began < 10  # counting lines from the top each time took over 30 s
         assert m.span("/tools/19999/annotations/a") == where(text, "19999", text.index('"t19999"') + 7)
+
+
+@pytest.mark.parametrize("odd", ["\u2028", "\u2029", "\u0085"])
+def test_yaml_errors_count_lines_as_findings_do(odd: str) -> None:
+    """YAML also ends a line at U+2028, U+2029 and NEL; catalint, its findings and editors read them as
+    characters of the line, so an error after one is placed as a finding there would be."""
+    text = f'tools:\n  - name: "a{odd}b{odd}c"\n    description: !!int abc\n'
+    with pytest.raises(LoadError) as caught:
+        load_text(text, "t.yaml", "t.yaml")
+    assert (caught.value.line, caught.value.col) == (3, 18)
+    unclosed = f'tools: [{{name: "a{odd}b"}},\n  {{name: c}}\n'
+    with pytest.raises(LoadError) as caught:
+        load_text(unclosed, "t.yaml", "t.yaml")
+    assert (caught.value.line, caught.value.col) == (3, 1)

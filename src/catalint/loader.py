@@ -192,15 +192,21 @@ def parse_yaml(text: str, display: str) -> tuple[Any, YamlSourceMap | YamlEventS
                 return plain
             return _parse_yaml(text, display, fast, unsure=True)  # tags, anchors, merge keys: composed
         except yaml_events.TooManyValues as exc:
-            raise _too_many(display, exc.args[0]) from None
+            raise _too_many(display, text, exc.args[0]) from None
         except (yaml_events.Unsure, _Unsure):
             pass
     return _parse_yaml(text, display, _json_loader())
 
 
-def _too_many(display: str, mark: Any) -> LoadError:
+def _too_many(display: str, text: str, mark: Any) -> LoadError:
     message = f"a YAML document of more than {MAX_EXPANDED:,} values: catalint reads at most that many"
-    return LoadError(display, message, mark.line + 1, mark.column + 1)
+    return LoadError(display, message, *_place(text, mark))
+
+
+def _place(text: str, mark: Any) -> tuple[int, int]:
+    """A YAML mark's 1-based line and column as findings count them: YAML also ends a line at U+0085,
+    U+2028 and U+2029, which catalint (and editors) read as characters of the line."""
+    return LineIndex(text).position(mark.index)
 
 
 def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False) -> tuple[Any, YamlSourceMap]:
@@ -221,7 +227,7 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
                 raise _Unsure from None
             at = loader.get_mark()
             what = f"an escape that names no character ({exc})"
-            raise LoadError(display, what, at.line + 1, at.column + 1) from None
+            raise LoadError(display, what, *_place(text, at)) from None
         if node is None:
             raise LoadError(display, "empty document")
         source = YamlSourceMap(text, node, loader.alias_spans)
@@ -232,7 +238,7 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
         except (ValueError, TypeError, KeyError, AttributeError, OverflowError, IndexError) as exc:
             # an explicit tag the value does not fit (`!!int abc`, `!!set x`): PyYAML does not say where
             bad = _failing_node(loader, node)
-            where = (bad.start_mark.line + 1, bad.start_mark.column + 1) if bad is not None else (None, None)
+            where = _place(text, bad.start_mark) if bad is not None else (None, None)
             tag = bad.tag.rsplit(":", 1)[-1] if bad is not None else "tagged"
             raise LoadError(display, f"cannot read this value as {tag}: {exc}", *where) from None
         if source.aliases:
@@ -247,7 +253,7 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
                 )
         return data, source
     except _TooManyValues as exc:
-        raise _too_many(display, exc.args[0]) from None
+        raise _too_many(display, text, exc.args[0]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or exc.context or "invalid YAML"
@@ -255,7 +261,7 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
             what = f"{exc.context}, {exc.problem}"  # "expected a single document in the stream, but found another"
         if mark is None:
             raise LoadError(display, what) from None
-        raise LoadError(display, what, mark.line + 1, mark.column + 1) from None
+        raise LoadError(display, what, *_place(text, mark)) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
         line, col = LineIndex(text).position(exc.position)
         raise LoadError(display, f"{exc.reason} (#x{exc.character:04x})", line, col) from None
@@ -264,7 +270,7 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
     except RecursionError:
         loop = _contains_itself(node) if node is not None else None
         if loop is not None:  # `a: &x {b: *x}`: an alias to a node that holds it
-            where = (loop.start_mark.line + 1, loop.start_mark.column + 1)
+            where = _place(text, loop.start_mark)
             raise LoadError(display, "this anchored node holds an alias to itself: no JSON form", *where) from None
         raise LoadError(display, "YAML nested too deeply") from None
     finally:
