@@ -494,3 +494,15 @@ def test_the_offending_stdout_line_is_quoted_and_cut() -> None:
     assert _stdout_line(error('{"log": "x"}')) == ': \'{"log": "x"}\''  # JSON, but not JSON-RPC
     assert _stdout_line(error("y" * 150)) == f": '{'y' * 100}...'"
     assert _stdout_line(RuntimeError("no input to show")) == ""
+
+
+@pytest.mark.parametrize("text", ["city.\x85Returns JSON.", "a\x85", "\x85", "l1\nl2\x85x", "a\u2028b\u2029c"])
+def test_a_yaml_snapshot_keeps_line_separators_as_sent(text: str) -> None:
+    """PyYAML wrote NEL raw in single quotes, where YAML folds a line break to a space: "city.\\x85Returns"
+    came back as "city. Returns", and SEC-002 no longer saw the control character."""
+    from catalint.loader import load_text
+    from catalint.snapshot import render
+
+    tools = [{"name": "t", "description": text, "inputSchema": {"type": "object", "properties": {text: {}}}}]
+    catalog = load_text(render(tools, True), "t.yaml", "t.yaml")
+    assert catalog.tools[0].raw == tools[0]

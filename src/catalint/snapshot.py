@@ -450,8 +450,29 @@ def render(tools: list[dict[str, Any]], as_yaml: bool) -> str:
     if as_yaml:
         import yaml
 
-        return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=False)
+        return yaml.dump(doc, Dumper=_yaml_dumper(), sort_keys=False, allow_unicode=True, default_flow_style=False)
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+_DUMPER: Any = None
+
+
+def _yaml_dumper() -> Any:
+    r"""PyYAML's safe dumper, but a string holding NEL (U+0085) is double-quoted, where it is written as
+    the escape \N: PyYAML writes it raw in single quotes, where YAML reads a line break and folds it to a
+    space, so "city.\x85Returns" came back as "city. Returns" and SEC-002 no longer saw it."""
+    global _DUMPER
+    if _DUMPER is None:
+        import yaml
+
+        class SnapshotDumper(yaml.SafeDumper):
+            def choose_scalar_style(self) -> Any:
+                if "\x85" in self.event.value:
+                    return '"'
+                return super().choose_scalar_style()
+
+        _DUMPER = SnapshotDumper
+    return _DUMPER
 
 
 def live_catalog(server: Server, notes: list[str], display: str) -> Catalog:
