@@ -608,3 +608,33 @@ def test_a_per_file_ignores_flag_that_matches_no_file_says_so_once(cli, tmp_path
     assert stale["notices"] == [
         "command line: notice: per-file-ignores 'servers/*' (DESC-005) matched no finding; remove it"
     ]
+
+
+def test_a_per_tool_ignore_matches_names_as_fnmatch_does() -> None:
+    """ToolIgnore.names looks names up in a set and compiles the wildcard globs into one pattern (20,000
+    globs against 2,000 tools took 39 s one fnmatch at a time): the same answers as fnmatchcase."""
+    import fnmatch
+    import random
+
+    from catalint.config import ToolIgnore
+
+    rng = random.Random(7)
+    pieces = ["a", "b", "_", ".", "-", "*", "?", "[ab]", "[!a]", "[", "]", "\\", "(", "|", "é"]
+    globs = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 5))) for _ in range(300)]
+    names = ["".join(rng.choice("ab_.-[]()|\\é") for _ in range(rng.randint(0, 6))) for _ in range(2000)]
+    names += globs  # a glob's own text as a name: literal globs must match it
+    entry = ToolIgnore(globs, ["ALL"], None, [], "label")
+    for name in names:
+        assert entry.names(name) == any(fnmatch.fnmatchcase(name, g) for g in globs), name
+    assert ToolIgnore(["get_*"], ["ALL"], None, [], "l").names("get_x")
+    assert not ToolIgnore(["get_x"], ["ALL"], None, [], "l").names("get_y")
+
+
+def test_many_per_tool_globs_cost_a_lookup_a_name(cli, tmp_path: Path) -> None:
+    globs = [f"tool_{i}" for i in range(20_000)] + ["other_*"]
+    write_catalog(tmp_path / "tools.json", [{"name": f"tool_{i}", "description": "x"} for i in range(0, 4000, 2)])
+    toml = "[[per-tool-ignores]]\ntools = " + json.dumps(globs) + '\nrules = ["DESC"]\n'
+    (tmp_path / "catalint.toml").write_text(toml, encoding="utf-8")
+    result = cli("lint", "--no-gate", "--select", "DESC-001", "tools.json")
+    assert result.exit_code == 0, result.output
+    assert "All checks passed" in result.stdout

@@ -41,6 +41,9 @@ class ConfigError(Exception):
     """A bad setting; rendered as one line, exit code 2."""
 
 
+_WILDCARD = re.compile(r"[*?\[]")  # what makes a glob more than a name
+
+
 @dataclass
 class ToolIgnore:
     """One per-tool suppression: rules ignored for tools whose name matches a glob."""
@@ -54,6 +57,10 @@ class ToolIgnore:
     seen: bool = False  # some linted file is in its files and some of its rules ran: it could have matched
     source: str = ""  # the config file that sets it (a notice names it), or COMMAND_LINE
     root: Path | None = None  # where its files globs are read from, when not the settings' folder (an extended file's)
+    # names(): the globs without a wildcard, the others compiled, and each tool name's answer
+    _literal: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _wild: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _names: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def whole(self) -> bool:
@@ -62,7 +69,21 @@ class ToolIgnore:
 
     def applies(self, tool: str, code: str) -> bool:
         """Whether it covers code for the tool (in a file that its files take in: Settings.tool_ignores)."""
-        return any(fnmatch.fnmatchcase(tool, g) for g in self.tools) and any(matches(r, code) for r in self.rules)
+        return self.names(tool) and any(matches(r, code) for r in self.rules)
+
+    def names(self, tool: str) -> bool:
+        """Whether a glob of its tools matches the tool name, each name looked at once: names without a
+        wildcard are a set, the others one compiled pattern (20,000 globs against 2,000 tools, one by one with
+        fnmatch, took 39 s)."""
+        known = self._names.get(tool)
+        if known is None:
+            if self._literal is None:
+                wild = [g for g in self.tools if _WILDCARD.search(g)]
+                self._literal = frozenset(g for g in self.tools if not _WILDCARD.search(g))
+                self._wild = re.compile("|".join(fnmatch.translate(g) for g in wild)) if wild else None
+            known = tool in self._literal or (self._wild is not None and self._wild.match(tool) is not None)
+            self._names[tool] = known
+        return known
 
 
 @dataclass
@@ -190,7 +211,7 @@ class Settings:
         out = set()
         for e in self.tool_ignores(catalog):
             if e.whole:
-                covered = {n for n in names if any(fnmatch.fnmatchcase(n, g) for g in e.tools)}
+                covered = {n for n in names if e.names(n)}
                 e.used += len(covered)  # leaving a tool out of the scores is a use: not a stale entry
                 out |= covered
         return out
