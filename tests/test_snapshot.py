@@ -45,6 +45,11 @@ def test_a_catalog_the_sdk_refuses_is_kept_as_sent_with_a_notice(cli, tmp_path: 
         # request 1 is initialize
         ("nullresult", "the server's answer to request 2 is not valid JSON-RPC: result: Input should be an object"),
         ("bignumber", "the server wrote a JSON-RPC message that is not valid JSON: Invalid JSON: number out of range"),
+        # a wrong envelope: found by a fuzz run, these waited for the timeout, quoting '1.0' as a stray line
+        ("badversion", "the server's answer to request 2 is not valid JSON-RPC: jsonrpc: Input should be '2.0'"),
+        ("floatid", "the server's answer to request 2.0 is not valid JSON-RPC: id: Input should be a valid integer"),
+        ("errornumber", "the server's answer to request 2 is not valid JSON-RPC: error: Input should be an object"),
+        ("bareanswer", "the server's answer to request 2 is not valid JSON-RPC: result: Field required"),
     ],
 )
 def test_a_broken_answer_fails_at_once_not_at_the_timeout(cli, tmp_path: Path, mode: str, said: str) -> None:

@@ -183,7 +183,8 @@ _TLS = re.compile(
 
 def _broken_answer(exc: Exception) -> str | None:
     """What is wrong with a line the SDK could not read that is a JSON-RPC answer all the same (a result that is
-    no object, a number too long, a lone surrogate, nesting too deep); None for any other line, a log line say."""
+    no object, an error that is none, no result nor error, a jsonrpc other than "2.0", an id that is no integer
+    or string, a number too long, a lone surrogate, nesting too deep); None for any other line, a log line say."""
     try:
         errors = exc.errors()  # type: ignore[attr-defined]  # pydantic's ValidationError
         first = errors[0]
@@ -195,13 +196,19 @@ def _broken_answer(exc: Exception) -> str | None:
         if head.startswith("{") and '"jsonrpc"' in head:
             return f"the server wrote a JSON-RPC message that is not valid JSON: {_cut(str(first.get('msg', '')))}"
         return None
-    if not (isinstance(value, dict) and "id" in value and "result" in value):
+    # The whole message is the input of a field found missing (some branch of the union always misses one:
+    # an answer has no "method"); the other errors give the value of the field at fault.
+    whole = next((e.get("input") for e in errors if e.get("type") == "missing" and len(e.get("loc") or ()) == 2), None)
+    if not isinstance(whole, dict) or "id" not in whole or "method" in whole:
+        return None  # a request, a notification, or other JSON (a log line): not an answer
+    if not ({"result", "error", "jsonrpc"} & whole.keys()):
         return None
+    branch = "JSONRPCError" if "error" in whole and "result" not in whole else "JSONRPCResponse"
     for error in errors:
         loc = error.get("loc") or ()
-        if loc[:1] == ("JSONRPCResponse",):
-            what = ".".join(str(part) for part in loc[1:]) or "the message"
-            request = _cut(repr(value["id"]))
+        if loc[:1] == (branch,):
+            what = ".".join(str(part) for part in loc[1:] if part not in ("int", "str")) or "the message"
+            request = _cut(repr(whole["id"]))
             return f"the server's answer to request {request} is not valid JSON-RPC: {what}: {error.get('msg')}"
     return None
 
