@@ -238,3 +238,31 @@ def test_a_tool_ignored_for_all_rules_is_left_out_of_a_blocks_scores(cli, tmp_pa
     assert result.exit_code == 0, result.stdout
     (tmp_path / "catalint.toml").unlink()
     assert cli("check", name).exit_code == 1
+
+
+def test_blocks_that_read_one_catalog_lint_it_once(cli, tmp_path: Path, monkeypatch) -> None:
+    """300 blocks on one 1,500-tool catalog linted it 300 times (2 minutes); each block still has its checks."""
+    from catalint import engine
+
+    calls: list[str] = []
+    real = engine.lint_catalog
+
+    def counted(catalog, settings, *args, **kwargs):
+        calls.append(catalog.path)
+        return real(catalog, settings, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "lint_catalog", counted)
+    write_catalog(tmp_path / "good.json", [GOOD])
+    text = "tool_quality:\n"
+    text += "  - {name: loose, catalog: good.json, expect: [{mean_score: {'>=': 0.5}}]}\n"
+    text += "  - {name: strict, catalog: good.json, expect: [{mean_score: {'<=': 0.5}}]}\n"
+    text += "  - {name: again, catalog: good.json}\n"
+    text += "  - {name: gone, catalog: missing.json}\n  - {name: gone again, catalog: missing.json}\n"
+    result = cli("check", suite(tmp_path, text))
+    assert result.exit_code == 2  # a catalog that cannot be read fails its blocks, as lint would
+    assert len(calls) == 1
+    lines = result.stdout.splitlines()
+    assert "tool_quality [PASS] loose (catalog good.json)" in lines
+    assert "tool_quality [FAIL] strict (catalog good.json)" in lines
+    assert "tool_quality [PASS] again (catalog good.json)" in lines
+    assert len([line for line in result.stderr.splitlines() if "missing.json" in line]) == 1
