@@ -211,6 +211,35 @@ def test_output_through_a_symbolic_link_keeps_the_link(cli, catalog: Path, tmp_p
     assert (tmp_path / "reports" / "report.txt").read_text(encoding="utf-8").startswith("tools.json:")
 
 
+@pytest.mark.parametrize(
+    ("args", "what"),
+    [
+        (["lint", "-", "-o", "tools.json"], "a catalog being linted"),
+        (["diff", "-", "other.json", "-o", "tools.json"], "an input of this run"),
+        (["trace", "distract", "-", "--count", "1", "-o", "tools.json"], "the catalog being padded"),
+    ],
+)
+def test_output_over_the_file_standard_input_reads_is_refused(tmp_path: Path, args: list[str], what: str) -> None:
+    """`catalint lint - -o tools.json < tools.json`: '-' names no file, but the redirect does."""
+    write_catalog(tmp_path / "tools.json", [WEATHER])
+    write_catalog(tmp_path / "other.json", [WEATHER])
+    before = (tmp_path / "tools.json").read_bytes()
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    with open(tmp_path / "tools.json", "rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "catalint", *args], stdin=stdin, capture_output=True, cwd=tmp_path, env=env
+        )
+    assert done.returncode == 2
+    assert done.stderr.decode().strip().startswith(f"error: tools.json: is {what}; write the ")
+    assert (tmp_path / "tools.json").read_bytes() == before
+    with open(tmp_path / "other.json", "rb") as stdin:  # another file on standard input: written
+        done = subprocess.run(
+            [sys.executable, "-m", "catalint", *args], stdin=stdin, capture_output=True, cwd=tmp_path, env=env
+        )
+    assert done.returncode in (0, 1), done.stderr
+    assert (tmp_path / "tools.json").read_bytes() != before
+
+
 def test_output_over_a_linted_catalog_is_refused(cli, catalog: Path, tmp_path: Path) -> None:
     before = catalog.read_text(encoding="utf-8")
     for args in (["-o", "tools.json"], ["--report", "sarif:./tools.json"]):

@@ -114,6 +114,18 @@ def names_a_stream(path: str) -> bool:
     return _DESCRIPTOR.fullmatch(path) is not None
 
 
+def _stdin_identity() -> tuple[object, ...] | None:
+    """_identity of the file standard input reads, when it is a regular file (a redirect); None otherwise."""
+    import os
+    import stat
+
+    try:
+        mode = os.fstat(0)
+    except (OSError, ValueError):
+        return None
+    return ("file", mode.st_dev, mode.st_ino) if stat.S_ISREG(mode.st_mode) else None
+
+
 def _identity(path: str) -> tuple[object, ...] | None:
     """What tells a file apart: its device and inode when it is there (through links, hard links too), else
     the real path it would get; None for a device, a pipe or a folder, which no output replaces."""
@@ -137,7 +149,10 @@ def refuse_clobber(
     """One error line and exit 2 when an output file is one of the run's inputs (what names them, "the
     suite"): the report (or what is written) would replace the file it was made from. '-' (standard input)
     and None are skipped."""
+    inputs = list(inputs)
     read = {_identity(str(p)) for p in inputs if p is not None and str(p) not in ("", "-")} - {None}
+    if any(p is not None and str(p) == "-" for p in inputs):
+        read.add(_stdin_identity())  # `catalint lint - -o tools.json < tools.json`
     for output in outputs:
         if output is not None and _identity(output) in read:
             from catalint.cli import fail
