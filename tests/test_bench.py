@@ -1286,8 +1286,12 @@ def test_a_bench_past_the_work_limit_is_refused_before_it_runs(cli, tmp_path: Pa
     )
     assert not (tmp_path / "out.json").exists()
     monkeypatch.setattr(bench, "MAX_WORK", baseline)  # the baseline fits; --auto's mutations do not
+    selected: list[list[str]] = []
+    top_two = selector.Index.top_two
+    monkeypatch.setattr(selector.Index, "top_two", lambda self, query: selected.append(query) or top_two(self, query))
     result = cli("bench", "run", "spec.json")
     assert result.exit_code == 2
+    assert selected == []  # refused before any selection
     assert "postings (with the intents holding each word of each mutated tool); catalint reads at most 8:" in (
         result.stderr
     )

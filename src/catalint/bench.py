@@ -185,7 +185,9 @@ def _too_much(spec: Spec, work: int, what: str) -> LoadError:
 class Bench:
     """The baseline selection of a spec, ready to score mutations against."""
 
-    def __init__(self, spec: Spec) -> None:
+    def __init__(self, spec: Spec, select: bool = True) -> None:
+        """select=False leaves the baseline selection to select(), for a caller that first checks the work
+        its mutations will add."""
         self.spec = spec
         self.tools = spec.catalog.tools
         self.docs = [document(t.name, _text(t)) for t in self.tools]
@@ -203,6 +205,11 @@ class Bench:
         self.best: list[Pick | None] = []
         self.second: list[Pick | None] = []
         self.won: dict[int, list[int]] = {}  # tool index: the intents it is picked for
+        if select:
+            self.select()
+
+    def select(self) -> None:
+        """The baseline: each intent's best and second pick."""
         for qi, query in enumerate(self.queries):
             best, second = self.index.top_two(query)
             self.best.append(best)
@@ -307,9 +314,21 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
     """The whole benchmark: baseline, then every mutation (the spec's, or --auto's)."""
     from catalint.tdqs import mean_score, score
 
-    bench = Bench(spec)
-    picks, correct = bench.baseline()
+    bench = Bench(spec, select=False)
     tools = spec.catalog.tools
+    auto = auto or spec.mutations is None
+    mutations = auto_mutations(spec, bench) if auto else (spec.mutations or [])
+    by_name = {}
+    for t in tools:
+        by_name.setdefault(t.name, t)
+    by_term = bench.by_term
+    work = bench.work + sum(
+        len(by_term.get(term, ())) for m in mutations for term in bench.docs[by_name[m.tool].index].tf
+    )
+    if work > MAX_WORK:  # before any selection
+        raise _too_much(spec, work, "with the intents holding each word of each mutated tool")
+    bench.select()
+    picks, correct = bench.baseline()
     # as `catalint lint` gives the tool rules, with default budgets and the rules on by default
     set_options({"catalog_tools": tools, "rules": frozenset(r.code for r in _tool_rules())})
     scores = [score(t).score for t in tools]
@@ -335,18 +354,8 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
         smells,
         total_tokens,
         whitespace,
-        auto=auto or spec.mutations is None,
+        auto=auto,
     )
-    mutations = auto_mutations(spec, bench) if report.auto else (spec.mutations or [])
-    by_name = {}
-    for t in tools:
-        by_name.setdefault(t.name, t)
-    by_term = bench.by_term
-    work = bench.work + sum(
-        len(by_term.get(term, ())) for m in mutations for term in bench.docs[by_name[m.tool].index].tf
-    )
-    if work > MAX_WORK:
-        raise _too_much(spec, work, "with the intents holding each word of each mutated tool")
     baseline_correct = sum(correct)
     for i, mutation in enumerate(mutations):
         tool = by_name[mutation.tool]
