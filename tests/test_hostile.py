@@ -932,7 +932,7 @@ def test_a_long_string_aliased_many_times_is_refused_by_its_expanded_text(tmp_pa
     write(tmp_path / "many.yaml", "tools:\n" + "\n".join(lines) + "\n")
     done = catalint("lint", "many.yaml", cwd=tmp_path, timeout=20)
     line = one_error(done, "many.yaml: error: ")
-    reason = "YAML aliases expand to more than 64 Mi characters of text, the most a file catalint reads holds"
+    reason = "YAML aliases expand to more than 64 MiB of text, the most a file catalint reads holds"
     assert line == f"many.yaml: error: {reason} (an alias bomb?)"
     assert f"`FILE: error: {reason} (an alias bomb?)`" in (ROOT / "README.md").read_text()  # Limits
     assert done.seconds < 10
@@ -947,7 +947,9 @@ def test_expanded_size_counts_the_text_of_every_alias() -> None:
     text = "x" * 10
     shared = {"key": text}  # 3 characters of key, 10 of value
     assert expanded_size([shared, shared, text], 100, 100) == (6, 36)  # the list, each dict and its value, the string
-    assert expanded_size([shared] * 20, 1000, 50)[1] > 50  # stops once past the characters' limit
+    assert expanded_size([shared] * 20, 1000, 50)[1] > 50  # stops once past the text's limit
+    long = "日本" * 40  # 80 characters, 240 bytes as UTF-8: CJK costs the rules what its bytes would
+    assert expanded_size([long, long, "é"], 100, 10**6) == (4, 482)
 
 
 @pytest.mark.parametrize("command", ["bench", "check", "trace", "spec"])

@@ -242,13 +242,13 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
             tag = bad.tag.rsplit(":", 1)[-1] if bad is not None else "tagged"
             raise LoadError(display, f"cannot read this value as {tag}: {exc}", *where) from None
         if source.aliases:
-            values, chars = expanded_size(data, MAX_EXPANDED, MAX_EXPANDED_CHARS)
+            values, size = expanded_size(data, MAX_EXPANDED, MAX_EXPANDED_TEXT)
             if values > MAX_EXPANDED:
                 raise LoadError(display, f"YAML aliases expand to more than {MAX_EXPANDED:,} values (an alias bomb?)")
-            if chars > MAX_EXPANDED_CHARS:
+            if size > MAX_EXPANDED_TEXT:
                 raise LoadError(
                     display,
-                    f"YAML aliases expand to more than {MAX_EXPANDED_CHARS // 2**20} Mi characters of text, the most"
+                    f"YAML aliases expand to more than {MAX_EXPANDED_TEXT // 2**20} MiB of text, the most"
                     " a file catalint reads holds (an alias bomb?)",
                 )
         return data, source
@@ -330,23 +330,34 @@ def _failing_node(loader: Any, root: Any) -> Any:
 
 
 MAX_EXPANDED = 1_000_000  # values in a YAML document once its aliases are expanded, as JSON would have them
-# Characters of its strings (keys included) once expanded: a 100 KB description aliased by 3,000 tools is
-# 300 MB of text to read, from a 214 KB file. No more than a file catalint reads could hold.
-MAX_EXPANDED_CHARS = MAX_FILE_BYTES
+# Bytes of its strings (keys included, as UTF-8) once expanded: a 100 KB description aliased by 3,000 tools
+# is 300 MB of text to read, from a 214 KB file. No more than a file catalint reads could hold.
+MAX_EXPANDED_TEXT = MAX_FILE_BYTES
 
 
-def expanded_size(data: Any, limit: int, char_limit: int) -> tuple[int, int]:
-    """How many values, and characters of strings and keys, data holds with every shared (aliased) container
-    and string counted each time it is reached.
+def expanded_size(data: Any, limit: int, text_limit: int) -> tuple[int, int]:
+    """How many values, and bytes of strings and keys (as UTF-8), data holds with every shared (aliased)
+    container and string counted each time it is reached.
 
-    Sizes are memoised per container, so this is linear in the distinct
-    containers; it stops counting past either limit.
+    Sizes are memoised per container and per long string, so this is linear in
+    the distinct ones; it stops counting past either limit.
     """
     sizes: dict[int, tuple[int, int]] = {}
 
+    def text(value: str) -> int:
+        if len(value) < 64:
+            return len(value.encode("utf-8", "surrogatepass"))
+        known = sizes.get(id(value))
+        if known is None:
+            known = sizes[id(value)] = (
+                1,
+                len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass")),
+            )
+        return known[1]
+
     def size(value: Any, depth: int) -> tuple[int, int]:
         if isinstance(value, str):
-            return 1, len(value)
+            return 1, text(value)
         if not isinstance(value, (dict, list)):
             return 1, 0
         known = sizes.get(id(value))
@@ -356,12 +367,12 @@ def expanded_size(data: Any, limit: int, char_limit: int) -> tuple[int, int]:
             return limit + 1, 0
         total, chars = 1, 0
         if isinstance(value, dict):
-            chars = sum(len(key) for key in value if isinstance(key, str))
+            chars = sum(text(key) for key in value if isinstance(key, str))
         for child in value.values() if isinstance(value, dict) else value:
-            values, text = size(child, depth + 1)
+            values, part = size(child, depth + 1)
             total += values
-            chars += text
-            if total > limit or chars > char_limit:
+            chars += part
+            if total > limit or chars > text_limit:
                 break
         sizes[id(value)] = total, chars
         return total, chars
