@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_catalog
+from conftest import ROOT, write_catalog
 
 # One tool with no annotations (DESC-012, warning) and an undocumented required
 # argument (DESC-006, critical), and nothing else.
@@ -638,3 +638,24 @@ def test_many_per_tool_globs_cost_a_lookup_a_name(cli, tmp_path: Path) -> None:
     result = cli("lint", "--no-gate", "--select", "DESC-001", "tools.json")
     assert result.exit_code == 0, result.output
     assert "All checks passed" in result.stdout
+
+
+def test_too_many_wildcard_tool_globs_are_a_config_error(cli, tmp_path: Path) -> None:
+    """Each tool name is matched against every wildcard glob (11,000 such as `*a*a*a*a*a*a*a*a*b1*` against
+    2,000 names took 25 s); names without a wildcard are a set lookup, so they may be many."""
+    from catalint.config import MAX_TOOL_WILDCARDS
+
+    write_catalog(tmp_path / "tools.json", [{"name": "tool_1", "description": "x"}])
+    wild = [f"*a*b{i}*" for i in range(MAX_TOOL_WILDCARDS + 1)]
+    toml = "[[per-tool-ignores]]\ntools = " + json.dumps(wild) + '\nrules = ["DESC"]\n'
+    (tmp_path / "catalint.toml").write_text(toml, encoding="utf-8")
+    result = cli("lint", "tools.json")
+    assert result.exit_code == 2
+    message = (
+        f"per-tool-ignores: {len(wild):,} tool globs with a wildcard; catalint takes at most {MAX_TOOL_WILDCARDS:,}"
+    )
+    assert message in result.stderr
+    assert message in (ROOT / "README.md").read_text(encoding="utf-8").replace("11,000", f"{len(wild):,}")
+    toml = "[[per-tool-ignores]]\ntools = " + json.dumps(wild[:-1] + ["tool_1"] * 5000) + '\nrules = ["DESC"]\n'
+    (tmp_path / "catalint.toml").write_text(toml, encoding="utf-8")
+    assert cli("lint", "--no-gate", "tools.json").exit_code in (0, 1)

@@ -42,6 +42,9 @@ class ConfigError(Exception):
 
 
 _WILDCARD = re.compile(r"[*?\[]")  # what makes a glob more than a name
+# Tool globs with a wildcard in one config: each tool name is matched against them all (11,000 globs such
+# as `*a*a*a*a*a*a*a*a*b1*` against 2,000 names took 25 s); real configs have a handful.
+MAX_TOOL_WILDCARDS = 256
 
 
 @dataclass
@@ -491,6 +494,12 @@ def apply_table(
             else:
                 label = f"{where}: per-tool-ignores[{i}]"
             settings.per_tool_ignores.append(_tool_ignore(entry, label, where, root))
+        wild = sum(1 for e in settings.per_tool_ignores for g in e.tools if _WILDCARD.search(g))
+        if wild > MAX_TOOL_WILDCARDS:
+            raise ConfigError(
+                f"{where}: per-tool-ignores: {wild:,} tool globs with a wildcard; catalint takes at most"
+                f" {MAX_TOOL_WILDCARDS:,} (every tool name is matched against each; names without one cost nothing)"
+            )
 
 
 def _tool_ignore(entry: Any, where: str, source: str, root: Path | None) -> ToolIgnore:
