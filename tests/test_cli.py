@@ -402,6 +402,14 @@ def test_a_reader_gone_before_the_first_line_is_not_an_error(args: list[str]) ->
     assert (proc.returncode, proc.stderr.decode()) == (0, "")
 
 
+@pytest.mark.parametrize("args", [["--baseline", "-", "-"], ["--baseline", "-", "--stdin-filename", "t.json"]])
+def test_the_baseline_and_the_catalog_cannot_both_be_standard_input(cli, args: list[str]) -> None:
+    result = cli("lint", *args, input='{"tools": []}')
+    assert result.exit_code == 2
+    said = "error: --baseline - and the catalog both read standard input: give one of them as a file"
+    assert result.stderr.strip() == said
+
+
 def test_lint_reads_standard_input_once(cli) -> None:
     result = cli("lint", "-", "-", input='{"tools": []}')
     assert result.exit_code == 2

@@ -545,6 +545,8 @@ def lint(
     if baseline is not None and baseline_rev is not None:
         fail("error: give --baseline or --baseline-rev, not both")
     base_catalog = None
+    if baseline == "-" and not (from_server or server_url) and ("-" in paths or stdin_filename != "-"):
+        fail("error: --baseline - and the catalog both read standard input: give one of them as a file")
     if baseline is not None:
         from catalint.diff import load_side
 
