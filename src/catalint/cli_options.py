@@ -147,8 +147,8 @@ def refuse_clobber(
     outputs: Iterable[str | None], inputs: Iterable[str | PathLike[str] | None], what: str, written: str = "report"
 ) -> None:
     """One error line and exit 2 when an output file is one of the run's inputs (what names them, "the
-    suite"): the report (or what is written) would replace the file it was made from. '-' (standard input)
-    and None are skipped."""
+    suite"): the report (or what is written) would replace the file it was made from. None is skipped; '-'
+    stands for the file standard input is redirected from, if any."""
     inputs = list(inputs)
     read = {_identity(str(p)) for p in inputs if p is not None and str(p) not in ("", "-")} - {None}
     if any(p is not None and str(p) == "-" for p in inputs):

@@ -343,17 +343,16 @@ def expanded_size(data: Any, limit: int, text_limit: int) -> tuple[int, int]:
     the distinct ones; it stops counting past either limit.
     """
     sizes: dict[int, tuple[int, int]] = {}
+    lengths: dict[int, int] = {}  # long strings' UTF-8 lengths, by identity: an alias reaches the same one
 
     def text(value: str) -> int:
         if len(value) < 64:
             return len(value.encode("utf-8", "surrogatepass"))
-        known = sizes.get(id(value))
+        known = lengths.get(id(value))
         if known is None:
-            known = sizes[id(value)] = (
-                1,
-                len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass")),
-            )
-        return known[1]
+            known = len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
+            lengths[id(value)] = known
+        return known
 
     def size(value: Any, depth: int) -> tuple[int, int]:
         if isinstance(value, str):
@@ -365,17 +364,17 @@ def expanded_size(data: Any, limit: int, text_limit: int) -> tuple[int, int]:
             return known
         if depth > 1000:
             return limit + 1, 0
-        total, chars = 1, 0
+        total, written = 1, 0
         if isinstance(value, dict):
-            chars = sum(text(key) for key in value if isinstance(key, str))
+            written = sum(text(key) for key in value if isinstance(key, str))
         for child in value.values() if isinstance(value, dict) else value:
             values, part = size(child, depth + 1)
             total += values
-            chars += part
-            if total > limit or chars > text_limit:
+            written += part
+            if total > limit or written > text_limit:
                 break
-        sizes[id(value)] = total, chars
-        return total, chars
+        sizes[id(value)] = total, written
+        return total, written
 
     return size(data, 0)
 
