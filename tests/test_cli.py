@@ -240,6 +240,16 @@ def test_output_over_the_file_standard_input_reads_is_refused(tmp_path: Path, ar
     assert (tmp_path / "tools.json").read_bytes() != before
 
 
+def test_an_output_that_is_a_loop_of_links_is_an_error_not_replaced(cli, catalog: Path, tmp_path: Path) -> None:
+    (tmp_path / "loop").symlink_to("loop")
+    for args in (["-o", "loop"], ["--report", "sarif:loop", "-o", "out.txt"]):
+        result = cli("lint", *args, "tools.json")
+        assert result.exit_code == 2
+        assert result.stderr.strip() == "loop: error: cannot write report: Too many levels of symbolic links"
+        assert (tmp_path / "loop").is_symlink() and os.readlink(tmp_path / "loop") == "loop"
+        assert not (tmp_path / "out.txt").exists()  # all outputs or none
+
+
 def test_output_over_a_linted_catalog_is_refused(cli, catalog: Path, tmp_path: Path) -> None:
     before = catalog.read_text(encoding="utf-8")
     for args in (["-o", "tools.json"], ["--report", "sarif:./tools.json"]):

@@ -109,6 +109,8 @@ def _stage(chunks: Iterable[str], output_file: str) -> tuple[str, Path]:
     if output_file.endswith(("/", os.sep)):  # a folder's name, as the shell reads `> out/`: no file named "out"
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), output_file)
     target = Path(os.path.realpath(output_file))
+    if target.is_symlink():  # a loop of links, which realpath leaves unresolved: the shell's `>` refuses it too
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), output_file)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
