@@ -511,3 +511,13 @@ def test_a_yaml_snapshot_keeps_line_separators_as_sent(text: str) -> None:
     tools = [{"name": "t", "description": text, "inputSchema": {"type": "object", "properties": {text: {}}}}]
     catalog = load_text(render(tools, True), "t.yaml", "t.yaml")
     assert catalog.tools[0].raw == tools[0]
+
+
+def test_a_number_out_of_range_is_named_as_such(cli, tmp_path: Path) -> None:
+    """1e999 reads as Infinity, which a JSON snapshot cannot hold; the message said only 'NaN or Infinity'."""
+    result = cli("snapshot", "-o", "tools.json", "--", *SERVER, "hugefloat", "3", "2")
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith(
+        "the server sent a number JSON cannot hold (NaN, Infinity, or one out of range such as 1e999)"
+    )
+    assert not (tmp_path / "tools.json").exists()

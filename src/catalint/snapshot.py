@@ -104,7 +104,9 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
     try:  # what a snapshot holds must read back as JSON
         json.dumps(tools, allow_nan=False)
     except ValueError:
-        raise SnapshotError("the server sent NaN or Infinity, which JSON cannot hold") from None
+        raise SnapshotError(
+            "the server sent a number JSON cannot hold (NaN, Infinity, or one out of range such as 1e999)"
+        ) from None
     except RecursionError:
         raise SnapshotError("the server sent tools nested too deeply to save") from None
     return tools
