@@ -238,6 +238,14 @@ def test_output_over_the_file_standard_input_reads_is_refused(tmp_path: Path, ar
         )
     assert done.returncode in (0, 1), done.stderr
     assert (tmp_path / "tools.json").read_bytes() != before
+    piped = subprocess.run(  # a pipe on standard input names no file: a device output is still written
+        [sys.executable, "-m", "catalint", *args[:-1], "/dev/null"],
+        input=before,
+        capture_output=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert piped.returncode in (0, 1), piped.stderr
 
 
 def test_an_output_that_is_a_loop_of_links_is_an_error_not_replaced(cli, catalog: Path, tmp_path: Path) -> None:

@@ -151,8 +151,8 @@ def refuse_clobber(
     stands for the file standard input is redirected from, if any."""
     inputs = list(inputs)
     read = {_identity(str(p)) for p in inputs if p is not None and str(p) not in ("", "-")} - {None}
-    if any(p is not None and str(p) == "-" for p in inputs):
-        read.add(_stdin_identity())  # `catalint lint - -o tools.json < tools.json`
+    if any(p is not None and str(p) == "-" for p in inputs) and (stdin := _stdin_identity()) is not None:
+        read.add(stdin)  # `catalint lint - -o tools.json < tools.json`; a pipe names no file
     for output in outputs:
         if output is not None and _identity(output) in read:
             from catalint.cli import fail
