@@ -222,20 +222,21 @@ class StdoutError(OSError):
     """Standard output refused a write: a full disk (> /dev/full), or a stream catalint was started without."""
 
 
-class ReaderGone(BrokenPipeError):
-    """The reader of standard output went away (catalint rules | head -1): the run ends quietly, exit 0.
-    It carries no errno, so click lets it through instead of ending an EPIPE with exit 1."""
-
-
 class _Stdout(io.FileIO):
-    """File descriptor 1, whose write errors say they are standard output's (a reader that went away aside:
-    that ends the run quietly)."""
+    """File descriptor 1, whose write errors say they are standard output's. A reader that went away
+    (catalint rules | head -1) is no error: the rest of the output is dropped and the command ends with its
+    own exit code (lint: 1 on findings), where click would end any EPIPE with exit 1."""
+
+    reader_gone = False
 
     def write(self, data: Any) -> int:
+        if self.reader_gone:
+            return len(data)
         try:
             return super().write(data)
         except BrokenPipeError:
-            raise ReaderGone() from None
+            self.reader_gone = True
+            return len(data)
         except OSError as exc:
             raise StdoutError(exc.errno, exc.strerror) from None
 
