@@ -521,3 +521,11 @@ def test_a_number_out_of_range_is_named_as_such(cli, tmp_path: Path) -> None:
         "the server sent a number JSON cannot hold (NaN, Infinity, or one out of range such as 1e999)"
     )
     assert not (tmp_path / "tools.json").exists()
+
+
+def test_json_log_lines_with_an_id_and_an_error_are_skipped_not_taken_for_answers(cli, tmp_path: Path) -> None:
+    """Such lines claim no JSON-RPC (no "jsonrpc", no "result"): the SDK skips them, and so does snapshot."""
+    result = snap(cli, "tools.json", count=3, mode="jsonlog")
+    assert result.exit_code == 0, result.stderr
+    assert "2 lines that are not JSON-RPC on stdout" in result.stderr
+    assert len(json.loads((tmp_path / "tools.json").read_text())["tools"]) == 3

@@ -203,8 +203,8 @@ def _broken_answer(exc: Exception) -> str | None:
     whole = next((e.get("input") for e in errors if e.get("type") == "missing" and len(e.get("loc") or ()) == 2), None)
     if not isinstance(whole, dict) or "id" not in whole or "method" in whole:
         return None  # a request, a notification, or other JSON (a log line): not an answer
-    if not ({"result", "error", "jsonrpc"} & whole.keys()):
-        return None
+    if "jsonrpc" not in whole and "result" not in whole:
+        return None  # a log line may carry an id and an error ({"id": 1, "level": "error", "error": "..."})
     branch = "JSONRPCError" if "error" in whole and "result" not in whole else "JSONRPCResponse"
     for error in errors:
         loc = error.get("loc") or ()
