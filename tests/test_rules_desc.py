@@ -895,6 +895,7 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Convert text between different encodings"),
         tool(description="Convert between different document formats (Markdown, HTML, XML, JSON)"),
         tool(description="Translate a phrase between English and French."),
+        tool(description="Convert a config between JSON and YAML."),
         tool(description="Rounds a number down to the nearest integer"),
         tool(description="Round a price to 2 decimal places."),
         tool(description="Echoes back the input string"),  # what comes back is what went in
@@ -940,6 +941,9 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Create a note; the text may hold markdown.",  # a format, but not of what comes back
         "Convert the draft.",  # a conversion with no target
         "Convert the draft between reviews.",  # "between" something that is no target
+        "Translate the uploaded document; this usually takes between 5 and 30 seconds.",  # nor a span of time
+        "Converts the video file in place, retrying between attempts and timeouts.",
+        "Transform the dataset stored between the staging and production buckets.",
         "Move files between directories.",  # "between" without a conversion
         "Round the draft off.",  # "round" with no target
         "Schedule rounds between teams to the end of the season.",  # the noun

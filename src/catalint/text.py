@@ -456,14 +456,14 @@ _SHOWN = LazyRegex(
     re.IGNORECASE,
 )
 # A conversion names its result by its target: "Convert an address to coordinates", "Convert power
-# between units", "Translate text between English and French", "Rounds a number down to the nearest
-# integer" (unit-converter, time, math-mcp).
+# between units", "Translate text between English and French" (two names: not "takes between 5 and 30
+# seconds"), "Rounds a number down to the nearest integer" (unit-converter, time, math-mcp).
 _CONVERSIONS = ("convert", "translate", "transform", "encode", "decode", "round")
 _CONVERSION = LazyRegex(r"\b(?:convert|translate|transform|encode|decode|round)s?\b", re.IGNORECASE)
 _CONVERTS_TO = LazyRegex(
     r"(?:convert|translate|transform|encode|decode)s?\b[^.\n]{1,80}?"
     r"(?:\b(?:to|into)\s+\w|\bbetween\s+(?:(?:[\w-]+\s+){0,2}?(?:units|time\s*zones|encodings|formats|currencies"
-    r"|languages|scales|bases)\b|[\w-]+(?:\s+[\w-]+){0,3}?\s+and\s+\w))"
+    r"|languages|scales|bases)\b|(?-i:[A-Z])[\w-]*\s+and\s+(?-i:[A-Z])))"
     r"|rounds?\s+(?:[\w-]+\s+){0,3}?to\s+(?:the\s+nearest|\w+\s+decimal\s+places?)\b",
     re.IGNORECASE,
 )
