@@ -941,15 +941,50 @@ def test_a_long_string_aliased_many_times_is_refused_by_its_expanded_text(tmp_pa
     assert code_of(done) == 0 and "19 findings" in done.stdout
 
 
+def test_a_long_key_aliased_many_times_is_refused_before_anything_is_built(tmp_path: Path) -> None:
+    """A 100 KB property name used as a key by 700 tools was never counted (only value aliases were), and
+    every pointer below each one repeated it: 1.6 GB before any rule ran."""
+    key = "k" * 100_000
+    lines = (
+        ["defs: [&n " + key + "]"]
+        + ["tools:"]
+        + [
+            f"  - {{name: t{i}, inputSchema: {{type: object, properties: {{*n : {{type: string}}}}}}}}"
+            for i in range(700)
+        ]
+    )
+    write(tmp_path / "keys.yaml", "\n".join(lines) + "\n")
+    done = catalint("lint", "keys.yaml", cwd=tmp_path, timeout=60)
+    line = one_error(done, "keys.yaml: error: ")
+    assert line.endswith(
+        "YAML aliases expand to more than 64 MiB of text, the most a file catalint reads holds (an alias bomb?)"
+    )
+
+
+def test_a_chain_of_merge_keys_is_refused_before_it_is_copied_out(tmp_path: Path) -> None:
+    """Each mapping `{<<: *prev, kN: 1}` holds all before it: PyYAML copies them out level by level, so 8,000
+    links (307 KB) took 27 s and 1.2 GB before the count refused them; the count now reads the nodes first."""
+    lines = ["chain:", "  - &m0 {k0: 1}"] + [f"  - &m{i} {{<<: *m{i - 1}, k{i}: 1}}" for i in range(1, 8000)]
+    write(tmp_path / "merge.yaml", "\n".join(lines) + "\ntools: []\n")
+    done = catalint("lint", "merge.yaml", cwd=tmp_path, timeout=60)
+    line = one_error(done, "merge.yaml: error: ")
+    assert line.endswith("YAML aliases expand to more than 1,000,000 values (an alias bomb?)")
+    assert done.seconds < 10
+
+
 def test_expanded_size_counts_the_text_of_every_alias() -> None:
+    import yaml
+
     from catalint.loader import expanded_size
 
-    text = "x" * 10
-    shared = {"key": text}  # 3 characters of key, 10 of value
-    assert expanded_size([shared, shared, text], 100, 100) == (6, 36)  # the list, each dict and its value, the string
-    assert expanded_size([shared] * 20, 1000, 50)[1] > 50  # stops once past the text's limit
+    shared = "- &s {key: xxxxxxxxxx}\n- *s\n- xxxxxxxxxx\n"  # 3 bytes of key, 10 of value, twice; 10 more
+    assert expanded_size(yaml.compose(shared), 100, 100) == (6, 36)  # the list, each mapping and value, the string
+    many = "- &s {key: xxxxxxxxxx}\n" + "- *s\n" * 19
+    assert expanded_size(yaml.compose(many), 1000, 50)[1] > 50  # stops once past the text's limit
     long = "日本" * 40  # 80 characters, 240 bytes as UTF-8: CJK costs the rules what its bytes would
-    assert expanded_size([long, long, "é"], 100, 10**6) == (4, 482)
+    assert expanded_size(yaml.compose(f"- &l {long}\n- *l\n- é\n"), 100, 10**6) == (4, 482)
+    keys = "- &k " + "x" * 100 + "\n" + "- {*k : 1}\n" * 3  # an alias used as a key counts each time too
+    assert expanded_size(yaml.compose(keys), 100, 10**6) == (8, 403)
 
 
 @pytest.mark.parametrize("command", ["bench", "check", "trace", "spec"])

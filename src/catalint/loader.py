@@ -230,6 +230,18 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
             raise LoadError(display, what, *_place(text, at)) from None
         if node is None:
             raise LoadError(display, "empty document")
+        # Checked before the source map and the data are built: a merge key (`<<: *prev`) is copied out as
+        # the data is built, and an aliased key is repeated in every pointer below it.
+        if loader.saw_alias:
+            values, size = expanded_size(node, MAX_EXPANDED, MAX_EXPANDED_TEXT)
+            if values > MAX_EXPANDED:
+                raise LoadError(display, f"YAML aliases expand to more than {MAX_EXPANDED:,} values (an alias bomb?)")
+            if size > MAX_EXPANDED_TEXT:
+                raise LoadError(
+                    display,
+                    f"YAML aliases expand to more than {MAX_EXPANDED_TEXT // 2**20} MiB of text, the most"
+                    " a file catalint reads holds (an alias bomb?)",
+                )
         source = YamlSourceMap(text, node, loader.alias_spans)
         if source.duplicate is not None:
             raise _duplicate_error(display, source, *source.duplicate, "YAML")
@@ -241,16 +253,6 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
             where = _place(text, bad.start_mark) if bad is not None else (None, None)
             tag = bad.tag.rsplit(":", 1)[-1] if bad is not None else "tagged"
             raise LoadError(display, f"cannot read this value as {tag}: {exc}", *where) from None
-        if source.aliases:
-            values, size = expanded_size(data, MAX_EXPANDED, MAX_EXPANDED_TEXT)
-            if values > MAX_EXPANDED:
-                raise LoadError(display, f"YAML aliases expand to more than {MAX_EXPANDED:,} values (an alias bomb?)")
-            if size > MAX_EXPANDED_TEXT:
-                raise LoadError(
-                    display,
-                    f"YAML aliases expand to more than {MAX_EXPANDED_TEXT // 2**20} MiB of text, the most"
-                    " a file catalint reads holds (an alias bomb?)",
-                )
         return data, source
     except _TooManyValues as exc:
         raise _too_many(display, text, exc.args[0]) from None
@@ -335,48 +337,53 @@ MAX_EXPANDED = 1_000_000  # values in a YAML document once its aliases are expan
 MAX_EXPANDED_TEXT = MAX_FILE_BYTES
 
 
-def expanded_size(data: Any, limit: int, text_limit: int) -> tuple[int, int]:
-    """How many values, and bytes of strings and keys (as UTF-8), data holds with every shared (aliased)
-    container and string counted each time it is reached.
+def expanded_size(root: Any, limit: int, text_limit: int) -> tuple[int, int]:
+    """How many values, and bytes of text (scalars and keys, as UTF-8), a composed YAML document holds once
+    built, with every aliased node counted each time it is reached, a merge key's mappings included.
 
-    Sizes are memoised per container and per long string, so this is linear in
-    the distinct ones; it stops counting past either limit.
+    Read from the node tree before anything is built, so that neither an alias bomb nor a chain of merge
+    keys (each `{<<: *prev, k: 1}`, which PyYAML copies out level by level) costs its expansion. Sizes are
+    memoised per node, so this is linear in the distinct nodes; it stops counting past either limit.
     """
+    import yaml
+
     sizes: dict[int, tuple[int, int]] = {}
-    lengths: dict[int, int] = {}  # long strings' UTF-8 lengths, by identity: an alias reaches the same one
+    busy: set[int] = set()  # nodes being counted: an alias to one of them holds its own container
 
     def text(value: str) -> int:
-        if len(value) < 64:
-            return len(value.encode("utf-8", "surrogatepass"))
-        known = lengths.get(id(value))
-        if known is None:
-            known = len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
-            lengths[id(value)] = known
-        return known
+        return len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
 
-    def size(value: Any, depth: int) -> tuple[int, int]:
-        if isinstance(value, str):
-            return 1, text(value)
-        if not isinstance(value, (dict, list)):
-            return 1, 0
-        known = sizes.get(id(value))
+    def size(node: Any, depth: int) -> tuple[int, int]:
+        known = sizes.get(id(node))
         if known is not None:
             return known
+        if isinstance(node, yaml.ScalarNode):
+            known = (1, text(node.value))
+            sizes[id(node)] = known
+            return known
+        if id(node) in busy:  # an alias to an enclosing node: no JSON form, reported where it loops
+            raise RecursionError
         if depth > 1000:
             return limit + 1, 0
+        busy.add(id(node))
         total, written = 1, 0
-        if isinstance(value, dict):
-            written = sum(text(key) for key in value if isinstance(key, str))
-        for child in value.values() if isinstance(value, dict) else value:
+        if isinstance(node, yaml.MappingNode):
+            pairs = node.value
+        else:
+            pairs = [(None, child) for child in node.value]
+        for key, child in pairs:
+            if isinstance(key, yaml.ScalarNode):
+                written += size(key, depth + 1)[1]  # a key is text, not a value of its own
             values, part = size(child, depth + 1)
             total += values
             written += part
             if total > limit or written > text_limit:
                 break
-        sizes[id(value)] = total, written
+        busy.discard(id(node))
+        sizes[id(node)] = total, written
         return total, written
 
-    return size(data, 0)
+    return size(root, 0)
 
 
 _LOADER: Any = None
@@ -418,6 +425,7 @@ def _json_loader() -> Any:
             would be 4 million) costs about 700 bytes of memory a node before any rule runs."""
 
             composed = 0
+            saw_alias = False  # some alias in the document: its expanded size is checked before it is built
             # Where each alias is written, by (its container, its key node or item number): the data holds
             # the anchored node there, but a finding under it belongs at the alias.
             alias_spans: dict[tuple[int, int], tuple[int, int]] | None = None
@@ -426,6 +434,8 @@ def _json_loader() -> Any:
                 self.composed += 1
                 if self.composed > MAX_EXPANDED:
                     raise _TooManyValues(self.peek_event().start_mark)
+                if self.check_event(yaml.AliasEvent):
+                    self.saw_alias = True
                 if parent is not None and index is not None and self.check_event(yaml.AliasEvent):
                     event = self.peek_event()
                     if self.alias_spans is None:
