@@ -1027,6 +1027,20 @@ def check_cmd(
     resolver = SettingsResolver(config_path, {})
     quality: list[dict[str, Any]] = []
     said_before: set[str] = set()  # blocks that read one broken catalog: its error once, each block failed
+
+    def read(block: Any, notes: list[str]) -> tuple[Any, set[str]]:
+        """The block's catalog linted, and its tools left out of the scores."""
+        if block.kind == "server" and block.source in given:
+            catalog = given[block.source]  # the saved catalog given for the server, not the server
+        else:
+            catalog = catalog_for(block, loaded.servers, suite, notes)
+        # the config `catalint lint` would use on the file (or, for a server, beside the suite);
+        # the block's own checks are its gate
+        where = catalog.path if os.path.isfile(catalog.path) else suite
+        block_settings = resolver.for_file(where)
+        linted = lint_catalog(catalog, block_settings)
+        return linted, block_settings.unscored(catalog, (t.tool.name for t in linted.tools))
+
     # Blocks that read the same catalog or server share one reading and one lint (300 blocks on one
     # 1,500-tool catalog linted it 300 times: 2 minutes); each block applies its own checks.
     done: dict[tuple[str, str], tuple[Any, set[str]] | LoadError | SnapshotError] = {}
@@ -1034,25 +1048,15 @@ def check_cmd(
         entry: dict[str, Any] = {"name": block.name, "kind": block.kind, "source": block.source}
         notes: list[str] = []
         try:
-            known = done.get((block.kind, block.source))
+            key = (block.kind, block.source)
+            if key not in done:
+                try:
+                    done[key] = read(block, notes)
+                except (LoadError, SnapshotError) as exc:
+                    done[key] = exc
+            known = done[key]
             if isinstance(known, Exception):
                 raise known
-            if known is None:
-                try:
-                    if block.kind == "server" and block.source in given:
-                        catalog = given[block.source]  # the saved catalog given for the server, not the server
-                    else:
-                        catalog = catalog_for(block, loaded.servers, suite, notes)
-                    # the config `catalint lint` would use on the file (or, for a server, beside the suite);
-                    # the block's own checks are its gate
-                    where = catalog.path if os.path.isfile(catalog.path) else suite
-                    block_settings = resolver.for_file(where)
-                    linted = lint_catalog(catalog, block_settings)
-                    known = linted, block_settings.unscored(catalog, (t.tool.name for t in linted.tools))
-                except (LoadError, SnapshotError) as exc:
-                    done[block.kind, block.source] = exc
-                    raise
-                done[block.kind, block.source] = known
             linted, left_out = known
             rows = assess(linted, block.checks, False, unscored=left_out).gate
         except (LoadError, SnapshotError) as exc:  # on stderr as lint reports it, and as the block's row

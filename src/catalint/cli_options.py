@@ -114,25 +114,14 @@ def names_a_stream(path: str) -> bool:
     return _DESCRIPTOR.fullmatch(path) is not None
 
 
-def _stdin_identity() -> tuple[object, ...] | None:
-    """_identity of the file standard input reads, when it is a regular file (a redirect); None otherwise."""
-    import os
-    import stat
-
-    try:
-        mode = os.fstat(0)
-    except (OSError, ValueError):
-        return None
-    return ("file", mode.st_dev, mode.st_ino) if stat.S_ISREG(mode.st_mode) else None
-
-
-def _identity(path: str) -> tuple[object, ...] | None:
+def _identity(path: str | int) -> tuple[object, ...] | None:
     """What tells a file apart: its device and inode when it is there (through links, hard links too), else
-    the real path it would get; None for a device, a pipe or a folder, which no output replaces."""
+    the real path it would get; None for a device, a pipe or a folder, which no output replaces. A file
+    descriptor (0: standard input) is the file it reads, if a regular one."""
     import os
     import stat
 
-    if names_a_stream(path):
+    if isinstance(path, str) and names_a_stream(path):
         return None
     try:
         mode = os.stat(path)
@@ -151,7 +140,7 @@ def refuse_clobber(
     stands for the file standard input is redirected from, if any."""
     inputs = list(inputs)
     read = {_identity(str(p)) for p in inputs if p is not None and str(p) not in ("", "-")} - {None}
-    if any(p is not None and str(p) == "-" for p in inputs) and (stdin := _stdin_identity()) is not None:
+    if any(p is not None and str(p) == "-" for p in inputs) and (stdin := _identity(0)) is not None:
         read.add(stdin)  # `catalint lint - -o tools.json < tools.json`; a pipe names no file
     for output in outputs:
         if output is not None and _identity(output) in read:

@@ -82,7 +82,7 @@ class ToolIgnore:
         if known is None:
             if self._literal is None:
                 wild = [g for g in self.tools if _WILDCARD.search(g)]
-                self._literal = frozenset(g for g in self.tools if not _WILDCARD.search(g))
+                self._literal = frozenset(self.tools).difference(wild)
                 self._wild = re.compile("|".join(fnmatch.translate(g) for g in wild)) if wild else None
             known = tool in self._literal or (self._wild is not None and self._wild.match(tool) is not None)
             self._names[tool] = known

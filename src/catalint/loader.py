@@ -436,12 +436,12 @@ def _json_loader() -> Any:
                     raise _TooManyValues(self.peek_event().start_mark)
                 if self.check_event(yaml.AliasEvent):
                     self.saw_alias = True
-                if parent is not None and index is not None and self.check_event(yaml.AliasEvent):
-                    event = self.peek_event()
-                    if self.alias_spans is None:
-                        self.alias_spans = {}
-                    where = index if type(index) is int else id(index)
-                    self.alias_spans[id(parent), where] = (event.start_mark.index, event.end_mark.index)
+                    if parent is not None and index is not None:  # a value or an item, not a key
+                        event = self.peek_event()
+                        if self.alias_spans is None:
+                            self.alias_spans = {}
+                        where = index if type(index) is int else id(index)
+                        self.alias_spans[id(parent), where] = (event.start_mark.index, event.end_mark.index)
                 return super().compose_node(parent, index)
 
         class JsonConstructor(yaml.constructor.SafeConstructor):

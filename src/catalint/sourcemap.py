@@ -371,7 +371,6 @@ class YamlSourceMap:
         self.table: dict[str, tuple[int, int]] = {}
         self._done: dict[int, tuple[int, int]] = {}
         self.duplicate: tuple[str, str, int] | None = None  # first repeated key, as in JsonSourceMap
-        self.aliases = False  # whether some node is reached through an alias
         # Where the composer met each alias (its container's id and key node's id or item number): an alias
         # and what lies under it are placed there, where that part of the document is written.
         self._alias_spans = alias_spans or {}
@@ -382,9 +381,8 @@ class YamlSourceMap:
         import yaml
 
         known = self._done.get(id(node))
-        if known is not None:  # an alias: the anchored node, not expanded again
+        if known is not None:  # a node met again (an alias the composer did not place): not expanded again
             self.table[pointer] = known
-            self.aliases = True
             return known
         self._done[id(node)] = (node.start_mark.index, node.end_mark.index)  # cut cycles
         start, end = node.start_mark.index, node.end_mark.index
@@ -411,7 +409,6 @@ class YamlSourceMap:
             alias = aliased.get((id(node), where)) if aliased else None
             if alias is not None:
                 self.table[child_pointer] = alias
-                self.aliases = True
                 last_end = alias[1]
             else:
                 last_end = self._walk(child, child_pointer)[1]
