@@ -1297,3 +1297,48 @@ def test_a_bench_past_the_work_limit_is_refused_before_it_runs(cli, tmp_path: Pa
     )
     monkeypatch.setattr(bench, "MAX_WORK", 1000)
     assert cli("bench", "run", "spec.json").exit_code == 0
+
+
+def test_a_bench_that_would_list_too_many_flips_is_refused_at_the_mutation_that_goes_over(
+    cli, tmp_path: Path, monkeypatch
+) -> None:
+    """Each flipped pick is a line of the report: 1,900 mutations blanking a tool that 10,000 intents picked
+    (a 500 KB spec) flipped 19,000,000 picks under MAX_WORK and took 24 GB. Past bench.MAX_FLIPS the run
+    stops at the mutation that goes over, with its place in the spec, and writes nothing. A mutation that
+    changes nothing flips nothing and is not run."""
+    from catalint import bench
+
+    readme = (ROOT / "README.md").read_text()
+    assert f"catalint lists at most {bench.MAX_FLIPS:,}: use fewer intents or mutations" in readme  # Limits
+    mutations = [
+        {"tool": "weather_now", "kind": "blank"},  # 2 flips
+        {"tool": "weather_now", "kind": "truncate", "chars": 500},  # no change: not run
+        {"tool": "city_guide", "kind": "blank"},  # 1
+        {"tool": "stock_quote", "kind": "blank"},  # 1: 4 in all
+    ]
+    write_spec(tmp_path, weather_spec(mutations))
+    ran: list[str] = []
+    run_mutation = Bench.run_mutation
+
+    def recorded(self: Bench, t: Tool, *rest: Any) -> Any:
+        ran.append(t.name)
+        return run_mutation(self, t, *rest)
+
+    monkeypatch.setattr(Bench, "run_mutation", recorded)
+    monkeypatch.setattr(bench, "MAX_FLIPS", 3)
+    result = cli("bench", "run", "spec.json", "-o", "out.json")
+    assert result.exit_code == 2
+    lines = (tmp_path / "spec.json").read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if '"tool": "stock_quote"' in text) - 1  # its opening brace
+    assert result.stderr.strip() == (
+        f"spec.json:{line}:5: error: this bench would list over 3 flipped picks (4 by mutation 4,"
+        " stock_quote blank); catalint lists at most 3: use fewer intents or mutations"
+    )
+    assert not (tmp_path / "out.json").exists()
+    assert ran == ["weather_now", "city_guide", "stock_quote"]
+    ran.clear()
+    result = cli("bench", "run", "spec.json", "--auto")  # --auto's mutations have no place in the spec
+    assert result.exit_code == 2
+    assert result.stderr.startswith("spec.json: error: this bench would list over 3 flipped picks (4 by mutation ")
+    monkeypatch.setattr(bench, "MAX_FLIPS", 4)
+    assert cli("bench", "run", "spec.json").exit_code == 0

@@ -172,6 +172,11 @@ class Report:
 # all share one word (a 640 KB spec) read 49,007,000 and took a minute. The published benchmark (1,000
 # tools x 1,000 intents x 4,000 mutations) reads 2,487,505 in 3 s.
 MAX_WORK = 20_000_000
+# The most flipped picks a report lists, over all its mutations. Each is a line of the report, so this bounds
+# its size (100,000 flips of short queries make 18 MB of JSON): 1,900 mutations blanking a tool that 10,000
+# intents picked (a 500 KB spec) read 19,000,000 postings, under MAX_WORK, and flipped every pick of every
+# one: 24 GB, then killed. The published benchmark lists 1,345.
+MAX_FLIPS = 100_000
 
 
 def _too_much(spec: Spec, work: int, what: str) -> LoadError:
@@ -190,6 +195,7 @@ class Bench:
         its mutations will add."""
         self.spec = spec
         self.tools = spec.catalog.tools
+        self.names = [t.name for t in self.tools]
         self.docs = [document(t.name, _text(t)) for t in self.tools]
         self.index = Index(self.docs)
         # distinct terms, in order: all BM25 reads, and not re-counted per mutation (a long query times many)
@@ -218,10 +224,10 @@ class Bench:
                 self.won.setdefault(best[1], []).append(qi)
 
     def name(self, pick: Pick | None) -> str | None:
-        return None if pick is None else self.tools[pick[1]].name
+        return None if pick is None else self.names[pick[1]]
 
     def is_correct(self, intent: Intent, pick: Pick | None) -> bool:
-        return pick is not None and self.tools[pick[1]].name in intent.gold
+        return pick is not None and self.names[pick[1]] in intent.gold
 
     def baseline(self) -> tuple[list[str | None], list[bool]]:
         intents = self.spec.intents
@@ -238,22 +244,28 @@ class Bench:
         # Each matching intent's score is first summed term by term; one that stays clearly below the
         # pick it would have to beat is left there, the others are scored exactly (summed in query order).
         rough: dict[int, float] = dict.fromkeys(self.won.get(ti, ()), 0.0)
-        for term, part in self.index.term_scores(new_doc).items():
+        parts = self.index.term_scores(new_doc)
+        for term, part in parts.items():
             for qi in self.by_term.get(term, ()):
                 rough[qi] = rough.get(qi, 0.0) + part
         correct = baseline_correct
         flips = []
+        names, bests, seconds, queries = self.names, self.best, self.second, self.queries
         for qi in sorted(rough):
-            best, second = self.best[qi], self.second[qi]
+            best, second = bests[qi], seconds[qi]
             if best is not None and best[1] != ti and rough[qi] < best[0] * (1.0 - 1e-9):
                 continue
-            score = self.index.score(self.queries[qi], new_doc)
+            score = 0.0  # as Index.score sums it, in query order, from the same parts
+            for term in queries[qi]:
+                part = parts.get(term)
+                if part is not None:
+                    score += part
             mine = (score, ti) if score > 0.0 else None
             if best is not None and best[1] == ti:
                 after = mine if mine is not None and better(mine, second) else second
             else:
                 after = mine if mine is not None and better(mine, best) else best
-            if after == best or self.name(after) == self.name(best):
+            if after == best or (after is not None and best is not None and names[after[1]] == names[best[1]]):
                 continue
             intent = self.spec.intents[qi]
             was, now = self.is_correct(intent, best), self.is_correct(intent, after)
@@ -357,6 +369,7 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
         auto=auto,
     )
     baseline_correct = sum(correct)
+    listed = 0  # flips so far
     for i, mutation in enumerate(mutations):
         tool = by_name[mutation.tool]
         mutated = mutate(tool, mutation)
@@ -369,7 +382,17 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
                 f"{spec.path}:{line}:{col}: notice: {mutation.tool} {mutation.label()} changes nothing: "
                 f"{_why_unchanged(tool, mutation)}"
             )
-        right, flips = bench.run_mutation(tool, mutated, baseline_correct)
+        right, flips = bench.run_mutation(tool, mutated, baseline_correct) if changed else (baseline_correct, [])
+        listed += len(flips)
+        if listed > MAX_FLIPS:  # refused as soon as it is over, before the rest run
+            where = spec.mutation_starts[i] if not report.auto and i < len(spec.mutation_starts) else (None, None)
+            label = clip(f"{mutation.tool} {mutation.label()}", NAME_COLUMN)
+            raise LoadError(
+                spec.path,
+                f"this bench would list over {MAX_FLIPS:,} flipped picks ({listed:,} by mutation {i + 1:,},"
+                f" {label}); catalint lists at most {MAX_FLIPS:,}: use fewer intents or mutations",
+                *where,
+            )
         after = smells_of(mutated)
         added = {
             s: after[s] - original_smells[tool.index][s] for s in SMELLS if after[s] > original_smells[tool.index][s]
