@@ -10,7 +10,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from catalint.formatters import md
-from catalint.formatters.github import annotation, escape_data, escape_property
+from catalint.formatters.github import annotation, escape_data, escape_file, escape_property
 from catalint.formatters.markdown import MAX_BYTES, limit
 from catalint.model import Finding, Severity, Span
 from catalint.registry import all_rules
@@ -68,6 +68,18 @@ def test_junit_stays_well_formed_xml_with_control_characters(cli, tmp_path: Path
 def test_escaping_follows_the_workflow_command_rules() -> None:
     assert escape_data("50%\r\nnext") == "50%25%0D%0Anext"
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
+
+
+def test_a_file_property_names_the_file_itself(cli, tmp_path: Path, monkeypatch) -> None:
+    """The runner decodes only %, CR, LF, colon and comma in a property: a file= shown as a message is shown
+    (a tab as a backslash and t, a leading '::' as \\x3a) would name no file of the repository."""
+    assert escape_file("::x\t%,\r\n.json") == "%3A%3Ax\t%25%2C%0D%0A.json"
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    for name in ("::x.tools.json", "tab\tname.tools.json"):
+        write_catalog(tmp_path / name, [BAD])
+        out = cli("lint", "--output-format", "github", "--", name).stdout
+        files = {part.split(",")[0] for part in re.findall(r"file=([^,]*)", out)}
+        assert files == {name.replace(":", "%3A")}, out
 
 
 def test_columns_only_on_single_line_annotations() -> None:

@@ -42,6 +42,8 @@ MATCH = [
     "tools_list.yml",
     "mcp-tools.yaml",
     "a/server.tools-list.yml",
+    ".tools.json",  # fnmatch's * matches an empty stem: `catalint lint DIR` takes these too
+    "a/.tools-list.yaml",
 ]
 NO_MATCH = [
     ".mcp.json",

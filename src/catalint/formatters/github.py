@@ -31,6 +31,14 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def escape_file(path: str) -> str:
+    """A file= property: only what the runner decodes (%, CR, LF, colon, comma), so that it names the file
+    itself; a tab or a leading '::' shown as escape_data shows them would name no file of the repository."""
+    for char, code in (("%", "%25"), ("\r", "%0D"), ("\n", "%0A"), (":", "%3A"), (",", "%2C")):
+        path = path.replace(char, code)
+    return path
+
+
 def repo_path(path: str) -> str:
     """path relative to the repository root ($GITHUB_WORKSPACE, else the working directory)."""
     if path == "-":
@@ -50,7 +58,7 @@ def file_of(result: FileResult) -> str:
 
 def annotation(file: str, f: Finding) -> str:
     span = f.span
-    props = [f"file={escape_property(file)}", f"line={span.line}"]
+    props = [f"file={escape_file(file)}", f"line={span.line}"]
     if span.line == span.end_line:  # the runner drops columns on multi-line annotations
         props += [f"col={span.col}", f"endLine={span.end_line}", f"endColumn={span.end_col}"]
     else:
@@ -70,14 +78,14 @@ def format_github(run: Run, statistics: bool = False) -> str:
     # SHOWN_PER_LEVEL annotations of a level, and these are what failed the run.
     lines = []
     for error in run.errors:
-        props = f"file={escape_property(repo_path(error.path))}"
+        props = f"file={escape_file(repo_path(error.path))}"
         if error.line is not None:
             props += f",line={error.line}" + (f",col={error.col}" if error.col is not None else "")
         lines.append(f"::error {props},title=catalint::{escape_data(error.message)}")
     for fr in run.files:
         for row in fr.quality.gate if fr.quality is not None else []:
             if not row.passed:
-                file = escape_property(files[id(fr)])
+                file = escape_file(files[id(fr)])
                 lines.append(f"::error file={file},title=catalint gate::{escape_data(row.line())}")
     shown = Counter(LEVELS[f.severity] for _, f in run.findings)
     shown["error"] += len(lines)
