@@ -262,7 +262,7 @@ def test_pull_request_summary_names_a_new_catalog_whatever_its_name(repo: tuple[
     proc, _, summary = _run_step(path, tmp_path, base_sha=base)
     assert proc.returncode == 1, proc.stderr
     assert "### `odd ::error::x.tools.json`" in summary  # one heading: the line break read as a space
-    assert "A new catalog in this pull request." in summary
+    assert "No catalog at this path in the base commit: new in this pull request, or moved here." in summary
     assert not any(line.startswith("::") for line in summary.splitlines())
     assert "### error::x.tools.json" not in summary and "### odd\n" not in summary
 
@@ -304,6 +304,78 @@ def test_only_new_annotates_only_what_the_pull_request_introduced(repo: tuple[Pa
     annotations = [line for line in proc.stdout.splitlines() if line.startswith("::") and "(DESC-" in line]
     assert annotations and all("get_weather" in a for a in annotations)
     assert proc.returncode == 1
+
+
+def test_only_new_still_writes_every_finding_to_the_sarif(repo: tuple[Path, str], tmp_path: Path) -> None:
+    """Code scanning takes an upload as all there is on its ref and compares a pull request's with the base
+    branch's itself: a SARIF of the new findings alone would show every other alert as fixed."""
+    path, base = repo
+    sarif = tmp_path / "out.sarif"
+    proc, outputs, _ = _run_step(path, tmp_path, base_sha=base, only_new="true", sarif_file=str(sarif))
+    assert proc.returncode == 1, proc.stderr
+    annotated = {line.split("::")[2].split(":")[0] for line in proc.stdout.splitlines() if "(DESC-" in line}
+    assert annotated == {"get_weather"}  # only the new ones are annotated and counted
+    assert outputs["critical-count"] == "1" and outputs["sarif-file"] == str(sarif)
+    results = json.loads(sarif.read_text())["runs"][0]["results"]
+    assert {r["message"]["text"].split(":")[0] for r in results if r["ruleId"] == "DESC-001"} == {
+        "get_date",
+        "get_weather",
+    }
+    full = json.loads(
+        subprocess.run(
+            [str(BIN), "lint", "tools.json", "--output-format", "sarif", "--exit-zero"],
+            cwd=path,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
+    assert len(results) == len(full["runs"][0]["results"])
+
+
+def test_a_base_commit_missing_from_a_shallow_clone_is_fetched(repo: tuple[Path, str], tmp_path: Path) -> None:
+    """actions/checkout fetches one commit by default: the step fetches the base from the clone's own
+    remote, so the summary shows the diff rather than calling every catalog new."""
+    origin, base = repo
+    clone = tmp_path / "clone"
+    _git("clone", "-q", "--depth", "1", f"file://{origin}", str(clone), cwd=tmp_path)
+    assert subprocess.run(["git", "cat-file", "-e", f"{base}^{{commit}}"], cwd=clone).returncode != 0
+    proc, _, summary = _run_step(clone, tmp_path, base_sha=base, only_new="true")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Findings introduced" in summary and "No catalog at this path" not in summary
+
+
+def test_a_base_commit_that_cannot_be_had_is_said_not_taken_for_a_new_catalog(
+    repo: tuple[Path, str], tmp_path: Path
+) -> None:
+    path, _ = repo
+    gone = "0123456789abcdef0123456789abcdef01234567"
+    proc, _, summary = _run_step(path, tmp_path, base_sha=gone)
+    assert proc.returncode == 1, proc.stderr
+    assert f"The base commit {gone} is not in this clone" in summary and "fetch-depth: 0" in summary
+    assert "No catalog at this path" not in summary and "Findings introduced" not in summary
+    (tmp_path / "summary.md").unlink()
+    proc, _, _ = _run_step(path, tmp_path, base_sha=gone, only_new="true")
+    assert proc.returncode == 2
+    assert proc.stdout.startswith(f"::error title=catalint::only-new: the base commit {gone} is not in this clone")
+
+
+def test_pull_request_summary_diffs_a_catalog_given_by_absolute_path(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, base = repo
+    _, _, summary = _run_step(path, tmp_path, base_sha=base, paths=str(path / "tools.json"))
+    assert "Findings introduced" in summary and "No catalog at this path" not in summary
+
+
+def test_a_sarif_over_code_scannings_limit_gets_a_warning(tmp_path: Path) -> None:
+    repo = _new_repo(tmp_path)
+    write_catalog(repo / "tools.json", [{**NEW_FLAW, "name": f"tool_{i}"} for i in range(2600)])
+    sarif = tmp_path / "big.sarif"
+    proc, _, _ = _run_step(repo, tmp_path, sarif_file=str(sarif), summary="false")
+    results = len(json.loads(sarif.read_text())["runs"][0]["results"])
+    assert results > 5000
+    assert f"::warning title=catalint::the SARIF report holds {results:,} results" in proc.stdout
+    write_catalog(repo / "tools.json", [{**NEW_FLAW, "name": f"tool_{i}"} for i in range(10)])
+    proc, _, _ = _run_step(repo, tmp_path, sarif_file=str(sarif), summary="false")
+    assert "SARIF report holds" not in proc.stdout
 
 
 # ---------------------------------------------------------------- the check step (input suite)

@@ -48,20 +48,53 @@ while IFS= read -r check; do
   [ -n "$check" ] && args+=(--gate "$check")
 done <<< "${INPUT_GATE:-}"
 base="${BASE_SHA:-}"
+have_base=false  # the base commit is in the clone (actions/checkout fetches one commit by default)
+if [ -n "$base" ]; then
+  if ! git cat-file -e "$base^{commit}" 2> /dev/null; then
+    git fetch --quiet --no-tags --depth=1 origin "$base" > /dev/null 2>&1 || true  # the checkout's own remote
+  fi
+  git cat-file -e "$base^{commit}" 2> /dev/null && have_base=true
+fi
+full=("${args[@]}")  # the lint without only-new's baseline
+only_new=false
 if [ "${INPUT_ONLY_NEW:-false}" = "true" ] && [ -n "$base" ]; then
+  if [ "$have_base" = false ]; then
+    printf '::error title=catalint::only-new: the base commit %s is not in this clone and could not be fetched; give actions/checkout fetch-depth: 0\n' "$base"
+    exit 2
+  fi
+  only_new=true
   args+=(--baseline-rev "$base")
 fi
 args+=(--output-format github --report "json:$work/report.json" --report "markdown:$work/summary.md")
-[ -n "${INPUT_SARIF_FILE:-}" ] && args+=(--report "sarif:$INPUT_SARIF_FILE")
+# Code scanning takes an upload as all there is on its ref and compares a pull request's with the base
+# branch's itself: with only-new, the SARIF still holds every finding (a second lint), or the alerts the
+# pull request did not touch would show as fixed.
+[ -n "${INPUT_SARIF_FILE:-}" ] && [ "$only_new" = false ] && args+=(--report "sarif:$INPUT_SARIF_FILE")
 
 "$bin" "${args[@]}"
 status=$?
+if [ -n "${INPUT_SARIF_FILE:-}" ] && [ "$only_new" = true ]; then
+  # its notices were the first run's; an error (exit 2) is shown
+  if ! "$bin" "${full[@]}" --output-format sarif -o "$INPUT_SARIF_FILE" --exit-zero > /dev/null 2> "$work/sarif.err"; then
+    cat "$work/sarif.err" >&2
+    status=2
+  fi
+fi
 
 if [ -f "$work/report.json" ]; then
-  "$python" - "$work/report.json" "${INPUT_SARIF_FILE:-}" >> "${GITHUB_OUTPUT:-/dev/null}" <<'PY'
-import json, sys
+  "$python" - "$work/report.json" "${INPUT_SARIF_FILE:-}" "$work/warn.txt" >> "${GITHUB_OUTPUT:-/dev/null}" <<'PY'
+import json, os, sys
 
 summary = json.load(open(sys.argv[1], encoding="utf-8"))["summary"]
+sarif = sys.argv[2]
+if sarif and os.path.isfile(sarif):  # code scanning's limits on one upload
+    results = sum(len(run.get("results", [])) for run in json.load(open(sarif, encoding="utf-8"))["runs"])
+    if results > 5000:
+        with open(sys.argv[3], "w", encoding="utf-8") as warn:
+            warn.write(
+                f"::warning title=catalint::the SARIF report holds {results:,} results; code scanning keeps the"
+                " first 5,000 of a run and rejects an upload of over 25,000 (ignore or fix some rules first)\n"
+            )
 severity = summary["by_severity"]
 for key, value in (
     ("critical-count", severity.get("critical", 0)),
@@ -72,6 +105,7 @@ for key, value in (
 ):
     print(f"{key}={value}")
 PY
+  [ -f "$work/warn.txt" ] && cat "$work/warn.txt"
 fi
 
 if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$work/summary.md" ]; then
@@ -81,13 +115,18 @@ if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
     # NUL-separated: a file name may hold a line break (git allows one)
     "$python" -c 'import json, sys; [sys.stdout.write(f["file"] + "\0") for f in json.load(open(sys.argv[1]))["files"]]' \
       "$work/report.json" > "$work/files.txt"
-    while IFS= read -r -d '' file; do
-      if git cat-file -e "$base:$file" 2>/dev/null; then
+    if [ "$have_base" = false ]; then
+      printf '\n> The base commit %s is not in this clone and could not be fetched, so what each catalog changed is not shown: give actions/checkout `fetch-depth: 0`.\n' "$base" >> "$step"
+    fi
+    while [ "$have_base" = true ] && IFS= read -r -d '' file; do
+      # git reads a path after ./ from the working directory, as catalint does; an absolute one made relative
+      rel="$file" && [[ "$file" == /* ]] && rel="$("$python" -c 'import os, sys; print(os.path.relpath(sys.argv[1]))' "$file")"
+      if git cat-file -e "$base:./$rel" 2>/dev/null; then
         head="$file" && [[ "$head" == -* ]] && head="./$head"  # a file named '--x.tools.json' is no option
         "$bin" diff "$base:$file" "$head" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true
       else
         "$python" -c 'import sys; from catalint.formatters.md import code
-print(f"\n### {code(sys.argv[1], table=False)}\n\nA new catalog in this pull request.")' "$file" >> "$step"
+print(f"\n### {code(sys.argv[1], table=False)}\n\nNo catalog at this path in the base commit: new in this pull request, or moved here.")' "$file" >> "$step"
       fi
     done < "$work/files.txt"
   fi
