@@ -71,15 +71,15 @@ def test_escaping_follows_the_workflow_command_rules() -> None:
 
 
 def test_a_file_property_names_the_file_itself(cli, tmp_path: Path, monkeypatch) -> None:
-    """The runner decodes only %, CR, LF, colon and comma in a property: a file= shown as a message is shown
-    (a tab as a backslash and t, a leading '::' as \\x3a) would name no file of the repository."""
-    assert escape_file("::x\t%,\r\n.json") == "%3A%3Ax\t%25%2C%0D%0A.json"
+    """The runner decodes %, CR, LF, colon and comma in a property: encoded first, a leading '::' comes back
+    whole (escaped as in a message it was '\\x3a%3A...', naming no file). Other controls and '##[' are still
+    escaped, so that a file name cannot act on the log."""
+    assert escape_file("::x%,\r\n.json") == "%3A%3Ax%25%2C%0D%0A.json"
+    assert escape_file("a\x1bb##[c.json") == "a\\x1bb#\\x23[c.json"
     monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
-    for name in ("::x.tools.json", "tab\tname.tools.json"):
-        write_catalog(tmp_path / name, [BAD])
-        out = cli("lint", "--output-format", "github", "--", name).stdout
-        files = {part.split(",")[0] for part in re.findall(r"file=([^,]*)", out)}
-        assert files == {name.replace(":", "%3A")}, out
+    write_catalog(tmp_path / "::x.tools.json", [BAD])
+    out = cli("lint", "--output-format", "github", "--", "::x.tools.json").stdout
+    assert {part.split(",")[0] for part in re.findall(r"file=([^,]*)", out)} == {"%3A%3Ax.tools.json"}, out
 
 
 def test_columns_only_on_single_line_annotations() -> None:
@@ -155,6 +155,24 @@ def test_sarif_uris_are_percent_encoded(cli, tmp_path: Path) -> None:
     doc = json.loads(cli("lint", "--output-format", "sarif", "my #1 tools.json").stdout)
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]}
     assert uris == {"my%20%231%20tools.json"}
+
+
+def test_sarif_uris_are_relative_to_the_repository_or_absolute(cli, tmp_path: Path, monkeypatch) -> None:
+    """A relative uri is relative to %SRCROOT% (the repository); a file outside the repository gets a file: URI,
+    never '../x', which would resolve outside any source root."""
+    (tmp_path / "repo").mkdir()
+    write_catalog(tmp_path / "repo" / "in.tools.json", [BAD])
+    write_catalog(tmp_path / "out.tools.json", [BAD])
+    monkeypatch.chdir(tmp_path / "repo")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path / "repo"))
+    doc = json.loads(cli("lint", "--output-format", "sarif", "in.tools.json", "../out.tools.json").stdout)
+    where = {json.dumps(r["locations"][0]["physicalLocation"]["artifactLocation"]) for r in doc["runs"][0]["results"]}
+    assert where == {
+        json.dumps({"uri": "in.tools.json", "uriBaseId": "%SRCROOT%"}),
+        json.dumps({"uri": (tmp_path / "out.tools.json").resolve().as_uri()}),
+    }
+    github = cli("lint", "--output-format", "github", "../out.tools.json").stdout
+    assert f"file={escape_file((tmp_path / 'out.tools.json').resolve().as_posix())}," in github
 
 
 def test_sarif_fingerprints_survive_a_tool_inserted_above(cli, tmp_path: Path) -> None:

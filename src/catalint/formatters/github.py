@@ -32,22 +32,25 @@ def escape_property(text: str) -> str:
 
 
 def escape_file(path: str) -> str:
-    """A file= property: only what the runner decodes (%, CR, LF, colon, comma), so that it names the file
-    itself; a tab or a leading '::' shown as escape_data shows them would name no file of the repository."""
+    """A file= property: what the runner decodes (%, CR, LF, colon, comma) encoded first, so that a name such
+    as '::x.tools.json' comes back whole rather than as '\\x3a:x.tools.json'. Other controls and '##[' are still
+    escaped as in a message (a file so named gets no annotation on it, but cannot act on the log)."""
     for char, code in (("%", "%25"), ("\r", "%0D"), ("\n", "%0A"), (":", "%3A"), (",", "%2C")):
         path = path.replace(char, code)
-    return path
+    return one_line(path)
 
 
 def repo_path(path: str) -> str:
-    """path relative to the repository root ($GITHUB_WORKSPACE, else the working directory)."""
+    """path relative to the repository root ($GITHUB_WORKSPACE, else the working directory); absolute when
+    outside it."""
     if path == "-":
         return path
     root = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd()).resolve()
+    where = Path(path).resolve()
     try:
-        return Path(path).resolve().relative_to(root).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
+        return where.relative_to(root).as_posix()
+    except ValueError:  # outside the repository: absolute, so that SARIF makes a file: URI of it
+        return where.as_posix()
 
 
 def file_of(result: FileResult) -> str:

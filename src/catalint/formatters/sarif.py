@@ -35,6 +35,11 @@ def _uri(path: str) -> str:
     return f"file://{encoded}" if path.startswith("/") else encoded
 
 
+def _artifact(uri: str) -> dict[str, str]:
+    """An artifactLocation: a relative uri is relative to the repository root, which SARIF names %SRCROOT%."""
+    return {"uri": uri} if uri.startswith("file:") else {"uri": uri, "uriBaseId": "%SRCROOT%"}
+
+
 def help_uri(code: str) -> str:
     """A stable identifier for the rule's documentation (the full text is embedded as help)."""
     return f"urn:catalint:rule:{code}"
@@ -105,7 +110,7 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": uri},
+                        "artifactLocation": _artifact(uri),
                         "region": {
                             "startLine": span.line,
                             "startColumn": span.col,
@@ -127,7 +132,7 @@ def format_sarif(run: Run, statistics: bool = False) -> Iterator[str]:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": _uri(repo_path(e.path))},
+                        "artifactLocation": _artifact(_uri(repo_path(e.path))),
                         **({"region": {"startLine": e.line, "startColumn": e.col or 1}} if e.line else {}),
                     }
                 }
