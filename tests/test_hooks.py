@@ -130,6 +130,27 @@ def test_entry_exits_2_on_a_broken_file(tmp_path: Path) -> None:
     assert result.stderr.startswith("tools.json:1:")
 
 
+def test_entry_under_pre_commit_reads_files_named_like_options_as_files(tmp_path: Path) -> None:
+    """pre-commit runs entry, the hook's args, then the file names, with no '--' between: click read a
+    committed '-o.tools.json' as `-o .tools.json` (it linted '.' and wrote its report there) and
+    '--exit-zero.tools.json' as an unknown option. Under pre-commit (PRE_COMMIT=1) the trailing file names
+    are put after '--'; an option's value that is a file (--config c.toml) stays the option's."""
+    write_catalog(tmp_path / "-o.tools.json", [BAD])
+    write_catalog(tmp_path / "--exit-zero.tools.json", [GOOD])
+    (tmp_path / "c.toml").write_text('ignore = ["DESC-009"]\n')
+    exe = str(BIN) if BIN.exists() else shutil.which("catalint")
+    assert exe
+    command = [exe, *HOOK["entry"].split()[1:], "--config", "c.toml", "-o.tools.json", "--exit-zero.tools.json"]
+    env = {**os.environ, "PRE_COMMIT": "1"}
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False, env=env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "-o.tools.json:" in result.stdout and "DESC-009" not in result.stdout
+    assert "in 2 tools in 2 files" in result.stdout and not (tmp_path / ".tools.json").exists()
+    env.pop("PRE_COMMIT")  # by hand, click's reading stands, as for any command line
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False, env=env)
+    assert result.returncode == 2 and "No such option" in result.stderr
+
+
 def _git(*args: str, cwd: Path) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
@@ -146,15 +167,18 @@ def test_pre_commit_try_repo_end_to_end(tmp_path: Path) -> None:
     _git("config", "user.name", "test", cwd=repo)
     write_catalog(repo / "tools.json", [GOOD])
     write_catalog(repo / "bad.tools.json", [BAD])
+    write_catalog(repo / "-o.tools.json", [BAD])  # a file, not `-o .tools.json`
     (repo / "package.json").write_text("{}")  # not a catalog: the pattern keeps it out
-    _git("add", ".", cwd=repo)
+    _git("add", "--", ".", cwd=repo)
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     env.pop("VIRTUAL_ENV", None)
     run = [str(pre_commit), "try-repo", str(ROOT), "catalint", "--all-files"]
     failing = subprocess.run(run, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert "bad.tools.json:" in failing.stdout and "package.json" not in failing.stdout
+    assert "-o.tools.json:" in failing.stdout and not (repo / ".tools.json").exists()
     (repo / "bad.tools.json").unlink()
+    (repo / "-o.tools.json").unlink()
     _git("add", "-A", cwd=repo)
     passing = subprocess.run(run, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert passing.returncode == 0, passing.stdout + passing.stderr

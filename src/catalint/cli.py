@@ -301,7 +301,36 @@ def main() -> None:
     """Lint MCP tools/list catalogs: descriptions and schemas that agents read."""
 
 
-@main.command()
+class _LintCommand(click.Command):
+    """lint, where a pre-commit hook's file named like an option ('-o.tools.json') stays a file."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if os.environ.get("PRE_COMMIT") == "1" and "--" not in args:
+            args = _files_after_dashes(self, args)
+        return super().parse_args(ctx, args)
+
+
+def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
+    """pre-commit runs entry, then the hook's args, then the file names: the names are the longest run of
+    existing paths at the end, less one that is the value of the option before it (--config c.toml). When
+    one of them starts with '-', '--' goes before them, so that click does not read it as an option."""
+    valued = {
+        name
+        for param in command.params
+        if isinstance(param, click.Option) and not param.is_flag and not param.count
+        for name in param.opts
+    }
+    start = len(args)
+    while start > 0 and os.path.lexists(args[start - 1]):
+        start -= 1
+    while start < len(args) and start > 0 and args[start - 1] in valued:
+        start += 1  # that path is the option's value, not a file of the hook's
+    if any(arg.startswith("-") for arg in args[start:]):
+        return [*args[:start], "--", *args[start:]]
+    return args
+
+
+@main.command(cls=_LintCommand)
 @click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True, readable=False))
 @config_option("Use this config file for every linted file instead of the nearest one.")
 @click.option(
