@@ -91,3 +91,66 @@ def test_reshaped_ascii_lists_the_ascii_characters_of_reshaped() -> None:
     assert set(s._RESHAPED.findall(ascii_characters)) == set(s._RESHAPED_ASCII)
     for text in ["", "a b", "a\nb", "a\tb", "a\r\nb", "x\x0by", "x\x0cy", "\x1f", "é\t", "ｘ", "a’b"]:
         assert s._reshaped(text) == (s._RESHAPED.search(text) is not None), text
+
+
+# SEC-001 and SEC-003 ask, for every match, about the text around it. Asked by reading that text again each time,
+# long texts were quadratic (a 35 KB sentence of steers, 10 s; 768 KB of `<IMPORTANT>`, 25 s); the marks are now
+# found once a text and looked up. These hold the lookups to the plain reading they replace.
+
+
+def in_code_as_written(before: str) -> bool:
+    if before.count("```") % 2:
+        return True
+    line = before[before.rfind("\n") + 1 :]
+    return line.count("`") % 2 == 1
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["`", "``", "```", "````", "\n", "a", " ", "<IMPORTANT>", "\n\n"]), max_size=24))
+def test_code_marks_answer_as_counting_the_text_before(parts: list[str]) -> None:
+    from catalint.rules.security.instructions import _CodeMarks
+
+    text = "".join(parts)
+    marks = _CodeMarks(text)
+    for at in range(len(text) + 1):
+        assert marks.before(at) == in_code_as_written(text[:at]), (text, at)
+
+
+def inside_a_word(text: str, at: int) -> bool:
+    return 0 < at < len(text) and bool(re.match(r"\w\w", text[at - 1 : at + 1]))
+
+
+SPAN_PIECES = ["may", "can", "always", "never", " ", ",", "x", "mayor", "every time", "\n", "cannot", "_"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(SPAN_PIECES), max_size=14))
+def test_spans_answer_as_a_search_of_the_part(parts: list[str]) -> None:
+    from catalint.rules.security.cross_tool import _ABSOLUTE, _HEDGE
+
+    text = "".join(parts)
+    for pattern in (_HEDGE, _ABSOLUTE):
+        found = s.Spans(pattern, text)
+        for lo in range(len(text) + 1):
+            for hi in range(lo, len(text) + 1):
+                # a part cut inside a word is searched as a text of its own: only cuts at word edges compare
+                if inside_a_word(text, lo) or inside_a_word(text, hi):
+                    continue
+                assert found.any_within(lo, hi) == (pattern.search(text, lo, hi) is not None), (text, lo, hi)
+
+
+CLAUSE_PIECES = ["a", " ", ";", ":", "(", " - ", ", which", " since ", ", but", "use", "x"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(CLAUSE_PIECES), max_size=20))
+def test_clause_bounds_from_marks_are_those_of_a_search(parts: list[str]) -> None:
+    from catalint.rules.security.cross_tool import _CLAUSE_END, _clause_at
+
+    text = "".join(parts)
+    ends = s.Spans(_CLAUSE_END, text)
+    for start in range(len(text) + 1):
+        if inside_a_word(text, start):
+            continue  # a steer starts at a word's start
+        for end in range(start, len(text) + 1):
+            assert _clause_at(text, start, end, ends) == _clause_at(text, start, end), (text, start, end)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -12,6 +13,7 @@ from catalint.registry import Hit, option, rule
 from catalint.rules.schema import nodes
 from catalint.rules.security.strings import (
     _SENTENCE_REST,
+    Spans,
     Words,
     _anchors,
     _finditer,
@@ -531,19 +533,38 @@ def _firm(clause: str) -> bool:
     return _ABSOLUTE.search(clause) is not None or _HAND_OVER.search(clause) is not None
 
 
+# How far a steer's clause, or the text after a tool put out of use, is read on each side of a match: as far
+# as _SENTENCE_REST reads the rest of a sentence. Read whole for every match, a sentence of 35 KB with no
+# clause end ("Use this tool instead of read_file" a thousand times) took 10 s, one of 80 KB over 2 minutes.
+_REACH = 2000
+
+
 def _qualified_after(text: str, at: int) -> bool:
     """A qualifier right after "this tool" ("use this tool for config files"), unless it hands this tool the
     other's input ("use this tool with the full command")."""
-    return _QUALIFIED.match(text, at) is not None and _HAND_OVER.match(text[at:].lstrip()) is None
+    return _QUALIFIED.match(text, at) is not None and _HAND_OVER.match(text[at : at + _REACH].lstrip()) is None
 
 
 def _clause(sentence: str, start: int, end: int) -> str:
-    """The clause of sentence around [start, end): from the last clause end before start to the first after end."""
-    before = 0
-    for m in _CLAUSE_END.finditer(sentence, 0, start):
+    """The clause of sentence around [start, end): from the last clause end before start to the first after end,
+    within _REACH characters on either side."""
+    lo, hi = _clause_at(sentence, start, end)
+    return sentence[lo:hi]
+
+
+def _clause_at(sentence: str, start: int, end: int, ends: Spans | None = None) -> tuple[int, int]:
+    """Where _clause's clause begins and ends in sentence (ends: where _CLAUSE_END matches in it, if known)."""
+    lo, stop = max(0, start - _REACH), min(len(sentence), end + _REACH)
+    if ends is not None:
+        k = bisect_right(ends.ends, start) - 1  # the last clause end before start
+        before = ends.ends[k] if k >= 0 and ends.starts[k] >= lo else lo
+        k = bisect_left(ends.starts, end)  # the first after end
+        return before, ends.starts[k] if k < len(ends.starts) and ends.ends[k] <= stop else stop
+    before = lo
+    for m in _CLAUSE_END.finditer(sentence, lo, start):
         before = m.end()
-    after = _CLAUSE_END.search(sentence, end)
-    return sentence[before : after.start() if after else len(sentence)]
+    after = _CLAUSE_END.search(sentence, end, stop)
+    return before, after.start() if after else stop
 
 
 # A qualifier right after the other tool's name: the steer is for some cases ("instead of read_file for large
@@ -567,29 +588,52 @@ def _foreign(other: str | None) -> str | None:
     return None if squash(other) in _sibling_names(tools) else other
 
 
+class _Within:
+    """Where patterns match in a sentence, each found the first time it is asked for, not once a steer."""
+
+    def __init__(self, sentence: str) -> None:
+        self.sentence = sentence
+        self.spans: dict[int, Spans] = {}
+
+    def of(self, pattern: LazyRegex) -> Spans:
+        found = self.spans.get(id(pattern))
+        if found is None:
+            found = self.spans[id(pattern)] = Spans(pattern, self.sentence)
+        return found
+
+    def any(self, pattern: LazyRegex, lo: int, hi: int) -> bool:
+        """Whether pattern matches inside sentence[lo:hi]."""
+        return self.of(pattern).any_within(lo, hi)
+
+
 def _steers(text: str, tool: Tool) -> Iterator[Reach]:
     """Orders that divert calls meant for another tool, not one of this catalog's, to this one (see _STEERS);
     the caller has checked that _THIS_WORDS is in text."""
     sentences = list(_sentences_at(text))
     for n, (at, sentence) in enumerate(sentences):
+        within = _Within(sentence)
         for form, pattern in enumerate(_STEERS):
             for m in pattern.finditer(sentence):
                 other = _foreign(_other_tool(m.group("ref"), tool))
                 # for some cases only: a qualifier after the other tool's name or after "this tool"
                 if other is None or _QUALIFIED.match(sentence, m.end("ref")) or _qualified_after(sentence, m.end()):
                     continue
-                clause = _clause(sentence, m.start(), m.end())
-                if _HEDGE.search(clause):
+                lo, hi = _clause_at(sentence, m.start(), m.end(), within.of(_CLAUSE_END))
+                if within.any(_HEDGE, lo, hi):
                     continue
                 if form == 2:  # "never use X; use this tool": the ban's own "never" says nothing of the steer
-                    clause = clause[clause.find(m.group("ref")) + len(m.group("ref")) :]
-                if _firm(clause):
+                    ref = m.group("ref")
+                    found = sentence.find(ref, lo, hi)
+                    lo += (found - lo if found >= 0 else -1) + len(ref)
+                if within.any(_ABSOLUTE, lo, hi) or within.any(_HAND_OVER, lo, hi):  # _firm
                     yield Reach(at + m.start(), m.group(0), f"diverts calls meant for {other} to this tool")
         for m in _DISOWNED.finditer(sentence):
             if _SOME_CASES.match(sentence, m.end()):  # "is broken for files over 5 GB": in some cases only
                 continue
             other = _foreign(_other_tool(m.group("ref") or m.group("ref2"), tool))
-            after = sentence[m.end() :] + (" " + sentences[n + 1][1] if n + 1 < len(sentences) else "")
+            after = sentence[m.end() : m.end() + _REACH] + (
+                " " + sentences[n + 1][1][:_REACH] if n + 1 < len(sentences) else ""
+            )
             use = _USE_THIS.search(after)
             steered = False
             if use is not None and not _qualified_after(after, use.end()):

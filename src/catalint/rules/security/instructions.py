@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.rules.security.strings import (
     _SENTENCE_REST,
     Blob,
+    Spans,
     Words,
     _anchors,
     _finditer,
@@ -434,17 +436,19 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
     if not _INSTRUCTION_WORDS.search(blob.lower):
         return {i: sorted(hits) for i, hits in found.items()}  # no gate opens: the common case
     strong = set(found)
+    code: _PerString[_CodeMarks] = _PerString(_CodeMarks)  # each string's marks, read once, not once a match
+    cpu: _PerString[Spans] = _PerString(lambda text: Spans(_CPU_CONTEXT, text))
     for g in _INSTRUCTIONS:
         for m in g.finditer(blob):
             i = blob.locate(m.start(), m.end())
             if i is None or _quoted_example(blob.text, m.start()):
                 continue
-            if g.in_code_ok and _in_code(blob.text[blob.starts[i] : m.start()]):
-                continue  # `<IMPORTANT>` or a fenced `<start_of_turn>`: syntax a tool documents, shown as code
             lo, hi = blob.starts[i], blob.starts[i] + len(blob.items[i].text)
+            if g.in_code_ok and code.get(i, blob.items[i].text).before(m.start() - lo):
+                continue  # `<IMPORTANT>` or a fenced `<start_of_turn>`: syntax a tool documents, shown as code
             if g.kind == "template" and _token_named(blob.text, m, lo, hi):
                 continue  # "special tokens such as <|endoftext|>", "wraps the turn in [INST] ... [/INST]": data
-            if g.kind == "override" and _machine_instructions(blob.text, m, lo, hi):
+            if g.kind == "override" and _machine_instructions(blob.text, m, lo, hi, cpu):
                 continue  # "discarding all previous instructions still in flight": a CPU's, not the model's
             if g.kind == "authority" and _shown_to_user(blob.text, m, lo, hi):
                 continue  # "prints a banner ('you are now in sudo mode') so the user knows": said to the user
@@ -594,15 +598,34 @@ _ORDER_AFTER = LazyRegex(
 )
 
 
-def _machine_instructions(text: str, m: re.Match[str], lo: int, hi: int) -> bool:
+def _machine_instructions(text: str, m: re.Match[str], lo: int, hi: int, cpu: _PerString[Spans]) -> bool:
     """Whether an override match ends on "instructions" that the words after it place in a CPU's pipeline, in a
-    text about a processor, with no order after the clause."""
+    text about a processor (cpu: where text[lo:hi] names one), with no order after the clause."""
     if not m.group(0)[-12:].lower().endswith(("instruction", "instructions")):
         return False
     place = _IN_PIPELINE.match(text, m.end(), hi)
     if place is None or _ORDER_AFTER.match(text, place.end(), hi):
         return False
-    return bool(_CPU_CONTEXT.search(text, lo, m.start()) or _CPU_CONTEXT.search(text, place.end(), hi))
+    spans = cpu.get(lo, text[lo:hi])
+    return spans.any_within(0, m.start() - lo) or spans.any_within(place.end() - lo, hi - lo)
+
+
+T = TypeVar("T")
+
+
+class _PerString(Generic[T]):
+    """What make builds from a string of a blob, built the first time it is asked for (keyed by the string's
+    index or start)."""
+
+    def __init__(self, make: Callable[[str], T]) -> None:
+        self.make = make
+        self.built: dict[int, T] = {}
+
+    def get(self, key: int, text: str) -> T:
+        got = self.built.get(key)
+        if got is None:
+            got = self.built[key] = self.make(text)
+        return got
 
 
 # A mode the tool announces to the user: "you are now in sudo mode" quoted, after a colon or after "the message",
@@ -638,12 +661,23 @@ def _shown_to_user(text: str, m: re.Match[str], lo: int, hi: int) -> bool:
     return bool(_THE_USER.search(lead.group(0)) or (rest and _THE_USER.search(rest.group(0))))
 
 
-def _in_code(before: str) -> bool:
-    """Whether what follows before (the string up to a match) is inside a Markdown code span or fenced block."""
-    if before.count("```") % 2:
-        return True
-    line = before[before.rfind("\n") + 1 :]
-    return line.count("`") % 2 == 1
+class _CodeMarks:
+    """A string's fences (```), backticks and line ends, to ask where a Markdown code span or block is: counting
+    them in all the text before every match made long texts quadratic (768 KB of `<IMPORTANT>`, 25 s)."""
+
+    def __init__(self, text: str) -> None:
+        self.fence_ends = [m.end() for m in re.finditer("```", text)]  # as str.count finds them, left to right
+        self.ticks = [m.start() for m in re.finditer("`", text)]
+        self.line_ends = [m.start() for m in re.finditer("\n", text)]
+
+    def before(self, at: int) -> bool:
+        """Whether text[at] is inside a fenced block (an odd number of fences before it) or, on its line, after
+        an odd number of backticks."""
+        if bisect_right(self.fence_ends, at) % 2:
+            return True
+        k = bisect_left(self.line_ends, at)
+        line = self.line_ends[k - 1] + 1 if k else 0
+        return (bisect_left(self.ticks, at) - bisect_left(self.ticks, line)) % 2 == 1
 
 
 # A role label before "message" ("System message:", "system-message:", "SYSTEM  MESSAGE:"): what an injection
