@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from catalint.config import FileIgnore, Settings, ToolIgnore, matches
+from catalint.config import FileIgnore, Settings, ToolIgnore, ToolIgnoreIndex, matches
 from catalint.loader import LoadError
 from catalint.model import UNPLACED, Catalog, Finding, Severity, Tool
 from catalint.registry import CatalogHit, Hit, Rule, all_rules, set_options
@@ -87,7 +87,7 @@ class _Plan:
     twins: Twins | None = None  # findings to copy for unchanged tools (twins.py), when they apply here
     copied: frozenset[str] = frozenset()  # the codes of the rules whose findings are copied
     locate: bool = True  # look up each finding's span (else UNPLACED, for the caller to look up)
-    tool_ignores: list[ToolIgnore] = field(default_factory=list)  # the per-tool ignores whose files take this one in
+    tool_ignores: ToolIgnoreIndex = field(default_factory=lambda: ToolIgnoreIndex([]))  # those whose files take it in
 
     @property
     def ignores(self) -> list[FileIgnore | ToolIgnore]:
@@ -270,7 +270,7 @@ def _plan(
         twins,
         copied,
         locate,
-        tool_ignores,
+        ToolIgnoreIndex(tool_ignores),
     )
 
 
@@ -436,7 +436,7 @@ def _emit(catalog: Catalog, plan: _Plan, active: _Active, tool: Tool, hits: list
     name = tool.name if len(tool.name) <= MAX_SHOWN else clip(tool.name, MAX_SHOWN)
     for hit in hits:
         if plan.tool_ignores:
-            tool_ignore = next((e for e in plan.tool_ignores if e.applies(tool.name, code)), None)
+            tool_ignore = plan.tool_ignores.first(tool.name, code)
             if tool_ignore is not None:
                 tool_ignore.used += 1
                 suppressed += 1
