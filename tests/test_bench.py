@@ -695,6 +695,27 @@ def test_auto_keyword_is_a_word_the_tools_intents_share_with_its_description(tmp
         assert stem in asked and stem in described
 
 
+def test_auto_keywords_hold_no_copy_of_the_queries_for_each_gold_tool(tmp_path):
+    """--auto once gathered, for each gold tool, every word of its intents' queries: 4 intents of 5,000 words
+    that each name all 5,000 tools as gold (a 1.9 MB spec) took 2.5 GB. Only the words a tool's description
+    shares with those queries are gathered now, one tool at a time."""
+    import tracemalloc
+
+    tools = [{"name": f"get_item_{i}", "description": f"Get item {i} as JSON."} for i in range(1500)]
+    query = " ".join(f"zz{i}" for i in range(1500)) + " item"
+    intents = [{"query": query, "gold": [t["name"] for t in tools]} for _ in range(2)]
+    spec = load_spec(str(write_spec(tmp_path, {"catalog": tools, "intents": intents})))
+    bench = Bench(spec)
+    tracemalloc.start()
+    try:
+        mutations = auto_mutations(spec, bench)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert {m.word for m in mutations if m.kind == "drop_keyword"} == {"item"}  # "get" is a stop word
+    assert peak < 20_000_000, peak  # a copy of the 1,501 query words for each of 1,500 tools: about 160 MB
+
+
 def test_auto_ranking_orders_tools_by_largest_drop(cli):
     report = run_json(cli, {"catalog": AUTO_TOOLS, "intents": AUTO_INTENTS})
     assert report["ranking"] == [
@@ -1296,6 +1317,29 @@ def test_a_bench_past_the_work_limit_is_refused_before_it_runs(cli, tmp_path: Pa
         result.stderr
     )
     monkeypatch.setattr(bench, "MAX_WORK", 1000)
+    assert cli("bench", "run", "spec.json").exit_code == 0
+
+
+def test_a_bench_whose_mutations_would_reread_too_much_description_is_refused(cli, tmp_path: Path, monkeypatch) -> None:
+    """Each mutation tokenises, lints and counts its tool's whole description again: 100 truncations that each
+    kept most of a 1 MB description took 36 s. Past bench.MAX_MUTATED_TEXT characters, summed over the
+    mutations, the spec is refused before any selection."""
+    from catalint import bench
+
+    readme = (ROOT / "README.md").read_text()
+    assert f"catalint reads at most {bench.MAX_MUTATED_TEXT:,}: use fewer mutations of long descriptions" in readme
+    mutations = [{"tool": "weather_now", "kind": "truncate", "chars": 30}, {"tool": "city_guide", "kind": "blank"}]
+    write_spec(tmp_path, weather_spec(mutations))
+    text = len(WEATHER_TOOLS[0]["description"]) + len(WEATHER_TOOLS[1]["description"])
+    monkeypatch.setattr(bench, "MAX_MUTATED_TEXT", text - 1)
+    result = cli("bench", "run", "spec.json", "-o", "out.json")
+    assert result.exit_code == 2 and not (tmp_path / "out.json").exists()
+    assert result.stderr.strip() == (
+        f"spec.json: error: this bench's mutations would read {text} characters of description (each reads its"
+        f" tool's whole description again); catalint reads at most {text - 1}: use fewer mutations of long"
+        " descriptions"
+    )
+    monkeypatch.setattr(bench, "MAX_MUTATED_TEXT", text)
     assert cli("bench", "run", "spec.json").exit_code == 0
 
 

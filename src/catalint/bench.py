@@ -177,6 +177,10 @@ MAX_WORK = 20_000_000
 # intents picked (a 500 KB spec) read 19,000,000 postings, under MAX_WORK, and flipped every pick of every
 # one: 24 GB, then killed. The published benchmark lists 1,345.
 MAX_FLIPS = 100_000
+# The most description text a bench's mutations read, summed: each mutation tokenises, lints and counts its tool's
+# whole description again. 100 truncations that each kept most of a 1 MB description (a 1.1 MB spec) took 36 s.
+# The published benchmark reads 752,352.
+MAX_MUTATED_TEXT = 16_000_000
 
 
 def _too_much(spec: Spec, work: int, what: str) -> LoadError:
@@ -281,10 +285,11 @@ def _text(tool: Tool) -> str:
 def auto_mutations(spec: Spec, bench: Bench) -> list[Mutation]:
     """Every mutation kind on every gold tool; drop_keyword takes the description word that the
     tool's own intents share with it and that is rarest in the catalog."""
-    asked: dict[str, set[str]] = {}  # each gold tool's intents' query terms, gathered in one pass
-    for intent, query in zip(spec.intents, bench.queries, strict=True):
+    asked: dict[str, list[int]] = {}  # each gold tool's intents, by index: not a copy of their words for each
+    for i, intent in enumerate(spec.intents):
         for name in intent.gold:
-            asked.setdefault(name, set()).update(query)
+            asked.setdefault(name, []).append(i)
+    terms = [frozenset(query) for query in bench.queries]
     out: list[Mutation] = []
     for tool in spec.catalog.tools:
         if tool.name not in asked:
@@ -293,7 +298,7 @@ def auto_mutations(spec: Spec, bench: Bench) -> list[Mutation]:
             if kind == "truncate":
                 out.append(Mutation(tool.name, kind, chars=AUTO_TRUNCATE))
             elif kind == "drop_keyword":
-                word = _key_word(bench, tool, asked[tool.name])
+                word = _key_word(bench, tool, [terms[i] for i in asked[tool.name]])
                 if word is not None:
                     out.append(Mutation(tool.name, kind, word=word))
             else:
@@ -304,21 +309,31 @@ def auto_mutations(spec: Spec, bench: Bench) -> list[Mutation]:
 _WORD = re.compile(r"\w+")
 
 
-def _key_word(bench: Bench, tool: Tool, asked: set[str]) -> str | None:
-    """The word of tool's description that its intents' queries (asked: their terms) use and that is
-    rarest in the catalog."""
-    best: tuple[float, str] | None = None
+def _key_word(bench: Bench, tool: Tool, queries: list[frozenset[str]]) -> str | None:
+    """The word of tool's description that its intents' queries (their terms) use and that is rarest in the
+    catalog."""
+    words: list[tuple[str, str]] = []  # each word once, with its one stem: a word said again cannot beat itself
     seen: set[str] = set()
     for piece in pieces(_text(tool)):  # no word crosses a cut: no list of every word of a long text
-        for word in _WORD.findall(piece):  # each word once: a word said again cannot beat itself
+        for word in _WORD.findall(piece):
             if word in seen:
                 continue
             seen.add(word)
             stems = tokens(word)
-            if len(stems) == 1 and stems[0] in asked:
-                idf = bench.index.idf.get(stems[0], 0.0)
-                if best is None or idf > best[0]:
-                    best = (idf, word.lower())
+            if len(stems) == 1:
+                words.append((word, stems[0]))
+    own = {stem for _, stem in words}
+    # the stems the queries share with the description; & reads the smaller side: 4 intents of 5,000 words, each
+    # naming all 5,000 tools as gold, once held a copy of every query for each tool (2.5 GB)
+    used: set[str] = set()
+    for query in queries:
+        used |= query & own
+    best: tuple[float, str] | None = None
+    for word, stem in words:
+        if stem in used:
+            idf = bench.index.idf.get(stem, 0.0)
+            if best is None or idf > best[0]:
+                best = (idf, word.lower())
     return None if best is None else best[1]
 
 
@@ -339,6 +354,14 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
     )
     if work > MAX_WORK:  # before any selection
         raise _too_much(spec, work, "with the intents holding each word of each mutated tool")
+    text = sum(len(_text(by_name[m.tool])) for m in mutations)
+    if text > MAX_MUTATED_TEXT:
+        raise LoadError(
+            spec.path,
+            f"this bench's mutations would read {text:,} characters of description (each reads its tool's whole"
+            f" description again); catalint reads at most {MAX_MUTATED_TEXT:,}: use fewer mutations of long"
+            " descriptions",
+        )
     bench.select()
     picks, correct = bench.baseline()
     # as `catalint lint` gives the tool rules, with default budgets and the rules on by default
@@ -370,6 +393,7 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
     )
     baseline_correct = sum(correct)
     listed = 0  # flips so far
+    counted: dict[int, Any] = {}  # each mutated tool's own token count, counted once
     for i, mutation in enumerate(mutations):
         tool = by_name[mutation.tool]
         mutated = mutate(tool, mutation)
@@ -399,7 +423,10 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
         }
         removed = whitespace_removed = None
         if count is not None:
-            before_tokens, after_tokens = count(tool), count(mutated)
+            before_tokens = counted.get(tool.index)
+            if before_tokens is None:
+                before_tokens = counted[tool.index] = count(tool)
+            after_tokens = count(mutated)
             removed = before_tokens.total - after_tokens.total
             whitespace_removed = before_tokens.whitespace - after_tokens.whitespace
         report.mutations.append(
