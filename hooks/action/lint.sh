@@ -50,7 +50,7 @@ done <<< "${INPUT_GATE:-}"
 base="${BASE_SHA:-}"
 have_base=false  # the base commit is in the clone (actions/checkout fetches one commit by default)
 if [ -n "$base" ]; then
-  if ! git cat-file -e "$base^{commit}" 2> /dev/null; then
+  if [[ "$base" != -* ]] && ! git cat-file -e "$base^{commit}" 2> /dev/null; then  # a '-' would read as an option
     git fetch --quiet --no-tags --depth=1 origin "$base" > /dev/null 2>&1 || true  # the checkout's own remote
   fi
   git cat-file -e "$base^{commit}" 2> /dev/null && have_base=true
