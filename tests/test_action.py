@@ -344,6 +344,31 @@ def test_a_base_commit_missing_from_a_shallow_clone_is_fetched(repo: tuple[Path,
     assert "Findings introduced" in summary and "No catalog at this path" not in summary
 
 
+def test_fetching_the_base_into_a_full_clone_leaves_it_full(tmp_path: Path) -> None:
+    """A base branch that moved on after the pull request branched is not in a single-branch clone: fetched
+    with --depth=1, that complete clone became shallow and lost the merge base. Only a shallow clone gets it."""
+    origin = _new_repo(tmp_path)
+    write_catalog(origin / "tools.json", [GOOD, OLD_FLAW])
+    _git("add", ".", cwd=origin)
+    _git("commit", "-qm", "start", cwd=origin)
+    _git("branch", "-M", "main", cwd=origin)
+    _git("checkout", "-qb", "feature", cwd=origin)
+    write_catalog(origin / "tools.json", [GOOD, OLD_FLAW, NEW_FLAW])
+    _git("commit", "-qam", "feature", cwd=origin)
+    _git("checkout", "-q", "main", cwd=origin)
+    (origin / "README").write_text("moved on\n")
+    _git("add", ".", cwd=origin)
+    _git("commit", "-qm", "main moves on", cwd=origin)
+    base = _git("rev-parse", "HEAD", cwd=origin)
+    clone = tmp_path / "clone"
+    _git("clone", "-q", "--no-local", "--single-branch", "--branch", "feature", str(origin), str(clone), cwd=tmp_path)
+    proc, _, summary = _run_step(clone, tmp_path, base_sha=base)
+    assert proc.returncode == 1, proc.stderr
+    assert "Findings introduced" in summary
+    assert _git("rev-parse", "--is-shallow-repository", cwd=clone) == "false"
+    assert _git("merge-base", "HEAD", base, cwd=clone)
+
+
 def test_a_base_commit_that_cannot_be_had_is_said_not_taken_for_a_new_catalog(
     repo: tuple[Path, str], tmp_path: Path
 ) -> None:

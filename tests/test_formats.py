@@ -173,6 +173,12 @@ def test_sarif_uris_are_relative_to_the_repository_or_absolute(cli, tmp_path: Pa
     }
     github = cli("lint", "--output-format", "github", "../out.tools.json").stdout
     assert f"file={escape_file((tmp_path / 'out.tools.json').resolve().as_posix())}," in github
+    (tmp_path / "repo" / "link.tools.json").symlink_to(tmp_path / "out.tools.json")  # named by the link
+    doc = json.loads(cli("lint", "--output-format", "sarif", "link.tools.json").stdout)
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]} == {
+        "link.tools.json"
+    }
+    assert "file=link.tools.json," in cli("lint", "--output-format", "github", "link.tools.json").stdout
 
 
 def test_sarif_fingerprints_survive_a_tool_inserted_above(cli, tmp_path: Path) -> None:

@@ -49,9 +49,14 @@ while IFS= read -r check; do
 done <<< "${INPUT_GATE:-}"
 base="${BASE_SHA:-}"
 have_base=false  # the base commit is in the clone (actions/checkout fetches one commit by default)
-if [ -n "$base" ]; then
+wants_base=false  # only-new compares with it, the summary diffs against it
+[ "${INPUT_ONLY_NEW:-false}" = "true" ] && wants_base=true
+[ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] && wants_base=true
+if [ -n "$base" ] && [ "$wants_base" = true ]; then
   if [[ "$base" != -* ]] && ! git cat-file -e "$base^{commit}" 2> /dev/null; then  # a '-' would read as an option
-    git fetch --quiet --no-tags --depth=1 origin "$base" > /dev/null 2>&1 || true  # the checkout's own remote
+    depth=()  # one commit into a shallow clone; a full clone stays full (--depth would make it shallow)
+    [ "$(git rev-parse --is-shallow-repository 2> /dev/null)" = true ] && depth=(--depth=1)
+    git fetch --quiet --no-tags ${depth[@]+"${depth[@]}"} origin "$base" > /dev/null 2>&1 || true  # its own remote
   fi
   git cat-file -e "$base^{commit}" 2> /dev/null && have_base=true
 fi

@@ -45,12 +45,15 @@ def repo_path(path: str) -> str:
     outside it."""
     if path == "-":
         return path
-    root = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd()).resolve()
+    root = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
     where = Path(path).resolve()
-    try:
-        return where.relative_to(root).as_posix()
-    except ValueError:  # outside the repository: absolute, so that SARIF makes a file: URI of it
-        return where.as_posix()
+    # resolved, then as named: a link inside the repository to a file outside it is named by the link
+    for inside, base in ((where, root.resolve()), (Path(os.path.abspath(path)), Path(os.path.abspath(root)))):
+        try:
+            return inside.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return where.as_posix()  # outside the repository: absolute, so that SARIF makes a file: URI of it
 
 
 def file_of(result: FileResult) -> str:
