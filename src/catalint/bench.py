@@ -405,7 +405,6 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
     )
     baseline_correct = sum(correct)
     listed = 0  # flips so far
-    counted: dict[int, Any] = {}  # each mutated tool's own token count, counted once
     for i, mutation in enumerate(mutations):
         tool = by_name[mutation.tool]
         mutated = mutate(tool, mutation)
@@ -435,10 +434,7 @@ def run(spec: Spec, auto: bool = False, with_tokens: bool = True) -> Report:
         }
         removed = whitespace_removed = None
         if count is not None:
-            before_tokens = counted.get(tool.index)
-            if before_tokens is None:
-                before_tokens = counted[tool.index] = count(tool)
-            after_tokens = count(mutated)
+            before_tokens, after_tokens = count(tool), count(mutated)  # a tool's own count is kept in its cache
             removed = before_tokens.total - after_tokens.total
             whitespace_removed = before_tokens.whitespace - after_tokens.whitespace
         report.mutations.append(

@@ -1167,14 +1167,9 @@ def _check_snapshot(saved: str, live_text: str) -> int:
 
     try:
         base = load_path(saved)
+        live = load_text(live_text, saved, f"{saved} (live)")  # a tool with no name: placed as in the snapshot
     except LoadError as exc:
         fail(str(exc))
-        return 2
-    try:
-        live = load_text(live_text, saved, f"{saved} (live)")
-    except LoadError as exc:  # a tool with no name: positions as in the snapshot it would write
-        fail(str(exc))
-        return 2
     if [t.raw for t in base.tools] == [t.raw for t in live.tools]:
         click.echo(_line(f"{saved}: up to date ({len(live.tools)} tools)"))
         return 0

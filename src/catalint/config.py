@@ -60,10 +60,9 @@ class ToolIgnore:
     seen: bool = False  # some linted file is in its files and some of its rules ran: it could have matched
     source: str = ""  # the config file that sets it (a notice names it), or COMMAND_LINE
     root: Path | None = None  # where its files globs are read from, when not the settings' folder (an extended file's)
-    # names(): the globs without a wildcard, the others compiled, and each tool name's answer
+    # names(): the globs without a wildcard, and the others compiled
     _literal: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
     _wild: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
-    _names: dict[str, bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def whole(self) -> bool:
@@ -71,18 +70,14 @@ class ToolIgnore:
         return any(r.upper() == "ALL" for r in self.rules)
 
     def names(self, tool: str) -> bool:
-        """Whether a glob of its tools matches the tool name, each name looked at once: names without a
-        wildcard are a set, the others one compiled pattern (20,000 globs against 2,000 tools, one by one with
-        fnmatch, took 39 s)."""
-        known = self._names.get(tool)
-        if known is None:
-            if self._literal is None:
-                wild = [g for g in self.tools if _WILDCARD.search(g)]
-                self._literal = frozenset(self.tools).difference(wild)
-                self._wild = re.compile("|".join(fnmatch.translate(g) for g in wild)) if wild else None
-            known = tool in self._literal or (self._wild is not None and self._wild.match(tool) is not None)
-            self._names[tool] = known
-        return known
+        """Whether a glob of its tools matches the tool name: names without a wildcard are a set, the others one
+        compiled pattern (20,000 globs against 2,000 tools, one by one with fnmatch, took 39 s). ToolIgnoreIndex
+        asks once a tool name."""
+        if self._literal is None:
+            wild = [g for g in self.tools if _WILDCARD.search(g)]
+            self._literal = frozenset(self.tools).difference(wild)
+            self._wild = re.compile("|".join(fnmatch.translate(g) for g in wild)) if wild else None
+        return tool in self._literal or (self._wild is not None and self._wild.match(tool) is not None)
 
 
 class ToolIgnoreIndex:

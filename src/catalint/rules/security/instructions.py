@@ -436,19 +436,19 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
     if not _INSTRUCTION_WORDS.search(blob.lower):
         return {i: sorted(hits) for i, hits in found.items()}  # no gate opens: the common case
     strong = set(found)
-    code: _PerString[_CodeMarks] = _PerString(_CodeMarks)  # each string's marks, read once, not once a match
-    cpu: _PerString[Spans] = _PerString(lambda text: Spans(_CPU_CONTEXT, text))
+    code: _PerString[_CodeMarks] = _PerString(blob, _CodeMarks)  # each string's marks, read once, not once a match
+    cpu: _PerString[Spans] = _PerString(blob, lambda text: Spans(_CPU_CONTEXT, text))
     for g in _INSTRUCTIONS:
         for m in g.finditer(blob):
             i = blob.locate(m.start(), m.end())
             if i is None or _quoted_example(blob.text, m.start()):
                 continue
             lo, hi = blob.starts[i], blob.starts[i] + len(blob.items[i].text)
-            if g.in_code_ok and code.get(i, blob.items[i].text).before(m.start() - lo):
+            if g.in_code_ok and code.get(i).before(m.start() - lo):
                 continue  # `<IMPORTANT>` or a fenced `<start_of_turn>`: syntax a tool documents, shown as code
             if g.kind == "template" and _token_named(blob.text, m, lo, hi):
                 continue  # "special tokens such as <|endoftext|>", "wraps the turn in [INST] ... [/INST]": data
-            if g.kind == "override" and _machine_instructions(blob.text, m, lo, hi, cpu):
+            if g.kind == "override" and _machine_instructions(blob.text, m, lo, hi, cpu.get, i):
                 continue  # "discarding all previous instructions still in flight": a CPU's, not the model's
             if g.kind == "authority" and _shown_to_user(blob.text, m, lo, hi):
                 continue  # "prints a banner ('you are now in sudo mode') so the user knows": said to the user
@@ -598,15 +598,15 @@ _ORDER_AFTER = LazyRegex(
 )
 
 
-def _machine_instructions(text: str, m: re.Match[str], lo: int, hi: int, cpu: _PerString[Spans]) -> bool:
+def _machine_instructions(text: str, m: re.Match[str], lo: int, hi: int, cpu: Callable[[int], Spans], i: int) -> bool:
     """Whether an override match ends on "instructions" that the words after it place in a CPU's pipeline, in a
-    text about a processor (cpu: where text[lo:hi] names one), with no order after the clause."""
+    text about a processor (cpu(i): where string i, text[lo:hi], names one), with no order after the clause."""
     if not m.group(0)[-12:].lower().endswith(("instruction", "instructions")):
         return False
     place = _IN_PIPELINE.match(text, m.end(), hi)
     if place is None or _ORDER_AFTER.match(text, place.end(), hi):
         return False
-    spans = cpu.get(lo, text[lo:hi])
+    spans = cpu(i)
     return spans.any_within(0, m.start() - lo) or spans.any_within(place.end() - lo, hi - lo)
 
 
@@ -614,17 +614,17 @@ T = TypeVar("T")
 
 
 class _PerString(Generic[T]):
-    """What make builds from a string of a blob, built the first time it is asked for (keyed by the string's
-    index or start)."""
+    """What make builds from each string of a blob, built the first time it is asked for."""
 
-    def __init__(self, make: Callable[[str], T]) -> None:
+    def __init__(self, blob: Blob, make: Callable[[str], T]) -> None:
+        self.blob = blob
         self.make = make
         self.built: dict[int, T] = {}
 
-    def get(self, key: int, text: str) -> T:
-        got = self.built.get(key)
+    def get(self, i: int) -> T:
+        got = self.built.get(i)
         if got is None:
-            got = self.built[key] = self.make(text)
+            got = self.built[i] = self.make(self.blob.items[i].text)
         return got
 
 
