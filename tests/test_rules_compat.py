@@ -600,6 +600,13 @@ def test_gem006_near_miss_root_without_arguments() -> None:
     assert not run("CMP-GEM-006", tool({"type": "object", "properties": {}}))
 
 
+def test_gem006_nullable_object_still_fires_but_a_list_of_other_types_is_left_to_gem003() -> None:
+    any_value = {"type": ["string", "number", "boolean", "object", "array", "null"]}
+    schema = {"type": "object", "properties": {"o": {"type": ["object", "null"]}, "v": any_value}}
+    assert only("CMP-GEM-006", tool(schema)).pointer == f"{IS}/properties/o"
+    assert {f.pointer for f in run("CMP-GEM-003", tool(schema))} == {f"{IS}/properties/{p}/type" for p in "ov"}
+
+
 def test_gem007_fires_on_object_keywords_without_an_object_type() -> None:
     untyped = {"description": "The page", "properties": {"page_id": STR}, "required": ["page_id"]}
     schema = {"type": "object", "properties": {"data": untyped, "s": {"type": "string", "required": ["x"]}}}

@@ -927,6 +927,11 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Gets details for an organization. Includes subscription plan."),
         tool(description="Read a commit\nContains the author and the date."),
         tool(description="Get the performance of a campaign: delivery, opens, clicks and unsubscribes."),
+        # a list item that opens with "Provides" or "Shows", bulleted as numbered (sequential-thinking)
+        tool(description="Plans a trip.\n\nFeatures:\n- Weighs train and bus options\n- Provides an itinerary"),
+        tool(description="Plans a trip.\nFeatures:\n* Shows the cheapest connection"),
+        tool(description="Plans a trip.\n  \u2022 Displays each leg's times"),
+        tool(description="Plans a trip.\n1. Provides a day-by-day itinerary"),
     ],
 )
 def test_desc010_near_misses(t: dict[str, Any]) -> None:
@@ -965,6 +970,7 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
         "Provides an easy way to search files in the workspace.",
         "Get data from sources such as S3, GCS and Azure into the workspace.",  # where it comes from
         "Open a dialog that shows options for the export.",  # not where a sentence opens
+        "Open the admin panel.\n- Provides access to the admin API.",  # a list item naming a means
         "Create a user with a name and an email.",  # "with" a list, but not "with its/their"
         "Show a notification to the user.",  # shown, but not a result
         "Show the settings dialogs in the app.",
@@ -991,6 +997,11 @@ def test_desc010_fires_when_those_forms_say_nothing_of_the_result(text: str) -> 
         # the agent's answer, not what the tool gives back (sequential-thinking)
         "Record one step of your reasoning. Provide a single, ideally correct answer as the final output.",
         "Plan the research. Write the final response once every part is answered.",
+        # results the agent is to deliver, as a list item or after "you" (biomcp's think)
+        "Record one reasoning step.\n\nUsing it first ensures you:\n1. Understand the question\n2. Deliver results",
+        "Record one reasoning step.\n    5. Deliver comprehensive, well-reasoned results",
+        "Record one reasoning step. Using it first helps you deliver well-reasoned results to the user.",
+        "Record one reasoning step.\n- deliver the results",
     ],
 )
 def test_desc010_return_nouns_that_are_not_this_tools_result(text: str) -> None:
@@ -1009,6 +1020,9 @@ def test_desc010_return_nouns_that_are_not_this_tools_result(text: str) -> None:
         "Get the server info. Responds with its version.",
         "Run the pipeline. Returns the final result.",  # a return word, whatever its object
         "Run the pipeline; the final stage's output is a CSV table.",
+        "Search the index. Delivers results in under 100 ms.",  # the tool delivers them
+        "Search the index and deliver results as they arrive; you deliver nothing else.",  # a later result noun
+        "Search the index to deliver matching results.",  # "to deliver": what the tool is for
     ],
 )
 def test_desc010_return_nouns_about_this_tools_result(text: str) -> None:

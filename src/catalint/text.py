@@ -408,6 +408,13 @@ RETURN_WORDS = LazyRegex(
     r"(?!\s+(?:limits?|count|dir|directory|path|folder|location)\b))\b",
     re.IGNORECASE,
 )
+# What the agent is to deliver is its own answer: "helps you deliver well-reasoned results", a list item
+# "5. Deliver comprehensive results" (biomcp's think). The bare verb after a clause start, a list mark or
+# "you"; "Delivers results in 100 ms" is the tool's.
+_AGENT_DELIVERS = LazyRegex(
+    r"(?:^|[.!?:]\s|\n|\byou\s|(?:^|\n)[ \t]*(?:\d+[.)]|[-*+\u2022])\s)[ \t]*deliver\s+(?:[\w,'-]+\s+){0,4}$",
+    re.IGNORECASE,
+)
 _RETURN_KEYS = ("return", "respon", "yield", "produce", "back", "output", "result")
 _FORMATS = ("json", "markdown", "csv", "xml", "yaml", "html", "png", "jpg", "jpeg", "svg", "base64")
 _IN_FORMAT = LazyRegex(
@@ -450,7 +457,8 @@ _SHOWN = LazyRegex(
     r"\b(?:provides?|shows?|displays?)\s+(?:(?:a|an|the|its|their)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:lists?|summary|overviews?|details|information|snapshots?|states?|contents?|tables?|status"
     r"|reports?|diffs?|logs?|changes|differences|comments|history)\b"
-    r"|(?:^|[.!?]\s|\n)[ \t]*(?:shows|provides|displays)\s+(?!(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:ways?|access"
+    r"|(?:^|[.!?]\s|\n)[ \t]*(?:[-*+\u2022][ \t]+)?(?:shows|provides|displays)\s+"
+    r"(?!(?:an?\s+|the\s+)?(?:[\w-]+\s+){0,2}?(?:ways?|access"
     r"|ability|support|means|tools?|functionality|functions?|interfaces?|options?|capabilit(?:y|ies))\b)\w"
     r"|\bwill\s+be\s+(?:displayed|shown|listed|printed)\b|\bas\s+an?\s+(?:image|screenshot)\b",
     re.IGNORECASE,
@@ -474,7 +482,9 @@ def says_what_returns(text: str) -> bool:
     lowered = lower(text)
     # An ASCII text without any of these holds none of RETURN_WORDS (a few substring tests in C are much
     # cheaper than the pattern); in other text, ignoring case also matches the Kelvin sign and a long s.
-    if (not text.isascii() or any(word in lowered for word in _RETURN_KEYS)) and RETURN_WORDS.search(text):
+    if (not text.isascii() or any(word in lowered for word in _RETURN_KEYS)) and any(
+        not _AGENT_DELIVERS.search(text, max(0, m.start() - 80), m.start()) for m in RETURN_WORDS.finditer(text)
+    ):
         return True
     if any(word in lowered for word in _FORMATS) and _IN_FORMAT.search(text):
         return True

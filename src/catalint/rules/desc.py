@@ -822,11 +822,13 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     uses no return wording (returns, output, result, response, yields, produces;
     the nouns only where they are this tool's result, not in "Error Responses:",
     "the previous response", "your response", "an HTTP response", the agent's
-    "final output" ("Provide a single answer as the final output"), "will result
-    in" or a setting such as "result limit" or "output directory"), names no
-    format the result comes in ("as JSON", "as a PNG image"), says nothing it
-    provides or shows ("Provides a summary of ...", "Shows the commit logs",
-    "Shows changes that are staged", "will be displayed", or a sentence that
+    "final output" ("Provide a single answer as the final output") or the
+    results it is told to deliver ("helps you deliver well-reasoned results",
+    a list item "Deliver comprehensive results"), "will result in" or a
+    setting such as "result limit" or "output directory"), names no format the
+    result comes in ("as JSON", "as a PNG image"), says nothing it provides or
+    shows ("Provides a summary of ...", "Shows the commit logs", "Shows changes
+    that are staged", "will be displayed", or a sentence or list item that
     opens with "Shows", "Provides" or "Displays" whatever follows, as in
     "Shows swaps, adds, removes.", unless it names a means such as "Provides
     access to ...", "Provides programmatic access", "a way to" or "an easy way

@@ -274,9 +274,12 @@ def gemini_empty_object(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A nested schema of type `object` (a property, array
     items, an `anyOf` branch) with no properties: a free-form object or a map
-    written with `additionalProperties`. The root is not reported: a tool without
-    arguments cannot be written otherwise in MCP, and it is for the client to
-    leave `parameters` out.
+    written with `additionalProperties`, also when nullable (`"type": ["object",
+    "null"]`). The root is not reported: a tool without arguments cannot be
+    written otherwise in MCP, and it is for the client to leave `parameters`
+    out. Nor is a type list that offers other types too (`["string", "object",
+    "array"]`, any JSON value): CMP-GEM-003 reports the list, and the one type
+    that replaces it need not be an object.
 
     **Why.** Gemini refuses an object with no properties: `parameters.properties
     [filter].properties: should be non-empty for OBJECT type` (Gemini API
@@ -294,7 +297,7 @@ def gemini_empty_object(tool: Tool) -> Iterator[Hit]:
     """
     for node in _gemini_nodes(tool):
         props = node.schema.get("properties")
-        if node.parent is not None and "object" in types_of(node.schema) and not props:
+        if node.parent is not None and types_of(node.schema) - {"null"} == {"object"} and not props:
             yield Hit(
                 node.pointer,
                 f"Gemini rejects {node.label}: an object needs at least one property",
