@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,16 @@ WEATHER = {
 def test_a_nul_byte_in_a_suites_catalog_path(cli, tmp_path: Path, suite: dict[str, object]) -> None:
     write(tmp_path / "suite.json", json.dumps(suite))
     one_error(cli("check", "suite.json"), "x\\x00.json: error: a file name cannot hold a NUL byte")
+    # a lone surrogate, which JSON can write and no file name can: UnicodeEncodeError, an internal error. In a
+    # process of its own, whose standard streams catalint sets to backslashreplace (the runner's are strict).
+    write(tmp_path / "suite.json", json.dumps(suite).replace("\\u0000", "\\udfff"))
+    done = subprocess.run(
+        [sys.executable, "-m", "catalint", "check", "suite.json"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        "x\\udfff.json: error: a file name cannot hold the character U+DFFF (a lone surrogate)"
+    ]
 
 
 YAML_SPEC = 'catalog_path: "x\\0.json"\nintents: [{query: q, gold: [t]}]\n'
@@ -51,6 +63,10 @@ def test_a_nul_byte_in_a_bench_specs_catalog_path(cli, tmp_path: Path, name: str
     line = one_error(cli("bench", "run", name), f"{name}:1:")
     assert "catalog_path 'x\\x00.json': a file name cannot hold a NUL byte" in line
     assert "(at /catalog_path)" in line
+    if name.endswith("json"):
+        write(tmp_path / name, json.dumps(spec).replace("\\u0000", "\\udfff"))
+        line = one_error(cli("bench", "run", name), f"{name}:1:")
+        assert "catalog_path 'x\\udfff.json': a file name cannot hold the character U+DFFF" in line
 
 
 def test_a_bench_specs_catalog_path_near_miss_runs(cli, tmp_path: Path) -> None:

@@ -993,6 +993,13 @@ def test_sch009_fires_on_default_outside_enum() -> None:
     assert "default" in f.message and "celsius" in f.message
 
 
+def test_sch009_checks_a_default_holding_a_lone_surrogate() -> None:
+    # jsonschema-rs refuses the string; it is checked with U+FFFD in the surrogate's place
+    f = only("SCH-009", obj({"u": {"type": "string", "pattern": "^a+$", "default": "a\udfff"}}))
+    assert f.pointer == f"{IS}/properties/u/default" and "does not match" in f.message
+    assert not fires("SCH-009", tool(obj({"u": {"type": "string", "pattern": "^a.$", "default": "a\udfff"}})))
+
+
 def test_sch009_fires_on_default_of_wrong_type() -> None:
     f = only("SCH-009", obj({"n": {"type": "integer", "default": "5"}}))
     assert f.pointer == f"{IS}/properties/n/default"

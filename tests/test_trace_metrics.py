@@ -199,6 +199,24 @@ def test_call_checks_name_validity_schema_compliance_execution_success() -> None
     assert "run 1 call 4: weather.get_weather: arguments are not an object" in text
 
 
+def test_call_checks_check_arguments_holding_a_lone_surrogate() -> None:
+    # JSON allows "\udfff"; jsonschema-rs refuses such a string, which once counted the call as compliant
+    catalog = load_text(
+        '[{"name": "find", "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "maxLength": 2,'
+        ' "pattern": "^.+$"}}, "required": ["q"], "additionalProperties": false}}]',
+        "s.json",
+        "s.json",
+    )
+    resolver = Resolver({"s": catalog})
+    calls = [call("find", args={"q": "\udfffabc"}), call("find", args={"\udfff": 1, "q": "a"}, i=2)]
+    calls.append(call("find", args={"q": "\udfff"}, i=3))  # valid: one character
+    checks = call_checks(resolved([run(*calls)], resolver), resolver)
+    assert (checks.checked, checks.compliant) == (3, 1)
+    assert checks.problems[0].startswith("run 1 call 1: s.find: arguments fail at q:")
+    assert "longer than 2 characters" in checks.problems[0]
+    assert "Additional properties are not allowed" in checks.problems[1]
+
+
 def test_call_checks_without_a_catalog_measure_only_execution() -> None:
     checks = call_checks([run(call("x", errored=True), call("y"))], Resolver({}))
     assert checks.name_validity is None and checks.schema_compliance is None

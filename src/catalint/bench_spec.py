@@ -149,13 +149,16 @@ def _mutation_fields(data: Any, fail: Any) -> None:
 
 
 def _validate(data: Any, fail: Any) -> None:
-    from catalint.metaschema import spec_message, value_validator
+    from catalint.metaschema import spec_message, value_validator, without_surrogates
 
     _mutation_fields(data, fail)
     schema = spec_schema()
     validator = value_validator(schema, "2020-12", schema, "")
     try:
-        errors = list(validator.iter_errors(data))
+        try:
+            errors = list(validator.iter_errors(data))
+        except UnicodeEncodeError:  # a lone surrogate ("\\udfff"), which jsonschema-rs takes no string with
+            errors = list(validator.iter_errors(without_surrogates(data)))
     except (ValueError, OverflowError, RecursionError):
         raise fail("the spec holds values JSON cannot (check for dates or binary data)", "") from None
     if errors:

@@ -612,11 +612,25 @@ def load_text(text: str, path: str, display: str) -> Catalog:
     return build_catalog(data, source, path, display)
 
 
+def name_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why no file can have this name (a NUL byte; a lone surrogate that JSON's "\\udfff" can write but the
+    file system's encoding cannot), or None."""
+    name = os.fspath(path)
+    if "\0" in name:
+        return NUL_IN_NAME
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError as exc:
+        return f"a file name cannot hold the character U+{ord(name[exc.start]):04X} (a lone surrogate)"
+    return None
+
+
 def read_text(path: str, display: str | None = None) -> str:
     """A file's text, decoded as catalogs are; LoadError (naming display, else path) when it cannot be read."""
     label = display or path
-    if "\0" in path:  # a name from a spec or a suite; open() would raise ValueError
-        raise LoadError(label, NUL_IN_NAME)
+    problem = name_problem(path)  # a name from a spec or a suite; open() would raise ValueError
+    if problem:
+        raise LoadError(label, problem)
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
@@ -630,8 +644,9 @@ def read_text(path: str, display: str | None = None) -> str:
 def file_problem(path: str | os.PathLike[str]) -> str | None:
     """Why path is not a regular file, for a file named in a setting (--config, a spec's catalog_path) that
     must be one: a pipe or a device would block or never end; None for a regular file."""
-    if "\0" in os.fspath(path):  # os.stat would raise ValueError
-        return NUL_IN_NAME
+    problem = name_problem(path)  # os.stat would raise ValueError
+    if problem:
+        return problem
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:

@@ -452,13 +452,30 @@ _DOC = "https://catalint.invalid/schema.json"
 def problem(validator: Any, value: Any) -> str:
     """Why value fails validator ("" when it passes, or when it cannot be told)."""
     try:
-        error = next(iter(validator.iter_errors(value)), None)
+        try:
+            error = next(iter(validator.iter_errors(value)), None)
+        except UnicodeEncodeError:  # jsonschema-rs takes no lone surrogate: checked with U+FFFD in its place
+            error = next(iter(validator.iter_errors(without_surrogates(value))), None)
     except (ValueError, OverflowError, RecursionError):
         return ""
     if error is None:
         return ""
     path = "/".join(str(p) for p in error.instance_path)
     return f"fails at {path}: {error.message}" if path else f"fails: {error.message}"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(value: Any) -> Any:
+    """value with each lone surrogate (JSON allows "\\udfff") replaced by U+FFFD, one character for one."""
+    if isinstance(value, str):
+        return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [without_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    return value
 
 
 # Keywords quick_problem understands; a schema with any other validation keyword goes to jsonschema-rs.
