@@ -177,6 +177,32 @@ def test_cli_select_wins_over_the_configs_ignore(cli, tmp_path: Path, catalog: P
     assert not {"DESC-012", "DESC-006"} & set(codes(result))
 
 
+def test_a_flag_decides_every_rule_it_names_however_specifically_the_config_named_it(
+    cli, tmp_path: Path, catalog: Path
+) -> None:
+    # as in ruff, each layer is laid over the one below: the file's more specific entry does not outlast a flag
+    config = tmp_path / "catalint.toml"
+    config.write_text('select = ["DESC-006", "DESC-012"]\n')
+    assert codes(cli("lint", "--output-format", "json", "--ignore", "DESC", str(catalog))) == []
+    assert codes(cli("lint", "--output-format", "json", "--ignore", "DESC-0", str(catalog))) == []
+    config.write_text('ignore = ["DESC-012"]\n')
+    assert "DESC-012" in codes(cli("lint", "--output-format", "json", "--extend-select", "DESC-012", str(catalog)))
+    assert "DESC-012" in codes(cli("lint", "--output-format", "json", "--extend-select", "DESC", str(catalog)))
+    config.write_text('ignore = ["DESC"]\n')  # a flag more specific than the file's ignore wins too
+    assert codes(cli("lint", "--output-format", "json", "--extend-select", "DESC-012", str(catalog))) == ["DESC-012"]
+    config.write_text('select = ["DESC-012"]\n[severity]\nDESC-012 = "info"\n')
+    result = cli("lint", "--output-format", "json", "--no-gate", "--severity", "DESC=critical", str(catalog))
+    assert [f["severity"] for f in json.loads(result.stdout)["findings"]] == ["critical"]
+    assert result.exit_code == 1
+    # ALL names every rule but the profiles' (ruff: --extend-select ALL turns on what the file ignores)
+    config.write_text('select = ["ALL"]\nignore = ["DESC-012"]\n')
+    assert "DESC-012" in codes(cli("lint", "--output-format", "json", "--extend-select", "ALL", str(catalog)))
+    assert "DESC-012" not in codes(cli("lint", "--output-format", "json", "--extend-select", "CMP", str(catalog)))
+    # within one layer the more specific of select and ignore still wins
+    result = cli("lint", "--output-format", "json", "--ignore", "DESC", "--extend-select", "DESC-012", str(catalog))
+    assert [c for c in codes(result) if c.startswith("DESC")] == ["DESC-012"]
+
+
 def test_extend_select_and_ignore_flags(cli, catalog: Path) -> None:
     result = cli("lint", "--output-format", "json", "--select", "DESC-001", "--extend-select", "DESC-012", str(catalog))
     assert codes(result) == ["DESC-012"]

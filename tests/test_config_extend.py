@@ -70,6 +70,20 @@ def test_ignores_add_up_and_a_severity_entry_replaces_only_its_own_code(cli, tmp
     assert findings(lint(cli, catalog)) == [("DESC-012", "critical")]
 
 
+def test_this_files_ignore_and_severity_decide_every_rule_they_name_below(cli, tmp_path: Path, catalog: Path) -> None:
+    write(
+        tmp_path / "pyproject.toml",
+        '[tool.catalint]\nselect = ["DESC-006", "DESC-012"]\n[tool.catalint.severity]\nDESC-012 = "info"\n',
+    )
+    child = write(catalog.parent / "catalint.toml", 'extend = "../../pyproject.toml"\nignore = ["DESC-0"]\n')
+    assert findings(lint(cli, catalog)) == []
+    child.write_text('extend = "../../pyproject.toml"\n[severity]\nDESC = "warning"\n')
+    assert findings(lint(cli, catalog)) == [("DESC-006", "warning"), ("DESC-012", "warning")]
+    write(tmp_path / "pyproject.toml", '[tool.catalint]\nignore = ["DESC-006"]\n')
+    child.write_text('extend = "../../pyproject.toml"\nextend-select = ["DESC"]\n')
+    assert ("DESC-006", "critical") in findings(lint(cli, catalog))
+
+
 def test_a_chain_of_extends_applies_the_farthest_first(cli, tmp_path: Path, catalog: Path) -> None:
     write(tmp_path / "base.toml", 'fail-severity = "info"\n[severity]\nDESC-012 = "info"\n')
     write(tmp_path / "servers" / "shared.toml", 'extend = "../base.toml"\n[severity]\nDESC-006 = "warning"\n')

@@ -306,6 +306,21 @@ def _glob_match(rel: str, name: str, pattern: str) -> bool:
     return pattern.startswith("**/") and _glob_match(rel, name, pattern[3:])
 
 
+def _uncovered(selectors: list[str], over: list[str]) -> list[str]:
+    """The selectors that none of over covers: a selector is covered by one that matches every rule it does
+    (DESC-009 and DESC by DESC; CMP by no ALL, which leaves the profile rules out)."""
+    if not over:
+        return selectors
+    return [s for s in selectors if not any(_covers(o, s) for o in over)]
+
+
+def _covers(outer: str, inner: str) -> bool:
+    outer, inner = outer.upper(), inner.upper()
+    if outer == "ALL":
+        return not inner.startswith("CMP")
+    return inner != "ALL" and inner.startswith(outer)
+
+
 def _spec(selector: str) -> int:
     return 0 if selector.upper() == "ALL" else len(selector)
 
@@ -431,14 +446,20 @@ def apply_table(
         near = get_close_matches(unknown[0], sorted(_KEYS), n=1)
         hint = f"did you mean {near[0]!r}? " if near else ""
         raise ConfigError(f"{where}: unknown setting {unknown[0]!r} ({hint}known: {', '.join(sorted(_KEYS))})")
+    layered = over or where == COMMAND_LINE
     if "select" in table:
         settings.select = _codes(table["select"], _named(where, "select"))
-        if over or where == COMMAND_LINE:
+        if layered:
             settings.extend_select, settings.ignore = [], []
-    if "extend-select" in table:
-        settings.extend_select += _codes(table["extend-select"], _named(where, "extend-select"))
-    if "ignore" in table:
-        settings.ignore += _codes(table["ignore"], _named(where, "ignore"))
+    extend = _codes(table["extend-select"], _named(where, "extend-select")) if "extend-select" in table else []
+    ignore = _codes(table["ignore"], _named(where, "ignore")) if "ignore" in table else []
+    if layered:  # as in ruff, a layer decides every rule it names, whatever the layers below said of it
+        settings.ignore = _uncovered(settings.ignore, extend)
+        settings.extend_select = _uncovered(settings.extend_select, ignore)
+        if settings.select is not None and "select" not in table:
+            settings.select = _uncovered(settings.select, ignore)
+    settings.extend_select += extend
+    settings.ignore += ignore
     if "fail-severity" in table:
         settings.fail_severity = _severity(table["fail-severity"], _named(where, "fail-severity"))
     if "include" in table:
@@ -455,6 +476,7 @@ def apply_table(
         sev = table["severity"]
         if not isinstance(sev, dict):
             raise ConfigError(f'{where}: severity must be a table of RULE = "critical|warning|info", not {kind(sev)}')
+        levels: dict[str, Severity] = {}
         for code, value in sev.items():
             if not code.strip():  # "" = "info" would match every rule
                 raise ConfigError(f"{_named(where, 'severity')}: an empty key ({_EMPTY})")
@@ -463,7 +485,10 @@ def apply_table(
                     f"{_named(where, 'severity')}: unknown rule or prefix {code!r} (see 'catalint rules')"
                 )
             _codes([code], _named(where, "severity"))
-            settings.severity[code.upper()] = _severity(value, _entry(where, "severity", code))
+            levels[code.upper()] = _severity(value, _entry(where, "severity", code))
+        if layered:  # --severity DESC=critical also decides DESC-009, whatever level the file gave it
+            settings.severity = {c: v for c, v in settings.severity.items() if _uncovered([c], list(levels))}
+        settings.severity.update(levels)
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
