@@ -139,6 +139,34 @@ def test_nearest_config_wins_and_pyproject_without_table_is_skipped(cli, tmp_pat
     assert by_file == {("server", "DESC-006"), ("deeper", "DESC-012")}
 
 
+def test_a_walk_takes_each_folders_include_and_exclude_from_its_own_config(cli, tmp_path: Path, monkeypatch) -> None:
+    # as ruff does: `lint .`, `lint b` and `cd b && lint .` pick the same files in b
+    (tmp_path / "catalint.toml").write_text('exclude = ["top-only"]\n')
+    (tmp_path / "b" / "deep").mkdir(parents=True)
+    (tmp_path / "b" / "catalint.toml").write_text('include = ["*.json"]\nexclude = ["skip", "deep/gen"]\n')
+    for rel in (
+        "b/skip/tools.json",
+        "b/keep/tools.json",
+        "b/extra.json",
+        "b/deep/gen/tools.json",
+        "top-only/tools.json",
+    ):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        write_catalog(tmp_path / rel, [TOOL])
+    (tmp_path / "b" / "top-only").mkdir()
+    write_catalog(tmp_path / "b" / "top-only" / "x.json", [TOOL])  # the root's exclude is not b's
+    write_catalog(tmp_path / "a.json", [TOOL])  # the root's include is the default: no *.json
+    expected = ["b/extra.json", "b/keep/tools.json", "b/top-only/x.json"]
+    assert cli("lint", "--show-files", ".").output.splitlines() == expected
+    assert cli("lint", "--show-files", "b").output.splitlines() == expected
+    monkeypatch.chdir(tmp_path / "b")
+    assert cli("lint", "--show-files", ".").output.splitlines() == [p.removeprefix("b/") for p in expected]
+    # one --config for everything: its globs, from the directory argument, as before
+    monkeypatch.chdir(tmp_path)
+    shown = cli("lint", "--show-files", "--config", "catalint.toml", ".").output.splitlines()
+    assert shown == ["b/deep/gen/tools.json", "b/keep/tools.json", "b/skip/tools.json"]
+
+
 def test_explicit_config_overrides_discovery(cli, tmp_path: Path, catalog: Path) -> None:
     (tmp_path / "catalint.toml").write_text('ignore = ["DESC-012"]\n')
     other = tmp_path / "other.toml"

@@ -4,7 +4,8 @@ A file named on the command line is always linted. A directory is walked
 (symlinked folders are not followed, so link loops cannot hang the walk) and
 the files whose names match the `include` globs are linted, skipping folders
 and files that match `exclude`. A glob with a `/` matches the path relative to
-the directory argument; one without matches the file name.
+the directory argument; one without matches the file name. Below a config file
+of its own, a folder is walked by that file's globs, read from its folder.
 """
 
 from __future__ import annotations
@@ -19,11 +20,18 @@ from catalint.text import one_line
 
 
 def walk_catalogs(
-    directory: Path, settings: Settings, on_problem: Callable[[str, LoadError | str], None] | None = None
+    directory: Path,
+    settings: Settings,
+    on_problem: Callable[[str, LoadError | str], None] | None = None,
+    settings_for_dir: Callable[[Path], Settings] | None = None,
 ) -> Iterator[str]:
     """The catalog files below directory. A FIFO, socket or device is never yielded (opening a FIFO would
     wait for a writer forever), and a folder that cannot be listed is not passed over in silence: each is
-    told to on_problem, with a notice (str) or a LoadError."""
+    told to on_problem, with a notice (str) or a LoadError.
+
+    settings_for_dir, when given, finds the config of each folder: below a config file of its own a folder
+    is walked by that file's include and exclude, its globs read from that file's folder, as ruff does (so
+    `lint .` and `lint sub` pick the same files in sub). Elsewhere settings apply, read from directory."""
 
     def unlisted(exc: OSError) -> None:
         if on_problem is not None:
@@ -32,12 +40,12 @@ def walk_catalogs(
 
     for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
         base = Path(root)
-        rel_root = base.relative_to(directory).as_posix()
-        rel_root = "" if rel_root == "." else rel_root + "/"
-        dirs[:] = sorted(d for d in dirs if not glob_match(rel_root + d, settings.exclude))
+        here = settings if settings_for_dir is None else settings_for_dir(base)
+        rel_root = _rel_root(base, directory, here if here is not settings else None)
+        dirs[:] = sorted(d for d in dirs if not glob_match(rel_root + d, here.exclude))
         for name in sorted(files):
             rel = rel_root + name
-            if glob_match(rel, settings.include) and not glob_match(rel, settings.exclude):
+            if glob_match(rel, here.include) and not glob_match(rel, here.exclude):
                 kind = special_kind(base / name)
                 if kind is None:
                     yield str(base / name)
@@ -45,6 +53,17 @@ def walk_catalogs(
                     on_problem(
                         str(base / name), one_line(f"{base / name}: notice: skipped: {kind}, not a regular file")
                     )
+
+
+def _rel_root(base: Path, directory: Path, nested: Settings | None) -> str:
+    """The path of a walked folder that globs with a slash match, "" or ending in "/": from the folder of
+    nested's config file (one below the directory argument), else from the directory argument."""
+    rel = base.relative_to(directory).as_posix()
+    if nested is not None and nested.path is not None:
+        from_config = os.path.relpath(base, nested.path.parent)
+        if not from_config.startswith(".."):
+            rel = Path(from_config).as_posix()
+    return "" if rel == "." else rel + "/"
 
 
 def expand(
@@ -67,7 +86,7 @@ def expand(
         problems = _Problems(on_problem)
         if path != "-" and os.path.isdir(path):  # Path.is_dir() raises on a name too long (Python 3.11)
             settings = problems.settings = settings_for_dir(candidate)
-            found = walk_catalogs(candidate, settings, problems)
+            found = walk_catalogs(candidate, settings, problems, settings_for_dir)
         else:
             found = iter([path])
         matched = False
