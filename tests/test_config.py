@@ -167,6 +167,26 @@ def test_a_walk_takes_each_folders_include_and_exclude_from_its_own_config(cli, 
     assert shown == ["b/deep/gen/tools.json", "b/keep/tools.json", "b/skip/tools.json"]
 
 
+def test_standard_input_named_by_stdin_filename_takes_that_files_config_and_exclude(cli, tmp_path: Path) -> None:
+    # as ruff does: an editor or a staged-content hook pipes the buffer in and names its file
+    (tmp_path / "catalint.toml").write_text('select = ["DESC-012"]\n')
+    (tmp_path / "b" / "skip").mkdir(parents=True)
+    (tmp_path / "b" / "catalint.toml").write_text('select = ["DESC-006"]\nexclude = ["skip"]\n')
+    text = json.dumps({"tools": [TOOL]})
+    args = ("lint", "--output-format", "json", "--no-gate", "-", "--stdin-filename")
+    assert codes(cli(*args, "b/tools.json", input=text)) == ["DESC-006"]
+    assert codes(cli(*args, "tools.json", input=text)) == ["DESC-012"]
+    assert codes(cli(*args, "b/skip/tools.json", input=text)) == ["DESC-006"]  # exclude alone: still linted
+    result = cli(*args, "b/skip/tools.json", "--force-exclude", input=text)
+    report = json.loads(result.stdout)
+    assert report["files"] == [] and result.exit_code == 0
+    assert report["notices"] == [
+        "notice: 1 file skipped: exclude covers it and force-exclude is on (b/skip/tools.json)"
+    ]
+    shown = cli("lint", "-", "--stdin-filename", "b/tools.json", "--show-settings", input=text).output
+    assert shown.startswith("file: b/tools.json\nconfig: b/catalint.toml\n")
+
+
 def test_explicit_config_overrides_discovery(cli, tmp_path: Path, catalog: Path) -> None:
     (tmp_path / "catalint.toml").write_text('ignore = ["DESC-012"]\n')
     other = tmp_path / "other.toml"

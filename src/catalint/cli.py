@@ -639,14 +639,16 @@ def lint(
     showing = show_files or show_settings  # checked before any server starts
     try:
         for file in ["-"] if live is not None else expand(list(paths) or ["."], resolver.for_dir, empty_dir, odd_entry):
-            settings = resolver.for_file(file)
-            if settings.force_exclude and file != "-" and settings.excludes(file):
-                skipped.append(file)
+            # as in ruff, standard input named by --stdin-filename is that file: its config, its exclude
+            named = stdin_filename if file == "-" and live is None else file
+            settings = resolver.for_file(named)
+            if settings.force_exclude and named != "-" and settings.excludes(named):
+                skipped.append(named)
                 continue
             if showing:  # nothing is read; a path that is not there is an error, as it would be
                 missing = file != "-" and not os.path.lexists(file)
-                shown = LoadError(file, "No such file or directory") if missing else Catalog(file, file, [], None)
-                loaded.append((file, settings, shown))
+                shown = LoadError(file, "No such file or directory") if missing else Catalog(named, named, [], None)
+                loaded.append((named, settings, shown))
                 if show_settings and not missing:  # the first file there is
                     break
                 continue
