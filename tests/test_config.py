@@ -711,6 +711,37 @@ def test_a_per_file_ignores_flag_that_matches_no_file_says_so_once(cli, tmp_path
     ]
 
 
+def test_a_per_file_ignores_flag_whose_rules_are_off_says_nothing(cli, tmp_path: Path) -> None:
+    # it matched the file: "matched no linted file" would send the user after a glob that is right
+    _two_servers(tmp_path)
+    report = json.loads(
+        cli("lint", "servers", "--no-gate", "--output-format", "json", "--per-file-ignores", "servers/*:TOK").output
+    )
+    assert report["notices"] == []
+
+
+def test_a_config_kept_elsewhere_reads_its_globs_from_the_working_folder_whatever_the_spelling(
+    cli, tmp_path: Path, monkeypatch
+) -> None:
+    # as ruff reads a --config's globs (the Action's config: .github/catalint.toml)
+    _two_servers(tmp_path)
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "catalint.toml").write_text(
+        'select = ["DESC"]\n[per-file-ignores]\n"servers/a/*.json" = ["DESC"]\n'
+    )
+    args = ["--no-gate", "--output-format", "json", "--config"]
+
+    def files_with_desc(*paths: str, config: str = "ci/catalint.toml") -> set[str]:
+        report = json.loads(cli("lint", *paths, *args, config).output)
+        return {Path(f["file"]).parent.name for f in report["findings"] if f["code"].startswith("DESC")}
+
+    assert files_with_desc("servers") == {"b"}
+    assert files_with_desc(str(tmp_path / "servers")) == {"b"}  # an absolute path: the same file
+    assert files_with_desc("servers/a/../a", "servers/b") == {"b"}
+    monkeypatch.chdir(tmp_path / "servers")  # from there the glob names no file, as in ruff
+    assert files_with_desc("a", "b", config="../ci/catalint.toml") == {"a", "b"}
+
+
 def test_a_per_tool_ignore_matches_names_as_fnmatch_does() -> None:
     """ToolIgnore.names looks names up in a set and compiles the wildcard globs into one pattern (20,000
     globs against 2,000 tools took 39 s one fnmatch at a time): the same answers as fnmatchcase."""

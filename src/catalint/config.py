@@ -120,6 +120,7 @@ class FileIgnore:
     label: str
     used: int = 0
     seen: bool = False  # a linted file matched its pattern while some of its rules ran
+    matched: bool = False  # a linted file matched its pattern
     # where its glob is read from, when not the settings' folder: the working directory for --per-file-ignores,
     # an extended file's folder for its own
     root: Path | None = None
@@ -201,6 +202,8 @@ class Settings:
                 for entry in self.per_file_ignores
                 if glob_match(self._rel_from(file_rel, file, entry.root), [entry.pattern])
             ]
+            for entry in self._file_entries:
+                entry.matched = True
         for entry in self._file_entries:
             if any(matches(r, code) for r in entry.rules):
                 return entry
@@ -259,7 +262,8 @@ class Settings:
 
 def flag_glob_notices(all_settings: list[Settings]) -> list[str]:
     """Notices for --per-file-ignores entries, each once however many config files it was applied to: one
-    that no linted file matched (most likely a mistyped glob), or that matched files but no finding."""
+    that no linted file matched (most likely a mistyped glob), or that matched files where its rules ran but
+    no finding. One whose rules were not selected says nothing, as in a config."""
     seen: dict[str, list[FileIgnore]] = {}
     for settings in all_settings:
         for entry in settings.per_file_ignores:
@@ -267,22 +271,27 @@ def flag_glob_notices(all_settings: list[Settings]) -> list[str]:
                 seen.setdefault(entry.label, []).append(entry)
     notices = []
     for label, copies in seen.items():
-        if not any(e.seen for e in copies):
+        if not any(e.matched for e in copies):
             notices.append(
                 f"{COMMAND_LINE}: notice: {label} matched no linted file"
                 " (a glob given on the command line is read from the working directory)"
             )
-        elif not any(e.used for e in copies):
+        elif any(e.seen for e in copies) and not any(e.used for e in copies):
             notices.append(f"{COMMAND_LINE}: notice: {label} matched no finding; remove it")
     return notices
 
 
 def _relative(file: str, root: Path) -> str:
-    """file's path from root, with / between parts; as given when it lies elsewhere."""
-    try:
-        return Path(file).resolve().relative_to(root).as_posix()
-    except ValueError:
-        return Path(file).as_posix()
+    """file's path from root, with / between parts. A file outside root (a --config kept in .github/) is
+    read from the working folder, as ruff reads a --config's globs, else by its whole path: the same
+    whatever spelling named it (servers, $PWD/servers, or legacy from inside servers)."""
+    resolved = Path(file).resolve()
+    for base in (root, Path.cwd().resolve()):
+        try:
+            return resolved.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return resolved.as_posix()
 
 
 def glob_match(rel: str, patterns: list[str]) -> bool:
