@@ -86,6 +86,18 @@ def test_statistics(cli, tmp_path: Path) -> None:
     assert len({row.rindex(" ") for row in rows}) == 1  # the rule names start in one column
 
 
+def test_statistics_name_every_severity_a_rules_findings_have(cli, tmp_path: Path) -> None:
+    # a file's config may lower a rule: the row must not say only the first severity it met
+    no_ann = {k: v for k, v in WEATHER.items() if k != "annotations"}
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        write_catalog(tmp_path / sub / "tools.json", [no_ann])
+    (tmp_path / "a" / "catalint.toml").write_text('[severity]\nDESC-006 = "info"\n')
+    out = cli("lint", "--statistics", "a/tools.json", "b/tools.json").stdout
+    assert "     2  DESC-006  [critical/info]  undocumented-required-argument" in out
+    assert "     2  DESC-012  [warning]        missing-annotations" in out
+
+
 def test_json_output_has_every_field_and_every_tool(cli, catalog: Path) -> None:
     data = json.loads(cli("lint", "--output-format", "json", "tools.json").stdout)
     (finding,) = data["findings"]
@@ -112,6 +124,28 @@ def test_json_output_has_every_field_and_every_tool(cli, catalog: Path) -> None:
     assert data["summary"]["tools"] == 2
     assert data["summary"]["failed"] is True
     assert data["errors"] == []
+
+
+def test_json_summary_failed_follows_the_exit_code_when_a_catalog_cannot_be_read(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "ok.json", [WEATHER])
+    (tmp_path / "bad.json").write_text("{")
+    result = cli("lint", "--output-format", "json", "ok.json", "bad.json")
+    assert result.exit_code == 2 and json.loads(result.stdout)["summary"]["failed"] is True
+    result = cli("lint", "--output-format", "json", "--no-gate", "--fail-severity", "critical", "ok.json")
+    assert json.loads(result.stdout)["summary"]["failed"] is (result.exit_code == 1)
+
+
+def test_fail_severity_takes_any_case_as_the_config_does(cli, catalog: Path) -> None:
+    for level in ("Warning", "CRITICAL", "info"):
+        result = cli("lint", "--no-gate", "--fail-severity", level, "tools.json")
+        assert result.exit_code == 1, result.output  # DESC-006 is critical
+    assert cli("lint", "--fail-severity", "bogus", "tools.json").exit_code == 2
+
+
+def test_dash_as_output_file_is_standard_output(cli, catalog: Path, tmp_path: Path) -> None:
+    result = cli("lint", "--output-format", "json", "-o", "-", "tools.json")
+    assert json.loads(result.stdout)["summary"]["findings"] == 1
+    assert not (tmp_path / "-").exists()
 
 
 def test_output_format_from_environment(cli, catalog: Path, monkeypatch: pytest.MonkeyPatch) -> None:

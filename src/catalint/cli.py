@@ -359,7 +359,7 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
 )
 @click.option(
     "--fail-severity",
-    type=click.Choice(["critical", "warning", "info"]),
+    type=click.Choice(["critical", "warning", "info"], case_sensitive=False),  # as the config and --severity
     help="Lowest severity that makes the run fail (default: critical).",
 )
 @click.option(
@@ -528,7 +528,7 @@ def lint(
     if ignore:
         overrides["ignore"] = _codes(ignore, "--ignore")
     if fail_severity:
-        overrides["fail-severity"] = fail_severity
+        overrides["fail-severity"] = fail_severity.lower()
     if include:
         overrides["include"] = list(include)
     if exclude:

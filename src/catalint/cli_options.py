@@ -69,8 +69,13 @@ def output_problem(value: str) -> str | None:
 def output_option(
     help_text: str = "Write the report here instead of stdout.", what: str = "report"
 ) -> Callable[[Any], Any]:
-    """-o/--output-file FILE, checked by output_target."""
-    return click.option("-o", "--output-file", type=click.Path(), callback=output_target(what), help=help_text)
+    """-o/--output-file FILE, checked by output_target; `-o -` is standard output, as `-` is standard input."""
+    check = output_target(what)
+
+    def target(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        return None if value == "-" else check(ctx, param, value)
+
+    return click.option("-o", "--output-file", type=click.Path(), callback=target, help=help_text)
 
 
 def bad_value_line(exc: click.BadParameter) -> str:

@@ -115,7 +115,7 @@ def format_json_chunks(run: Run, statistics: bool = False) -> Iterator[str]:
         "schema_warnings": schema_warnings,
         "by_rule": dict(sorted(run.by_rule().items())),
         **_quality_summary(run),
-        "failed": run.failing(),
+        "failed": run.failing() or bool(run.errors),  # as the exit code: a catalog that could not be read fails
     }
     rest = [
         '  "files": [\n' + ",\n".join(files) + "\n  ]" if files else '  "files": []',

@@ -10,17 +10,18 @@ from catalint.run import Run
 from catalint.tdqs import grade, mean_score, shown
 from catalint.text import NAME_COLUMN, clip, one_line
 
+_SERIOUS_FIRST = ("critical", "warning", "info")
+
 
 def format_text(run: Run, statistics: bool = False) -> str:
     lines: list[str] = []
-    severities: dict[str, str] = {}  # first severity seen per rule, for --statistics
+    severities: dict[str, set[str]] = {}  # per rule, for --statistics: a [severity] or a file's may differ
     # File names and catalog text never start a line of their own; each file and tool name is escaped once.
     names: dict[str, str] = {}
     for file_result, f in run.findings:
         severity = f.severity.label
-        if f.code not in severities:
-            severities[f.code] = severity
         if statistics:  # the counts stand in for the findings, as in ruff
+            severities.setdefault(f.code, set()).add(severity)
             continue
         span = f.span
         display = file_result.catalog.display
@@ -29,11 +30,14 @@ def format_text(run: Run, statistics: bool = False) -> str:
         lines.append(f"{where}:{span.line}:{span.col}: {f.code} [{severity}] {tool}: {one_line(f.message)}")
     if statistics and run.findings:
         counts = sorted(run.by_rule().items(), key=lambda kv: (-kv[1], kv[0]))
+        tags = {
+            code: "[" + "/".join(s for s in _SERIOUS_FIRST if s in levels) + "]" for code, levels in severities.items()
+        }
         code_width = max(len(code) for code, _ in counts)
-        tag_width = max(len(severities[code]) for code, _ in counts) + 2
+        tag_width = max(len(tags[code]) for code, _ in counts)
         for code, count in counts:
             r = get_rule(code)
-            tag = f"[{severities[code]}]"
+            tag = tags[code]
             lines.append(f"{count:>6}  {code:<{code_width}}  {tag:<{tag_width}}  {r.name if r else ''}".rstrip())
     if run.show_scores:
         lines += score_tables(run)
