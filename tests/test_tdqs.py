@@ -321,6 +321,17 @@ def test_repeated_sentence_lowers_conciseness() -> None:
     assert notes(w, "conciseness") == [f"repeats itself: {sentence!r}"]
 
 
+def test_a_short_sentence_said_twice_and_a_filler_said_twice_are_counted_as_the_rule_text_says() -> None:
+    # `catalint rule TDQS`: a sentence of 15 characters or more; a penalty per distinct filler phrase
+    short = tdqs(tool(description="Read the file. Read the file. Returns the contents of the file at the path."))
+    assert values(short)["conciseness"] == 1.0  # "read the file" is 13 characters
+    longer = tdqs(tool(description="Read the whole file. Read the whole file. Returns the contents at the path."))
+    assert values(longer)["conciseness"] == pytest.approx(0.7)
+    twice = tdqs(tool(description="Search the index very, very fast for issues matching a query and a label."))
+    assert values(twice)["conciseness"] == pytest.approx(0.9)
+    assert notes(twice, "conciseness") == ["filler: 'very'"]
+
+
 def test_four_words_said_three_times_lower_conciseness() -> None:
     text = "Find open pull requests by author, find open pull requests by label, or find open pull requests by team."
     varied = "Find open pull requests by author, list merged ones by label, or view draft changes by their team."

@@ -46,6 +46,7 @@ FILLER_PENALTY = 0.1  # per distinct filler phrase, up to FILLER_MAX
 FILLER_MAX = 0.3
 REPEAT_PENALTY = 0.3  # a sentence said twice, or a word sequence said three times
 REPEAT_MIN_TEXT = 60  # characters: shorter descriptions are not checked for repetition
+REPEAT_MIN_SENTENCE = 15  # characters: a shorter sentence said twice ("See below.") is no padding
 REPEAT_MAX_WORDS = 50_000  # a word sequence said three times is looked for in the first 50,000 words (memory)
 REPEAT_MAX_CHARS = 1_000_000  # repetition is looked for in the first 1,000,000 characters (memory)
 WALL_AT = 500  # characters without a paragraph break or list: a wall of text ...
@@ -267,7 +268,7 @@ def _repetition(text: str) -> str | None:
     if len(set(keys)) < len(keys):  # some sentence key comes twice
         seen: set[str] = set()
         for i, key in enumerate(keys):
-            if len(key) >= 15 and key in seen:
+            if len(key) >= REPEAT_MIN_SENTENCE and key in seen:
                 return _SENTENCE.split(text)[i].strip()[:60]
             seen.add(key)
     # A sequence said three times needs its first word said three times: two repeats at least.
@@ -390,13 +391,15 @@ Heuristics and weights:
                        the argument name; a required argument weighs {REQUIRED_WEIGHT:g}, an optional one 1.
                        An object whose every field is described counts as described
                        (as for DESC-006). 1 when there are no arguments.
-  conciseness    {WEIGHTS["conciseness"]:.2f}  1, minus {FILLER_PENALTY} per filler phrase, at most {FILLER_MAX}:
+  conciseness    {WEIGHTS["conciseness"]:.2f}  1, minus {FILLER_PENALTY} per distinct filler phrase, at most {FILLER_MAX}:
 {_wrap(", ".join(FILLER) + ";")}
-                       minus {REPEAT_PENALTY} when a sentence is said twice or a four-word sequence three
-                       times (checked from {REPEAT_MIN_TEXT} characters, in the first {REPEAT_MAX_CHARS:,};
-                       sequences in the first {REPEAT_MAX_WORDS:,} words), minus {WALL_PENALTY} for a block over
-                       {WALL_AT} characters without a paragraph break or list ({WALL_HEAVY_PENALTY} over
-                       {WALL_HEAVY_AT}); never below 0; 0 when there is no description.
+                       minus {REPEAT_PENALTY} when a sentence of {REPEAT_MIN_SENTENCE} characters or more (its
+                       words, lower-cased, one space apart) is said twice or a four-word
+                       sequence three times (checked from {REPEAT_MIN_TEXT} characters, in the first
+                       {REPEAT_MAX_CHARS:,}; sequences in the first {REPEAT_MAX_WORDS:,} words), minus
+                       {WALL_PENALTY} for a block over {WALL_AT} characters without a paragraph break
+                       or list ({WALL_HEAVY_PENALTY} over {WALL_HEAVY_AT}); never below 0; 0 when there is
+                       no description.
   returns        {WEIGHTS["returns"]:.2f}  1 when the tool declares an outputSchema object or its description
                        says what comes back (DESC-010's words: returns, output, result,
                        response, yields, produces, ...; in Chinese or Japanese 返回, 结果,
