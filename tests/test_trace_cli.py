@@ -726,6 +726,18 @@ def test_a_spec_target_of_another_block_names_its_home(cli, tmp_path: Path) -> N
     assert "distractors:" in line
 
 
+@pytest.mark.parametrize("block", ["equal_function_sets", "token_efficiency"])
+def test_a_class_name_given_twice_is_an_error_at_the_second(cli, tmp_path: Path, block: str) -> None:
+    # two classes of one name counted two misses and the report named one
+    spec = f"{block}:\n  classes:\n    - {{name: search, members: [a.s]}}\n    - {{name: search, members: [b.s]}}\n"
+    (tmp_path / "spec.yaml").write_text(spec)
+    write_json(tmp_path / "run.json", HIT)
+    line = one_error_line(cli("trace", "score", "run.json", "--spec", "spec.yaml"))
+    assert line.startswith("spec.yaml:4:14: error: class name 'search' is given twice (classes[0] and classes[1])")
+    line = one_error_line(cli("trace", "score", "run.json", "--class", "a=x.y", "--class", "a=x.z"))
+    assert line == "error: --class: class name 'a' is given twice: name each class once"
+
+
 UNKNOWN_KEY_SPEC = "distractors:\n  count: 1\n  source: {from: catalog}\n  correct: [a]\n  bogus: 1\n"
 
 

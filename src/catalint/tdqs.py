@@ -391,7 +391,7 @@ Heuristics and weights:
                        the argument name; a required argument weighs {REQUIRED_WEIGHT:g}, an optional one 1.
                        An object whose every field is described counts as described
                        (as for DESC-006). 1 when there are no arguments.
-  conciseness    {WEIGHTS["conciseness"]:.2f}  1, minus {FILLER_PENALTY} per distinct filler phrase, at most {FILLER_MAX}:
+  conciseness    {WEIGHTS["conciseness"]:.2f}  1 minus {FILLER_PENALTY} per filler phrase (once each), max {FILLER_MAX}:
 {_wrap(", ".join(FILLER) + ";")}
                        minus {REPEAT_PENALTY} when a sentence of {REPEAT_MIN_SENTENCE} characters or more (its
                        words, lower-cased, one space apart) is said twice or a four-word

@@ -90,6 +90,11 @@ def score_cmd(
                         f"--class: expected NAME=ID,ID such as search=brave.web_search,google.search, got {value!r}"
                     )
                 parsed.append(EqClass(name.strip(), tuple(ids)))
+            known = [c.name for c in scenario.classes or []]
+            for c in parsed:
+                if c.name in known:
+                    raise GateError(f"--class: class name {c.name!r} is given twice: name each class once")
+                known.append(c.name)
             scenario.classes = (scenario.classes or []) + parsed
             if not any(block == "equal_function_sets" for block, _ in scenario.checks):
                 from catalint.trace_scenario import BLOCKS

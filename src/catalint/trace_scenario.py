@@ -144,9 +144,9 @@ def parse_scenario(entry: dict[str, Any], where: str, fail: Any) -> Scenario:
     """A scenario from a schema-valid entry; fail(message, pointer) raises a positioned error."""
     s = Scenario(str(entry.get("name", "traces")), entry.get("prompt"), entry.get("servers"), locate=fail)
     if "equal_function_sets" in entry:
-        s.classes = _classes(entry["equal_function_sets"]["classes"])
+        s.classes = _classes(entry["equal_function_sets"]["classes"], "/equal_function_sets", fail)
     if "token_efficiency" in entry:
-        s.te_classes = _classes(entry["token_efficiency"]["classes"])
+        s.te_classes = _classes(entry["token_efficiency"]["classes"], "/token_efficiency", fail)
     if "tool_selection" in entry:
         s.floor = dict(entry["tool_selection"])
     if "distractors" in entry:
@@ -170,7 +170,17 @@ def parse_scenario(entry: dict[str, Any], where: str, fail: Any) -> Scenario:
     return s
 
 
-def _classes(items: list[dict[str, Any]]) -> list[EqClass]:
+def _classes(items: list[dict[str, Any]], block: str, fail: Any) -> list[EqClass]:
+    """The classes of a block; a name given twice is an error at the second (the report names missed classes
+    by name, so two of one name would count two misses and show one)."""
+    first: dict[str, int] = {}
+    for j, c in enumerate(items):
+        k = first.setdefault(c["name"], j)
+        if k != j:
+            raise fail(
+                f"class name {c['name']!r} is given twice (classes[{k}] and classes[{j}]): name each class once",
+                f"{block}/classes/{j}/name",
+            )
     return [EqClass(c["name"], tuple(c["members"])) for c in items]
 
 
