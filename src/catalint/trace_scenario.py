@@ -423,7 +423,9 @@ percent is taken (efficiency, a mean of per-run ratios, aside).
 A run: {{"tool_calls": [{{"name", "server"?, "args"?, "error"? | "is_error"?,
 "result"?}}], "conversation": {{"tokens": {{"total": N}}}}, "cost": X, "prompt"?}}.
 A call without a server takes it from the one catalog that has the tool (or
-from an mcp__SERVER__TOOL name). Missing args count as {{}}. A call errored when
+from an mcp__SERVER__TOOL name); with a single catalog, a tool none has is
+taken as that server's too, so a misspelt name is reported as
+server.misspelt, no such tool. Missing args count as {{}}. A call errored when
 error is set, is_error is true, or result.isError is true.
 
 Selection F1 (equal_function_sets:; MSC-Bench, arXiv:2510.19423). Classes of
