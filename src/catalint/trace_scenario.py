@@ -464,8 +464,10 @@ such as weather, is left out) or look-alikes of the `of` tools (_v2, _internal, 
 {{from: near_duplicate, of: [...]}}), generated deterministically: `catalint
 trace distract` writes the same padded catalog to present to the agent. Each
 distinct tool a run chose is correct (in correct:), a distractor, or out of
-scope. accuracy = correct x 100 / (correct + distractor); nothing in scope
-scores 0, or 100 when correct: is empty. A run is clean when it chose a correct
+scope. accuracy = correct x 100 / (correct + distractor), each counted over
+all the runs (a run that chose nothing in scope adds nothing there; it is not
+clean, so certified_lower counts it); nothing in scope in any run scores 0,
+or 100 when correct: is empty. A run is clean when it chose a correct
 tool and no distractor; certified_lower is the one-sided Clopper-Pearson exact
 95% lower bound on the clean-run rate, in percent, floored to 0.01 (a
 floating-point tail settles each grid point, exact integer arithmetic the
