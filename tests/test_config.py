@@ -161,6 +161,18 @@ def test_a_walk_takes_each_folders_include_and_exclude_from_its_own_config(cli, 
     assert cli("lint", "--show-files", "b").output.splitlines() == expected
     monkeypatch.chdir(tmp_path / "b")
     assert cli("lint", "--show-files", ".").output.splitlines() == [p.removeprefix("b/") for p in expected]
+    # --exclude and --include are read from the directory argument, nested configs or not (and replace
+    # every config's: top-only, skip and deep/gen are back)
+    monkeypatch.chdir(tmp_path)
+    assert cli("lint", "--show-files", ".", "--exclude", "b/keep").output.splitlines() == [
+        "b/extra.json",
+        "b/deep/gen/tools.json",
+        "b/skip/tools.json",
+        "b/top-only/x.json",
+        "top-only/tools.json",
+    ]
+    shown = cli("lint", "--show-files", ".", "--include", "b/*.json").output.splitlines()  # fnmatch: * crosses /
+    assert shown == ["b/extra.json", "b/keep/tools.json", "b/top-only/x.json"]
     # one --config for everything: its globs, from the directory argument, as before
     monkeypatch.chdir(tmp_path)
     shown = cli("lint", "--show-files", "--config", "catalint.toml", ".").output.splitlines()
@@ -185,6 +197,21 @@ def test_standard_input_named_by_stdin_filename_takes_that_files_config_and_excl
     ]
     shown = cli("lint", "-", "--stdin-filename", "b/tools.json", "--show-settings", input=text).output
     assert shown.startswith("file: b/tools.json\nconfig: b/catalint.toml\n")
+
+
+def test_a_linked_catalog_is_matched_by_its_own_name_not_its_targets(cli, tmp_path: Path) -> None:
+    # a link into a shared folder outside the project: per-file-ignores and force-exclude go by vendor/tools.json
+    (tmp_path / "shared").mkdir()
+    write_catalog(tmp_path / "shared" / "tools.json", [TOOL])
+    (tmp_path / "proj" / "vendor").mkdir(parents=True)
+    (tmp_path / "proj" / "vendor" / "tools.json").symlink_to(tmp_path / "shared" / "tools.json")
+    config = tmp_path / "proj" / "catalint.toml"
+    config.write_text('[per-file-ignores]\n"vendor/*.json" = ["ALL"]\n')
+    os.chdir(tmp_path / "proj")
+    assert codes(cli("lint", "--output-format", "json", "vendor/tools.json")) == []
+    assert codes(cli("lint", "--output-format", "json", ".", "--include", "*.json")) == []
+    config.write_text('exclude = ["vendor"]\nforce-exclude = true\n')
+    assert json.loads(cli("lint", "--output-format", "json", "vendor/tools.json").stdout)["files"] == []
 
 
 def test_explicit_config_overrides_discovery(cli, tmp_path: Path, catalog: Path) -> None:
@@ -246,6 +273,11 @@ def test_a_flag_decides_every_rule_it_names_however_specifically_the_config_name
     config.write_text('select = ["ALL"]\nignore = ["DESC-012"]\n')
     assert "DESC-012" in codes(cli("lint", "--output-format", "json", "--extend-select", "ALL", str(catalog)))
     assert "DESC-012" not in codes(cli("lint", "--output-format", "json", "--extend-select", "CMP", str(catalog)))
+    # C and CM name profile rules too, which ALL leaves out: ALL does not decide them
+    from catalint.config import _covers
+
+    assert not any(_covers("ALL", p) for p in ("C", "CM", "CMP", "CMP-GEM", "cm"))
+    assert all(_covers("ALL", p) for p in ("CAT", "DESC-001", "ALL", "SEC"))
     # within one layer the more specific of select and ignore still wins
     result = cli("lint", "--output-format", "json", "--ignore", "DESC", "--extend-select", "DESC-012", str(catalog))
     assert [c for c in codes(result) if c.startswith("DESC")] == ["DESC-012"]
@@ -708,6 +740,20 @@ def test_a_per_file_ignores_flag_that_matches_no_file_says_so_once(cli, tmp_path
     )
     assert stale["notices"] == [
         "command line: notice: per-file-ignores 'servers/*' (DESC-005) matched no finding; remove it"
+    ]
+
+
+def test_a_per_file_ignores_flag_matching_only_the_baseline_still_says_it_matched_no_linted_file(
+    cli, tmp_path: Path
+) -> None:
+    _two_servers(tmp_path)
+    (tmp_path / "old").mkdir()
+    write_catalog(tmp_path / "old" / "tools.json", [BARE])
+    args = ["lint", "servers/a/tools.json", "--no-gate", "--output-format", "json", "--baseline", "old/tools.json"]
+    report = json.loads(cli(*args, "--per-file-ignores", "old/*:DESC").output)
+    assert report["notices"] == [
+        "command line: notice: per-file-ignores 'old/*' (DESC) matched no linted file"
+        " (a glob given on the command line is read from the working directory)"
     ]
 
 

@@ -564,6 +564,11 @@ def lint(
             fail(f"error: --report: expected FORMAT:FILE, got {value!r}")
         if fmt not in OUTPUT_FORMATS:
             fail(f"error: --report: unknown format {fmt!r} (use {', '.join(OUTPUT_FORMATS)})")
+        if target == "-":  # standard output, as for -o: only one report can go there
+            if output_file is None:
+                fail(f"error: --report {value}: the {output_format} report already goes to standard output (give -o)")
+            extra_reports.append((fmt, None))
+            continue
         problem = output_problem(target)  # as -o's: before any work, so that a run that cannot end writes nothing
         if problem is not None:
             fail(f"{target}: error: cannot write report: {problem}")

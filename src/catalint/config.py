@@ -140,6 +140,8 @@ class Settings:
     include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     force_exclude: bool = False  # exclude also files named on the command line (pre-commit names each one)
+    # include/exclude given by a flag (--include, --exclude): a walk reads them from its directory argument
+    flag_globs: dict[str, bool] = field(default_factory=dict)
     tool_token_budget: int = DEFAULT_TOOL_TOKEN_BUDGET
     catalog_token_budget: int | None = None  # TOK-002 is silent until one is set
     gate: list[Any] | None = None  # gate.Check entries; None: the default gate
@@ -285,7 +287,8 @@ def _relative(file: str, root: Path) -> str:
     """file's path from root, with / between parts. A file outside root (a --config kept in .github/) is
     read from the working folder, as ruff reads a --config's globs, else by its whole path: the same
     whatever spelling named it (servers, $PWD/servers, or legacy from inside servers)."""
-    resolved = Path(file).resolve()
+    path = Path(file)  # a link is matched by its own name, not by where it points
+    resolved = path.parent.resolve() / path.name if path.name not in ("", ".", "..") else path.resolve()
     for base in (root, Path.cwd().resolve()):
         try:
             return resolved.relative_to(base).as_posix()
@@ -325,8 +328,8 @@ def _uncovered(selectors: list[str], over: list[str]) -> list[str]:
 
 def _covers(outer: str, inner: str) -> bool:
     outer, inner = outer.upper(), inner.upper()
-    if outer == "ALL":
-        return not inner.startswith("CMP")
+    if outer == "ALL":  # not C, CM, CMP...: they also name the profile rules ALL leaves out
+        return not ("CMP".startswith(inner) or inner.startswith("CMP"))
     return inner != "ALL" and inner.startswith(outer)
 
 
@@ -473,8 +476,10 @@ def apply_table(
         settings.fail_severity = _severity(table["fail-severity"], _named(where, "fail-severity"))
     if "include" in table:
         settings.include = _strings(table["include"], _named(where, "include"))
+        settings.flag_globs["include"] = where == COMMAND_LINE
     if "exclude" in table:
         settings.exclude = _strings(table["exclude"], _named(where, "exclude"))
+        settings.flag_globs["exclude"] = where == COMMAND_LINE
     if "force-exclude" in table:
         if not isinstance(table["force-exclude"], bool):
             raise ConfigError(

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from catalint.config import DEFAULT_INCLUDE, Settings, glob_match
+from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE, Settings, glob_match
 from catalint.loader import LoadError, special_kind
 from catalint.text import one_line
 
@@ -38,14 +38,19 @@ def walk_catalogs(
             what = exc.strerror or str(exc)
             on_problem(str(exc.filename), LoadError(str(exc.filename), f"cannot list this folder: {what}"))
 
+    below: dict[str, Settings] = {}  # each folder's settings, handed to its subfolders
     for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
         base = Path(root)
-        here = settings if settings_for_dir is None else settings_for_dir(base)
-        rel_root = _rel_root(base, directory, here if here is not settings else None)
-        dirs[:] = sorted(d for d in dirs if not glob_match(rel_root + d, here.exclude))
+        here = below.pop(root, settings)
+        if settings_for_dir is not None and root != str(directory) and not CONFIG_NAMES_SET.isdisjoint(files):
+            here = settings_for_dir(base)  # a config file here (a pyproject.toml may have no table: it says)
+        nested = here if here is not settings else None
+        rel_inc = _rel_root(base, directory, nested, "include")
+        rel_exc = _rel_root(base, directory, nested, "exclude")
+        dirs[:] = sorted(d for d in dirs if not glob_match(rel_exc + d, here.exclude))
+        below.update((os.path.join(root, d), here) for d in dirs)
         for name in sorted(files):
-            rel = rel_root + name
-            if glob_match(rel, here.include) and not glob_match(rel, here.exclude):
+            if glob_match(rel_inc + name, here.include) and not glob_match(rel_exc + name, here.exclude):
                 kind = special_kind(base / name)
                 if kind is None:
                     yield str(base / name)
@@ -55,11 +60,15 @@ def walk_catalogs(
                     )
 
 
-def _rel_root(base: Path, directory: Path, nested: Settings | None) -> str:
-    """The path of a walked folder that globs with a slash match, "" or ending in "/": from the folder of
-    nested's config file (one below the directory argument), else from the directory argument."""
+CONFIG_NAMES_SET = frozenset(CONFIG_NAMES)
+
+
+def _rel_root(base: Path, directory: Path, nested: Settings | None, which: str) -> str:
+    """The path of a walked folder that which's globs (include or exclude) with a slash match, "" or ending in
+    "/": from the folder of nested's config file (one below the directory argument), else, or when a flag gave
+    them, from the directory argument."""
     rel = base.relative_to(directory).as_posix()
-    if nested is not None and nested.path is not None:
+    if nested is not None and nested.path is not None and not nested.flag_globs.get(which):
         from_config = os.path.relpath(base, nested.path.parent)
         if not from_config.startswith(".."):
             rel = Path(from_config).as_posix()
