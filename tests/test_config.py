@@ -199,6 +199,18 @@ def test_standard_input_named_by_stdin_filename_takes_that_files_config_and_excl
     assert shown.startswith("file: b/tools.json\nconfig: b/catalint.toml\n")
 
 
+def test_a_broken_config_in_a_folder_of_no_catalogs_does_not_stop_a_walk(cli, tmp_path: Path) -> None:
+    # a Python subproject's test fixture, say; its config is an error only where a catalog below it is linted
+    (tmp_path / "fixtures" / "bad").mkdir(parents=True)
+    (tmp_path / "fixtures" / "bad" / "pyproject.toml").write_text("[tool.catalint\nselect = 1\n")
+    write_catalog(tmp_path / "tools.json", [TOOL])
+    result = cli("lint", "--output-format", "json", ".")
+    assert result.exit_code == 1 and codes(result) == ["DESC-006", "DESC-012"]
+    write_catalog(tmp_path / "fixtures" / "bad" / "tools.json", [TOOL])
+    result = cli("lint", ".")
+    assert result.exit_code == 2 and "fixtures/bad/pyproject.toml:1:15: invalid TOML" in result.stderr
+
+
 def test_a_linked_catalog_is_matched_by_its_own_name_not_its_targets(cli, tmp_path: Path) -> None:
     # a link into a shared folder outside the project: per-file-ignores and force-exclude go by vendor/tools.json
     (tmp_path / "shared").mkdir()

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE, Settings, glob_match
+from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE, ConfigError, Settings, glob_match
 from catalint.loader import LoadError, special_kind
 from catalint.text import one_line
 
@@ -43,7 +43,10 @@ def walk_catalogs(
         base = Path(root)
         here = below.pop(root, settings)
         if settings_for_dir is not None and root != str(directory) and not CONFIG_NAMES_SET.isdisjoint(files):
-            here = settings_for_dir(base)  # a config file here (a pyproject.toml may have no table: it says)
+            try:  # a config file here (a pyproject.toml may have no table: it says)
+                here = settings_for_dir(base)
+            except ConfigError:  # said when a catalog below it is linted; a folder of none is no error
+                pass
         nested = here if here is not settings else None
         rel_inc = _rel_root(base, directory, nested, "include")
         rel_exc = _rel_root(base, directory, nested, "exclude")
