@@ -760,6 +760,8 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "Number of days (default: 7)",
         "Defaults to 'Paris' when omitted.",
         "Units. Defaults to metric.",
+        "Version tag. Defaults to 'latest'.",  # quoted, a relative word is a value
+        "Position. Default: lastly.",  # the word is another one
         "Whether to round. Defaults to false",
         "Sheets to create. Default: ['Sheet1'].",
         "Maximum passages to return (default 8)",
@@ -821,6 +823,11 @@ def test_desc009_examples_given_in_words(text: str) -> None:
         "City. Set days=max_days to see the whole range.",  # no literal value
         "City. Body weight: IBW = 50 kg + 2.3 kg per inch.",  # IBW is no argument of the tool
         "City. Use limit=10 for the top ten.",
+        # a word that names a point relative to the call, not a value (github, excel servers)
+        "City (optional, defaults to latest)",
+        "City. Default: Now",
+        "City; position of the new sheet. Default: last.",
+        "City, defaults to current.",
     ],
 )
 def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:

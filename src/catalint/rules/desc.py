@@ -585,9 +585,12 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
 # would be ("defaults to 10", "default: 'json'", "Defaults to false.", "a default timeout of 30
 # seconds"), not a default behaviour ("defaults to the last 24 hours", "the default is used").
 _LITERAL = r"""[-+~]?\d|["'`]|(?:true|false|null)\b"""  # a value written as such: "(default ~8)", "Default false."
+# A word alone that names a point relative to the call, not a value: "defaults to latest" (commit),
+# "Default: Now", "Default: last." (position). Quoted, it is a value: "defaults to 'latest'".
+_RELATIVE = r"(?:latest|newest|oldest|now|today|current|last|first|next|previous|recent)\b"
 _DEFAULT_VALUE = (
     r"""(?:[-+~]?\d|["'`\[{]|(?:true|false|null|none)\b"""
-    r"|(?!(?:the|a|an|used|applied|set|given|provided|ignored)\b)[\w.-]+\s*(?:[.,;)]|$))"
+    rf"|(?!(?:the|a|an|used|applied|set|given|provided|ignored)\b)(?!{_RELATIVE}\s*(?:[.,;)]|$))[\w.-]+\s*(?:[.,;)]|$))"
 )
 # (key word, pattern, window). Each form is looked for only in a text that holds its key word (a
 # substring test in C), which is far cheaper than one search with every form in it. Without a window
@@ -784,7 +787,9 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     'domain="article"'), or a worked call of the tool by its own name with a
     value ('>> get_market_cap("20150720", "005930")', 'get_weather(city="Paris")';
     not 'get_weather()' nor 'get_weather(city)'). Not a behaviour ("defaults to the last hour",
-    "defaults to the user's settings", "By default, results are sorted"), nor a
+    "defaults to the user's settings", "By default, results are sorted"; nor a
+    bare word for a point relative to the call: "defaults to latest", "Default:
+    now", "Default: last"; quoted it is a value: "defaults to 'latest'"), nor a
     default that marks no value ("`mode` (uses the server default)"), nor an
     assignment with no literal value ("start=next_start") or to a name that is
     no argument of the tool ("IBW = 50 kg"). An array argument's `items` with
