@@ -1162,6 +1162,26 @@ def test_desc013_near_misses(desc: str) -> None:
     assert not fires("DESC-013", tool(inputSchema=s)), desc
 
 
+@pytest.mark.parametrize(
+    ("name", "desc", "fires_"),
+    [
+        ("type", "annotation or alert", True),  # the name is the label (mcp-grafana get_annotations)
+        ("filter.mode", "fast, balanced or thorough.", True),
+        ("sort_order", "asc or desc", True),
+        ("owner", "username or organization", False),  # no label: kinds of value
+        ("type", "The kind of object, a page or a database", False),  # prose, not only the values
+        ("type", "Annotation or alert", False),  # a sentence, capitalised
+        ("mytype", "annotation or alert", False),  # the label word inside another word
+    ],
+)
+def test_desc013_the_arguments_name_as_the_label_of_a_bare_list(name: str, desc: str, fires_: bool) -> None:
+    outer, _, last = name.rpartition(".")
+    prop: dict[str, Any] = {last: {"type": "string", "description": desc}}
+    if outer:  # a nested argument: filter.mode
+        prop = {outer: {"type": "object", "properties": prop}}
+    assert bool(run("DESC-013", tool(inputSchema=schema(prop)))) is fires_
+
+
 def test_desc013_shows_glossed_values_without_their_notes() -> None:
     desc = "The direction: 'forward' (oldest first) or 'backward' (newest first, default)"
     (finding,) = run("DESC-013", tool(inputSchema=schema({"direction": {"type": "string", "description": desc}})))

@@ -976,6 +976,16 @@ _LABELLED = LazyRegex(
     re.IGNORECASE,
 )
 # "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
+# The argument's own name as the label, the description only the values: "type": "annotation or alert",
+# "mode": "fast, balanced or thorough" (not "owner": "username or organization": kinds of value, no label).
+_NAME_LABELS = LazyRegex(rf"(?:^|[._\[\]-])(?:{'|'.join(_LABEL_WORDS)})$", re.IGNORECASE)
+_BARE_LIST = LazyRegex(r"\s*[a-z][\w-]*(?:\s*,\s*[a-z][\w-]*)*,?\s+or\s+[a-z][\w-]*\s*\.?\s*")
+
+
+def _bare_values(text: str) -> list[str]:
+    return [w for w in re.split(r"\s*,\s*|\s+or\s+", text.strip().rstrip(".")) if w and w != "or"]
+
+
 _BULLETS = LazyRegex(
     rf"\b(?:{_STRONG}|options?(?:\s+are)?)\s*:\s*\n"
     rf"(?P<bullets>(?:[ \t]*[-*•][ \t]*{_VALUE}[ \t]*(?:[-–:(][^\n]*)?(?:\n|$)){{2,}})",
@@ -1125,8 +1135,10 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     "5d"", "One of the '=' or '!='", or a sentence that labels a kind of value
     (type, kind, status, state, mode, level, scope, order, method, unit, ...)
     and then only lists values: "Operation type: 'replace', 'add', 'remove'",
-    "Recall status (ongoing, completed, terminated)". A quoted value may carry
-    a short note in brackets: "Query type: 'range' (default) or 'instant'",
+    "Recall status (ongoing, completed, terminated)", or the argument's own name
+    as that label with a description that is only the values ("type": "comment
+    or reminder"; not "owner": "username or organization", which names kinds of
+    value). A quoted value may carry a short note in brackets: "Query type: 'range' (default) or 'instant'",
     '"profile" (flamegraph), "metrics" (time-series), or "both" (default)'.
     Lists introduced as
     examples ("e.g. Paris or Osaka", "such as ...", "(e.g., image/png,
@@ -1160,12 +1172,13 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
             continue
         starts = _intro_positions(text)
         labels = _label_positions(text)
-        if not starts and not labels:
+        named = _NAME_LABELS.search(arg.name) is not None and _BARE_LIST.fullmatch(text) is not None
+        if not starts and not labels and not named:
             continue
         types = arg.types()
         if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
-        values = _spelled_out_values(text, starts, labels)
+        values = _spelled_out_values(text, starts, labels) or (_bare_values(text) if named else None)
         if values and not _enum_elsewhere(tool, arg, values) and not _OPEN_SET.search(text):
             shown = ", ".join(values[:6]) + (", …" if len(values) > 6 else "")
             yield Hit(
