@@ -151,6 +151,8 @@ def test_dash_as_output_file_is_standard_output(cli, catalog: Path, tmp_path: Pa
     assert not (tmp_path / "-").exists()
     result = cli("lint", "--report", "json:-", "tools.json")  # the text report is there already
     assert result.exit_code == 2 and "already goes to standard output" in result.stderr
+    result = cli("lint", "-o", "out.txt", "--report", "json:-", "--report", "sarif:-", "tools.json")
+    assert result.exit_code == 2 and "another --report already goes to standard output" in result.stderr
 
 
 def test_output_format_from_environment(cli, catalog: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -199,6 +199,27 @@ def test_standard_input_named_by_stdin_filename_takes_that_files_config_and_excl
     assert shown.startswith("file: b/tools.json\nconfig: b/catalint.toml\n")
 
 
+def test_a_walk_through_a_linked_directory_argument_reads_nested_globs_from_the_config(cli, tmp_path: Path) -> None:
+    (tmp_path / "proj" / "sub" / "gen").mkdir(parents=True)
+    (tmp_path / "proj" / "sub" / "catalint.toml").write_text('exclude = ["gen/*"]\n')  # a slash glob
+    write_catalog(tmp_path / "proj" / "sub" / "tools.json", [TOOL])
+    write_catalog(tmp_path / "proj" / "sub" / "gen" / "tools.json", [TOOL])
+    (tmp_path / "link").symlink_to(tmp_path / "proj")
+    assert cli("lint", "--show-files", "link").output.splitlines() == ["link/sub/tools.json"]
+    assert cli("lint", "--show-files", "proj").output.splitlines() == ["proj/sub/tools.json"]
+
+
+def test_force_exclude_reads_an_exclude_flag_from_the_working_folder(cli, tmp_path: Path) -> None:
+    # as the walk from there does; the nearest config's folder is where its own globs are read from
+    (tmp_path / "sub" / "gen" / "x").mkdir(parents=True)
+    (tmp_path / "sub" / "catalint.toml").write_text("")
+    write_catalog(tmp_path / "sub" / "gen" / "x" / "tools.json", [TOOL])
+    named = ["lint", "--force-exclude", "--output-format", "json", "sub/gen/x/tools.json"]
+    assert json.loads(cli(*named, "--exclude", "sub/gen/x").stdout)["files"] == []
+    assert len(json.loads(cli(*named, "--exclude", "gen/x").stdout)["files"]) == 1
+    assert cli("lint", "--show-files", "--exclude", "sub/gen/x", ".").output.startswith(".: notice: no catalog")
+
+
 def test_a_broken_config_in_a_folder_of_no_catalogs_does_not_stop_a_walk(cli, tmp_path: Path) -> None:
     # a Python subproject's test fixture, say; its config is an error only where a catalog below it is linted
     (tmp_path / "fixtures" / "bad").mkdir(parents=True)
@@ -290,6 +311,20 @@ def test_a_flag_decides_every_rule_it_names_however_specifically_the_config_name
 
     assert not any(_covers("ALL", p) for p in ("C", "CM", "CMP", "CMP-GEM", "cm"))
     assert all(_covers("ALL", p) for p in ("CAT", "DESC-001", "ALL", "SEC"))
+    # ALL decides the CAT rules a layer below named by C, and leaves its CMP rules as they were
+    config.write_text('ignore = ["C"]\n')
+    shown = cli("lint", "--show-settings", "--output-format", "json", "--extend-select", "ALL", str(catalog)).output
+    rules = json.loads(shown)["rules"]
+    assert "CAT-001" in rules and not any(r.startswith("CMP") for r in rules)
+    config.write_text('extend-select = ["C"]\n[severity]\nC = "info"\n')
+    shown = cli("lint", "--show-settings", "--output-format", "json", "--ignore", "ALL", str(catalog)).output
+    assert {r[:3] for r in json.loads(shown)["rules"]} == {"CMP"}
+    from catalint.config import SettingsResolver
+    from catalint.model import Severity
+
+    settings = SettingsResolver(config, {"severity": {"ALL": "critical"}}).for_dir(tmp_path)
+    assert settings.severity_of("CAT-001", Severity.WARNING) is Severity.CRITICAL
+    assert settings.severity_of("CMP-GEM-006", Severity.CRITICAL) is Severity.INFO
     # within one layer the more specific of select and ignore still wins
     result = cli("lint", "--output-format", "json", "--ignore", "DESC", "--extend-select", "DESC-012", str(catalog))
     assert [c for c in codes(result) if c.startswith("DESC")] == ["DESC-012"]

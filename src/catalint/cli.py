@@ -567,6 +567,8 @@ def lint(
         if target == "-":  # standard output, as for -o: only one report can go there
             if output_file is None:
                 fail(f"error: --report {value}: the {output_format} report already goes to standard output (give -o)")
+            if any(t is None for _, t in extra_reports):
+                fail(f"error: --report {value}: another --report already goes to standard output")
             extra_reports.append((fmt, None))
             continue
         problem = output_problem(target)  # as -o's: before any work, so that a run that cannot end writes nothing

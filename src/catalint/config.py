@@ -140,6 +140,11 @@ class Settings:
     include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     force_exclude: bool = False  # exclude also files named on the command line (pre-commit names each one)
+    # Each table that sets select/extend-select/ignore (a config, the one it extends, the flags), in the
+    # order laid: (select or None, extend-select, ignore); and each one's [severity]. Worked out layer by
+    # layer, as ruff does (enabled_codes, severity_of).
+    rule_layers: list[tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    severity_layers: list[dict[str, Severity]] = field(default_factory=list)
     # include/exclude given by a flag (--include, --exclude): a walk reads them from its directory argument
     flag_globs: dict[str, bool] = field(default_factory=dict)
     tool_token_budget: int = DEFAULT_TOOL_TOKEN_BUDGET
@@ -153,6 +158,18 @@ class Settings:
     _file_key: tuple[str, str | None] | None = field(default=None, init=False, repr=False, compare=False)
     _file_entries: list[FileIgnore] = field(default_factory=list, init=False, repr=False, compare=False)
     _rels: dict[tuple[str, Path], str] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def _layers(self) -> list[tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]]]:
+        """rule_layers; for Settings(select=[...]) built in code, with no table laid, its lists as they stand."""
+        if self.rule_layers or (self.select is None and not self.extend_select and not self.ignore):
+            return self.rule_layers
+        return [(None if self.select is None else tuple(self.select), tuple(self.extend_select), tuple(self.ignore))]
+
+    def _as_built(self) -> None:
+        """Before a table is laid over settings built in code, their lists become the first layer."""
+        self.rule_layers[:] = self._layers()
+        if not self.severity_layers and self.severity:
+            self.severity_layers.append(dict(self.severity))
 
     def gate_checks(self) -> list[Any]:
         """The checks that apply: the config's gate (else the defaults, or nothing when the gate is
@@ -168,15 +185,15 @@ class Settings:
         return self.path.parent if self.path else Path.cwd()
 
     def enabled_codes(self) -> list[str]:
-        select = None if self.select is None else tuple(self.select)
-        return list(_enabled_codes(select, tuple(self.extend_select), tuple(self.ignore), tuple(self.targets)))
+        return list(_enabled_codes(tuple(self._layers()), tuple(self.targets)))
 
     def severity_of(self, code: str, default: Severity) -> Severity:
-        """The override whose selector matches code most specifically, else default."""
-        best = _specificity(list(self.severity), code)
-        if best is None:
-            return default
-        return next(sev for sel, sev in self.severity.items() if matches(sel, code) and _spec(sel) == best)
+        """The override of the topmost [severity] that names code, its most specific entry; else default."""
+        for levels in reversed(self.severity_layers or [self.severity]):
+            best = _specificity(list(levels), code)
+            if best is not None:
+                return next(sev for sel, sev in levels.items() if matches(sel, code) and _spec(sel) == best)
+        return default
 
     def relative(self, file: str) -> str:
         if self._resolved_root is None:  # asked again for every linted file
@@ -190,8 +207,10 @@ class Settings:
 
     def excludes(self, file: str) -> bool:
         """Whether exclude covers a file named on the command line: the file or a folder above it, by its
-        path relative to the config's folder (where force-exclude is on)."""
-        parts = self.relative(file).split("/")
+        path relative to the config's folder, or to the working folder for an --exclude flag's globs, read
+        where they were typed (where force-exclude is on)."""
+        rel = _relative(file, Path.cwd().resolve()) if self.flag_globs.get("exclude") else self.relative(file)
+        parts = rel.split("/")
         return any(glob_match("/".join(parts[:i]), self.exclude) for i in range(1, len(parts) + 1))
 
     def file_ignored(self, file_rel: str, code: str, file: str | None = None) -> FileIgnore | None:
@@ -459,17 +478,16 @@ def apply_table(
         hint = f"did you mean {near[0]!r}? " if near else ""
         raise ConfigError(f"{where}: unknown setting {unknown[0]!r} ({hint}known: {', '.join(sorted(_KEYS))})")
     layered = over or where == COMMAND_LINE
-    if "select" in table:
-        settings.select = _codes(table["select"], _named(where, "select"))
-        if layered:
-            settings.extend_select, settings.ignore = [], []
+    settings._as_built()
+    select = _codes(table["select"], _named(where, "select")) if "select" in table else None
     extend = _codes(table["extend-select"], _named(where, "extend-select")) if "extend-select" in table else []
     ignore = _codes(table["ignore"], _named(where, "ignore")) if "ignore" in table else []
-    if layered:  # as in ruff, a layer decides every rule it names, whatever the layers below said of it
-        settings.ignore = _uncovered(settings.ignore, extend)
-        settings.extend_select = _uncovered(settings.extend_select, ignore)
-        if settings.select is not None and "select" not in table:
-            settings.select = _uncovered(settings.select, ignore)
+    if select is not None or extend or ignore:  # as in ruff, a layer decides every rule it names
+        settings.rule_layers.append((None if select is None else tuple(select), tuple(extend), tuple(ignore)))
+    if select is not None:  # the lists as written, for what is shown and asked of select
+        settings.select = select
+        if layered:
+            settings.extend_select, settings.ignore = [], []
     settings.extend_select += extend
     settings.ignore += ignore
     if "fail-severity" in table:
@@ -500,7 +518,8 @@ def apply_table(
                 )
             _codes([code], _named(where, "severity"))
             levels[code.upper()] = _severity(value, _entry(where, "severity", code))
-        if layered:  # --severity DESC=critical also decides DESC-009, whatever level the file gave it
+        settings.severity_layers.append(levels)  # --severity DESC=critical decides DESC-009 too, whatever the file says
+        if layered:  # what --show-settings lists: the entries below that this layer covers give way
             settings.severity = {c: v for c, v in settings.severity.items() if _uncovered([c], list(levels))}
         settings.severity.update(levels)
     if "per-file-ignores" in table:
@@ -801,32 +820,42 @@ def placed(message: str, where: str, path: Path) -> str:
 
 
 def _enabled_codes(
-    select: tuple[str, ...] | None, extend: tuple[str, ...], ignore: tuple[str, ...], targets: tuple[str, ...]
+    layers: tuple[tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]], ...], targets: tuple[str, ...]
 ) -> tuple[str, ...]:
-    """The rules these selectors turn on, worked out once per distinct set (a run over many
-    files asks again for each file)."""
+    """The rules these layers turn on, worked out once per distinct stack (a run over many files asks again for
+    each file). As ruff does: starting from the rules on by default, each layer in turn sets every rule it names,
+    its most specific selector deciding (ignore at equal specificity); a layer with select starts afresh.
+    A --target's rule is on too unless an ignore since the last select covers it (ignore = CMP)."""
     rules = all_rules()
-    key = (select, extend, ignore, targets, len(rules))
+    key = (layers, targets, len(rules))
     known = _ENABLED.get(key)
     if known is not None:
         return known
-    profile_selectors: list[str] = []
+    on = {r.code for r in rules if r.default}
+    ignores: list[str] = []
+    for select, extend, ignore in layers:
+        chosen = [*(select or ()), *extend]
+        said = {}
+        for r in rules:
+            sel = _specificity(chosen, r.code)
+            ign = _specificity(list(ignore), r.code)
+            if sel is not None or ign is not None:
+                said[r.code] = sel is not None and (ign is None or sel > ign)
+        if select is not None:
+            on, ignores = {c for c, yes in said.items() if yes}, []
+        else:
+            on = (on | {c for c, yes in said.items() if yes}) - {c for c, yes in said.items() if not yes}
+        ignores += ignore
     if targets:
         from catalint.profiles import selectors
 
-        profile_selectors = selectors(list(targets))
-    chosen = []
-    for r in rules:
-        base = list(select) if select is not None else (["ALL"] if r.default else [])
-        sel = _specificity(base + list(extend), r.code)
-        ign = _specificity(list(ignore), r.code)
-        if sel is not None and (ign is None or sel > ign):
-            chosen.append(r.code)
-        elif ign is None and _specificity(profile_selectors, r.code) is not None:
-            chosen.append(r.code)  # a --target's rule: any ignore that covers it turns it off (ignore = CMP)
+        profile = selectors(list(targets))
+        on |= {
+            r.code for r in rules if _specificity(profile, r.code) is not None and _specificity(ignores, r.code) is None
+        }
     if len(_ENABLED) > 64:
         _ENABLED.clear()
-    _ENABLED[key] = found = tuple(chosen)
+    _ENABLED[key] = found = tuple(r.code for r in rules if r.code in on)
     return found
 
 

@@ -72,7 +72,7 @@ def _rel_root(base: Path, directory: Path, nested: Settings | None, which: str) 
     them, from the directory argument."""
     rel = base.relative_to(directory).as_posix()
     if nested is not None and nested.path is not None and not nested.flag_globs.get(which):
-        from_config = os.path.relpath(base, nested.path.parent)
+        from_config = os.path.relpath(os.path.realpath(base), os.path.realpath(nested.path.parent))
         if not from_config.startswith(".."):
             rel = Path(from_config).as_posix()
     return "" if rel == "." else rel + "/"
