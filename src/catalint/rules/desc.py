@@ -1172,9 +1172,14 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
             continue
         starts = _intro_positions(text)
         labels = _label_positions(text)
-        named = _NAME_LABELS.search(arg.name) is not None and _BARE_LIST.fullmatch(text) is not None
-        if not starts and not labels and not named:
-            continue
+        named = False
+        if not starts and not labels:
+            # the name as the label: a few substring tests in C first, as most descriptions are prose
+            if " or " not in text or len(text) > 200 or _NAME_LABELS.search(arg.name) is None:
+                continue
+            named = _BARE_LIST.fullmatch(text) is not None
+            if not named:
+                continue
         types = arg.types()
         if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
