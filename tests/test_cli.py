@@ -613,6 +613,9 @@ def test_show_settings_resolves_the_first_files_config_and_the_flags(cli, tmp_pa
     assert "config: proj/catalint.toml, with command-line flags on top" in flagged.stdout.splitlines()
     assert "fail-severity: warning" in flagged.stdout and "gate: off" in flagged.stdout
     assert "CMP-OAI-001" in flagged.stdout and 'targets: ["openai"]' in flagged.stdout
+    # tables laid over one another are shown in order: the topmost that names a rule decides it
+    laid = cli("lint", "--show-settings", "proj", "--severity", "DESC=critical").stdout.splitlines()
+    assert "severity: DESC-010 = info; then DESC = critical" in laid
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "catalint.toml").write_text("")
     bare = cli("lint", "--show-settings", "empty")

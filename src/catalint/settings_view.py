@@ -13,6 +13,14 @@ def _strings(values: list[str]) -> str:
     return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in values) + "]"
 
 
+def _severities(settings: Settings) -> str:
+    """The [severity] overrides; when tables were laid over one another, each in the order laid ("then"):
+    the topmost that names a rule decides it (DESC-009 = info, then DESC = critical: DESC-009 is critical)."""
+    layers = settings.severity_layers or ([settings.severity] if settings.severity else [])
+    shown = [", ".join(f"{code} = {level.label}" for code, level in sorted(layer.items())) for layer in layers]
+    return "; then ".join(part for part in shown if part) or "(defaults)"
+
+
 def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".") -> str:
     """What lint would apply to file (or, with no file, to one in folder): the config file it comes
     from, then every setting as resolved, in the names the config uses."""
@@ -24,8 +32,7 @@ def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".
         f"file: {file if file is not None else f'(no catalog found: the settings of the folder {folder})'}",
         f"config: {source}" + (", with command-line flags on top" if flags else ""),
         f"rules ({len(codes)} on): {', '.join(codes) or 'none'}",
-        "severity: "
-        + (", ".join(f"{code} = {level.label}" for code, level in sorted(settings.severity.items())) or "(defaults)"),
+        "severity: " + _severities(settings),
         f"fail-severity: {settings.fail_severity.label}",
         f"include: {_strings(settings.include)}",
         f"exclude: {_strings(settings.exclude)}",
