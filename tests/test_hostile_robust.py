@@ -210,6 +210,11 @@ def test_a_gate_schema_with_a_local_ref_is_used(cli, tmp_path: Path) -> None:
         ),
         ('[severity]\n"DESC-001 " = "info"', "error: catalint.toml:1:1: severity: unknown rule or prefix 'DESC-001 '"),
         ('select = [",,"]', "error: catalint.toml:1:1: select: unknown rule or prefix ',,'"),
+        # an unknown code is placed at its key, as a bad level is (it was at the [severity] header)
+        (
+            '[severity]\nDESC-001 = "info"\nDESC-999 = "info"',
+            "error: catalint.toml:3:1: severity.DESC-999: unknown rule or prefix 'DESC-999'",
+        ),
     ],
 )
 def test_empty_and_spaced_selectors_in_a_config_are_errors(cli, tmp_path: Path, text: str, prefix: str) -> None:

@@ -516,7 +516,7 @@ def apply_table(
                 raise ConfigError(
                     f"{_named(where, 'severity')}: unknown rule or prefix {code!r} (see 'catalint rules')"
                 )
-            _codes([code], _named(where, "severity"))
+            _codes([code], _entry(where, "severity", code))  # placed at its key, as a bad level is
             levels[code.upper()] = _severity(value, _entry(where, "severity", code))
         settings.severity_layers.append(levels)  # --severity DESC=critical decides DESC-009 too, whatever the file says
         if layered:  # what --show-settings lists: the entries below that this layer covers give way
