@@ -104,3 +104,18 @@ def test_ci_example_readme_shows_the_first_annotations_the_action_prints(monkeyp
     printed = CliRunner().invoke(main, command.split()[1:]).stdout.splitlines()
     assert shown and printed[: len(shown)] == shown, "stale example: rerun the command in examples/ci/README.md"
     assert shown[0].startswith("::error file=examples/weather.tools.json,title=catalint gate::gate [FAIL]")
+
+
+def test_the_readme_config_example_is_a_valid_config(cli, tmp_path) -> None:
+    """Every setting the Configuration section shows reads as it says (its extend line aside: no file there)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Configuration", 1)[1]
+    example = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert "[tool.catalint]" in example and "targets = " in example
+    (tmp_path / "pyproject.toml").write_text(
+        "\n".join(line for line in example.splitlines() if not line.startswith("extend =")), encoding="utf-8"
+    )
+    (tmp_path / "tools.json").write_text('{"tools": []}', encoding="utf-8")
+    result = cli("lint", "--show-settings", "tools.json")
+    assert result.exit_code == 0, result.output
+    assert 'targets: ["openai-strict"]' in result.output and "severity: DESC-009 = info" in result.output
