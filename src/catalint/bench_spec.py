@@ -149,16 +149,13 @@ def _mutation_fields(data: Any, fail: Any) -> None:
 
 
 def _validate(data: Any, fail: Any) -> None:
-    from catalint.metaschema import spec_message, value_validator, without_surrogates
+    from catalint.metaschema import spec_message, validation_errors, value_validator
 
     _mutation_fields(data, fail)
     schema = spec_schema()
     validator = value_validator(schema, "2020-12", schema, "")
     try:
-        try:
-            errors = list(validator.iter_errors(data))
-        except UnicodeEncodeError:  # a lone surrogate ("\\udfff"), which jsonschema-rs takes no string with
-            errors = list(validator.iter_errors(without_surrogates(data)))
+        errors = validation_errors(validator, data)
     except (ValueError, OverflowError, RecursionError):
         raise fail("the spec holds values JSON cannot (check for dates or binary data)", "") from None
     if errors:

@@ -758,8 +758,7 @@ def _named_in_select(settings: Any, code: str) -> bool:
     """Whether select or extend-select names code or a prefix of it (not only ALL, which takes every rule)."""
     from catalint.registry import matches
 
-    chosen = [*(settings.select or []), *settings.extend_select]
-    return any(c.upper() != "ALL" and matches(c, code) for c in chosen)
+    return any(c.upper() != "ALL" and matches(c, code) for c in settings.named_selectors())
 
 
 def _unused_flag_notices(

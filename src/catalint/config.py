@@ -127,9 +127,15 @@ class FileIgnore:
     source: str = ""  # the config file that sets it (a notice names it), or COMMAND_LINE
 
 
+# One table's rule selection: (select, or None when it sets none; extend-select; ignore).
+Layer = tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]]
+
+
 @dataclass
 class Settings:
     path: Path | None = None  # the config file, None for built-in defaults
+    # Settings built in code (Settings(select=[...])) say their rules here; tables laid from files and flags go
+    # to rule_layers, these becoming its first layer (_as_built).
     select: list[str] | None = None  # None: every rule that is on by default
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
@@ -143,7 +149,7 @@ class Settings:
     # Each table that sets select/extend-select/ignore (a config, the one it extends, the flags), in the
     # order laid: (select or None, extend-select, ignore); and each one's [severity]. Worked out layer by
     # layer, as ruff does (enabled_codes, severity_of).
-    rule_layers: list[tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    rule_layers: list[Layer] = field(default_factory=list)
     severity_layers: list[dict[str, Severity]] = field(default_factory=list)
     # include/exclude given by a flag (--include, --exclude): a walk reads them from its directory argument
     flag_globs: dict[str, bool] = field(default_factory=dict)
@@ -159,17 +165,38 @@ class Settings:
     _file_entries: list[FileIgnore] = field(default_factory=list, init=False, repr=False, compare=False)
     _rels: dict[tuple[str, Path], str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def _layers(self) -> list[tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]]]:
+    def _layers(self) -> list[Layer]:
         """rule_layers; for Settings(select=[...]) built in code, with no table laid, its lists as they stand."""
         if self.rule_layers or (self.select is None and not self.extend_select and not self.ignore):
             return self.rule_layers
         return [(None if self.select is None else tuple(self.select), tuple(self.extend_select), tuple(self.ignore))]
 
+    def levels(self) -> list[dict[str, Severity]]:
+        """Each [severity] table in the order laid (for settings built in code, their severity)."""
+        return self.severity_layers or ([self.severity] if self.severity else [])
+
     def _as_built(self) -> None:
-        """Before a table is laid over settings built in code, their lists become the first layer."""
+        """Before a table is laid over settings built in code, their lists become the first layers."""
         self.rule_layers[:] = self._layers()
-        if not self.severity_layers and self.severity:
-            self.severity_layers.append(dict(self.severity))
+        self.severity_layers[:] = self.levels()
+
+    def named_selectors(self) -> list[str]:
+        """The select and extend-select selectors that still apply: those since the last select."""
+        chosen: list[str] = []
+        for select, extend, _ in self._layers():
+            if select is not None:
+                chosen = list(select)
+            chosen += extend
+        return chosen
+
+    def severity_table(self) -> dict[str, Severity]:
+        """The [severity] tables as one (--show-settings JSON): each one's entries replace those below it that
+        they cover."""
+        table: dict[str, Severity] = {}
+        for levels in self.levels():
+            table = {code: level for code, level in table.items() if _uncovered([code], list(levels))}
+            table.update(levels)
+        return table
 
     def gate_checks(self) -> list[Any]:
         """The checks that apply: the config's gate (else the defaults, or nothing when the gate is
@@ -189,7 +216,7 @@ class Settings:
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         """The override of the topmost [severity] that names code, its most specific entry; else default."""
-        for levels in reversed(self.severity_layers or [self.severity]):
+        for levels in reversed(self.levels()):
             best = _specificity(list(levels), code)
             if best is not None:
                 return next(sev for sel, sev in levels.items() if matches(sel, code) and _spec(sel) == best)
@@ -461,13 +488,11 @@ def _entry(where: str, key: str, sub: str) -> str:
     return f"{_named(where, key)} {sub}" if where == COMMAND_LINE else f"{where}: {key}.{sub}"
 
 
-def apply_table(
-    settings: Settings, table: dict[str, Any], where: str, over: bool = False, root: Path | None = None
-) -> None:
-    """Apply a [tool.catalint] table (or the same keys from the CLI) onto settings. over: the table is laid over
-    settings already read (the command line's, or a config's over the one it extends), so its select replaces the
-    selection whole, as in ruff: ignore and extend-select from below it no longer apply. root: the folder its globs
-    are read from, when not the settings' own (an extended file's)."""
+def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Path | None = None) -> None:
+    """Lay a [tool.catalint] table (or the same keys from the CLI) over settings: a config over the one it
+    extends, the flags over a config. Its rule selection and [severity] are a layer of their own (as in ruff,
+    its select replaces the selection whole), the rest replace or add to what is there. root: the folder its
+    globs are read from, when not the settings' own (an extended file's)."""
     if where == COMMAND_LINE:  # a flag's glob: from where it was typed
         root = Path.cwd().resolve()
     unknown = sorted(set(table) - _KEYS)
@@ -477,19 +502,12 @@ def apply_table(
         near = get_close_matches(unknown[0], sorted(_KEYS), n=1)
         hint = f"did you mean {near[0]!r}? " if near else ""
         raise ConfigError(f"{where}: unknown setting {unknown[0]!r} ({hint}known: {', '.join(sorted(_KEYS))})")
-    layered = over or where == COMMAND_LINE
     settings._as_built()
     select = _codes(table["select"], _named(where, "select")) if "select" in table else None
     extend = _codes(table["extend-select"], _named(where, "extend-select")) if "extend-select" in table else []
     ignore = _codes(table["ignore"], _named(where, "ignore")) if "ignore" in table else []
     if select is not None or extend or ignore:  # as in ruff, a layer decides every rule it names
         settings.rule_layers.append((None if select is None else tuple(select), tuple(extend), tuple(ignore)))
-    if select is not None:  # the lists as written, for what is shown and asked of select
-        settings.select = select
-        if layered:
-            settings.extend_select, settings.ignore = [], []
-    settings.extend_select += extend
-    settings.ignore += ignore
     if "fail-severity" in table:
         settings.fail_severity = _severity(table["fail-severity"], _named(where, "fail-severity"))
     if "include" in table:
@@ -519,9 +537,6 @@ def apply_table(
             _codes([code], _entry(where, "severity", code))  # placed at its key, as a bad level is
             levels[code.upper()] = _severity(value, _entry(where, "severity", code))
         settings.severity_layers.append(levels)  # --severity DESC=critical decides DESC-009 too, whatever the file says
-        if layered:  # what --show-settings lists: the entries below that this layer covers give way
-            settings.severity = {c: v for c, v in settings.severity.items() if _uncovered([c], list(levels))}
-        settings.severity.update(levels)
     if "per-file-ignores" in table:
         pfi = table["per-file-ignores"]
         if not isinstance(pfi, dict):
@@ -718,11 +733,11 @@ def load_settings(config_path: Path | None) -> Settings:
         chain = _chain(config_path)
         settings.extends = [path for path, _ in chain[-2::-1]]
         home = config_path.parent.resolve()
-        for i, (path, table) in enumerate(chain):
+        for path, table in chain:
             where = shown_path(path)
             folder = path.parent.resolve()
             try:  # an extended file's globs are read from its own folder, as in ruff
-                apply_table(settings, table, where, over=i > 0, root=None if folder == home else folder)
+                apply_table(settings, table, where, root=None if folder == home else folder)
             except ConfigError as exc:
                 raise ConfigError(placed(str(exc), where, path)) from None
     return settings
@@ -819,9 +834,7 @@ def placed(message: str, where: str, path: Path) -> str:
     return message
 
 
-def _enabled_codes(
-    layers: tuple[tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]], ...], targets: tuple[str, ...]
-) -> tuple[str, ...]:
+def _enabled_codes(layers: tuple[Layer, ...], targets: tuple[str, ...]) -> tuple[str, ...]:
     """The rules these layers turn on, worked out once per distinct stack (a run over many files asks again for
     each file). As ruff does: starting from the rules on by default, each layer in turn sets every rule it names,
     its most specific selector deciding (ignore at equal specificity); a layer with select starts afresh.

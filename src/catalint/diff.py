@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from catalint.arguments import top_level_properties
-from catalint.config import FileIgnore, Settings
+from catalint.config import Settings
 from catalint.engine import FileResult, ToolResult, lint_catalog
 from catalint.loader import MAX_FILE_BYTES, LoadError, decode_bytes, load_path, load_text, read_text
 from catalint.model import Catalog, Finding, Tool
@@ -854,11 +854,11 @@ def apply_baseline(result: FileResult, baseline: Catalog, settings: Settings) ->
 
 def _lint_baseline(baseline: Catalog, settings: Settings) -> FileResult:
     """Lint the baseline without counting it toward the settings' unused-ignore notices."""
-    ignores = [*settings.per_file_ignores, *settings.per_tool_ignores]
-    kept = [(entry.used, entry.seen, getattr(entry, "matched", False)) for entry in ignores]
+    by_file = [(e, e.used, e.seen, e.matched) for e in settings.per_file_ignores]
+    by_tool = [(e, e.used, e.seen) for e in settings.per_tool_ignores]
     result = lint_catalog(baseline, settings)
-    for entry, (used, seen, matched) in zip(ignores, kept, strict=True):
-        entry.used, entry.seen = used, seen
-        if isinstance(entry, FileIgnore):
-            entry.matched = matched
+    for file_entry, used, seen, matched in by_file:
+        file_entry.used, file_entry.seen, file_entry.matched = used, seen, matched
+    for tool_entry, used, seen in by_tool:
+        tool_entry.used, tool_entry.seen = used, seen
     return result

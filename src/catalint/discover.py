@@ -18,6 +18,8 @@ from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE, ConfigError, Settings
 from catalint.loader import LoadError, special_kind
 from catalint.text import one_line
 
+CONFIG_NAMES_SET = frozenset(CONFIG_NAMES)
+
 
 def walk_catalogs(
     directory: Path,
@@ -61,9 +63,6 @@ def walk_catalogs(
                     on_problem(
                         str(base / name), one_line(f"{base / name}: notice: skipped: {kind}, not a regular file")
                     )
-
-
-CONFIG_NAMES_SET = frozenset(CONFIG_NAMES)
 
 
 def _rel_root(base: Path, directory: Path, nested: Settings | None, which: str) -> str:

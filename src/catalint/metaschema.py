@@ -15,6 +15,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from itertools import islice
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
@@ -449,17 +450,24 @@ _ENCODE = json.JSONEncoder(sort_keys=True, allow_nan=False).encode
 _DOC = "https://catalint.invalid/schema.json"
 
 
+def validation_errors(validator: Any, value: Any, most: int | None = None) -> list[Any]:
+    """validator's errors for value (the first most of them). jsonschema-rs takes no string with a lone
+    surrogate (JSON's "\\udfff"): such a value is checked with U+FFFD in the surrogate's place."""
+    try:
+        return list(islice(validator.iter_errors(value), most))
+    except UnicodeEncodeError:
+        return list(islice(validator.iter_errors(without_surrogates(value)), most))
+
+
 def problem(validator: Any, value: Any) -> str:
     """Why value fails validator ("" when it passes, or when it cannot be told)."""
     try:
-        try:
-            error = next(iter(validator.iter_errors(value)), None)
-        except UnicodeEncodeError:  # jsonschema-rs takes no lone surrogate: checked with U+FFFD in its place
-            error = next(iter(validator.iter_errors(without_surrogates(value))), None)
+        errors = validation_errors(validator, value, 1)
     except (ValueError, OverflowError, RecursionError):
         return ""
-    if error is None:
+    if not errors:
         return ""
+    error = errors[0]
     path = "/".join(str(p) for p in error.instance_path)
     return f"fails at {path}: {error.message}" if path else f"fails: {error.message}"
 

@@ -16,8 +16,7 @@ def _strings(values: list[str]) -> str:
 def _severities(settings: Settings) -> str:
     """The [severity] overrides; when tables were laid over one another, each in the order laid ("then"):
     the topmost that names a rule decides it (DESC-009 = info, then DESC = critical: DESC-009 is critical)."""
-    layers = settings.severity_layers or ([settings.severity] if settings.severity else [])
-    shown = [", ".join(f"{code} = {level.label}" for code, level in sorted(layer.items())) for layer in layers]
+    shown = [", ".join(f"{code} = {level.label}" for code, level in sorted(t.items())) for t in settings.levels()]
     return "; then ".join(part for part in shown if part) or "(defaults)"
 
 
@@ -62,7 +61,7 @@ def describe_json(settings: Settings, file: str | None, flags: bool, folder: str
         "extends": [shown_path(p) for p in settings.extends],
         "command_line_flags": flags,
         "rules": settings.enabled_codes(),
-        "severity": {code: level.label for code, level in sorted(settings.severity.items())},
+        "severity": {code: level.label for code, level in sorted(settings.severity_table().items())},
         "fail-severity": settings.fail_severity.label,
         "include": settings.include,
         "exclude": settings.exclude,

@@ -69,15 +69,12 @@ def _validated(path: str, what: str, pointer: str, misread: Callable[[Any], str 
     misread(data) names a document of the wrong kind as a whole, which says more than the schema's first error.
     """
     data, source = parse_document(path)
-    from catalint.metaschema import spec_message, value_validator, without_surrogates
+    from catalint.metaschema import spec_message, validation_errors, value_validator
 
     schema = _schema()
     validator = value_validator(resolve_pointer(schema, pointer), "2020-12", schema, pointer)
     try:
-        try:
-            errors = list(validator.iter_errors(data))
-        except UnicodeEncodeError:  # a lone surrogate ("\\udfff"), which jsonschema-rs takes no string with
-            errors = list(validator.iter_errors(without_surrogates(data)))
+        errors = validation_errors(validator, data)
     except ValueError:  # jsonschema-rs refuses to follow nesting this deep
         raise LoadError(path, f"the {what} is nested too deeply to check") from None
     if errors:

@@ -1172,14 +1172,14 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
             continue
         starts = _intro_positions(text)
         labels = _label_positions(text)
-        named = False
-        if not starts and not labels:
-            # the name as the label: a few substring tests in C first, as most descriptions are prose
-            if " or " not in text or len(text) > 200 or _NAME_LABELS.search(arg.name) is None:
-                continue
-            named = _BARE_LIST.fullmatch(text) is not None
-            if not named:
-                continue
+        named = not starts and not labels  # then only the name can be the label; substring tests in C first
+        if named and (
+            " or " not in text
+            or len(text) > 200
+            or _NAME_LABELS.search(arg.name) is None
+            or _BARE_LIST.fullmatch(text) is None
+        ):
+            continue
         types = arg.types()
         if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
