@@ -1447,11 +1447,17 @@ def test_symlink_loop_directory_trace_score(tmp_path: Path) -> None:
 
 
 @needs_symlinks
-def test_a_linked_alias_is_linted_once(cli, tmp_path: Path) -> None:
+def test_a_linked_alias_is_linted_once_by_its_targets_name(cli, tmp_path: Path) -> None:
+    # the alias sorts first, but the report names the file a user edits
     write(tmp_path / "d" / "tools.json", catalog(GOOD_TOOL))
     os.symlink("tools.json", tmp_path / "d" / "alias.tools.json")
     result = cli("lint", "--output-format", "json", "--select", "DESC-001", "d")
-    assert len(json.loads(result.stdout)["findings"]) == 1
+    [finding] = json.loads(result.stdout)["findings"]
+    assert finding["file"] == "d/tools.json"
+    # named on the command line, the name given first is the one reported
+    result = cli("lint", "--output-format", "json", "--select", "DESC-001", "d/alias.tools.json", "d")
+    [finding] = json.loads(result.stdout)["findings"]
+    assert finding["file"] == "d/alias.tools.json"
 
 
 # --------------------------------------------------------------------------------------

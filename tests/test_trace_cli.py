@@ -694,6 +694,8 @@ def test_trace_files_in_a_folder_come_in_path_order(tmp_path: Path) -> None:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("{}")
     (tmp_path / "link.json").symlink_to(tmp_path / "b.json")
+    (tmp_path / "0.json").symlink_to("b.json")  # sorts first, but b.json is the file a user edits
+    (tmp_path / "1.json").symlink_to("nowhere.json")  # a dangling link is no trace file
     got = [Path(f).relative_to(tmp_path).as_posix() for f in trace_files(str(tmp_path))]
     assert got == ["A.JSON", "a/b/c.yaml", "a/z.jsonl", "b.json"]
 

@@ -97,7 +97,7 @@ def expand(
         problems = _Problems(on_problem)
         if path != "-" and os.path.isdir(path):  # Path.is_dir() raises on a name too long (Python 3.11)
             settings = problems.settings = settings_for_dir(candidate)
-            found = walk_catalogs(candidate, settings, problems, settings_for_dir)
+            found = _real_names_first(candidate, settings, problems, settings_for_dir)
         else:
             found = iter([path])
         matched = False
@@ -109,6 +109,31 @@ def expand(
                 yield file
         if settings is not None and not matched and not problems.count and on_empty is not None:
             on_empty(path, settings)
+
+
+def _real_names_first(
+    directory: Path,
+    settings: Settings,
+    problems: Callable[[str, LoadError | str], None],
+    settings_for_dir: Callable[[Path], Settings],
+) -> Iterator[str]:
+    """walk_catalogs, problems told in their place among the files, but where the walk meets one file under
+    several names (a symbolic link beside its target), only the first that is not a link: the report names
+    the file a user edits, whatever the link's name sorts as."""
+    met: list[str | tuple[str, LoadError | str]] = []
+    for file in walk_catalogs(directory, settings, lambda where, what: met.append((where, what)), settings_for_dir):
+        met.append(file)
+    names: dict[str, list[str]] = {}
+    for entry in met:
+        if isinstance(entry, str):
+            names.setdefault(os.path.realpath(entry), []).append(entry)
+    kept = {next((n for n in group if not os.path.islink(n)), group[0]) for group in names.values()}
+    for entry in met:
+        if isinstance(entry, str):
+            if entry in kept:
+                yield entry
+        else:
+            problems(*entry)
 
 
 class _Problems:
