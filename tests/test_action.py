@@ -306,6 +306,21 @@ def test_only_new_annotates_only_what_the_pull_request_introduced(repo: tuple[Pa
     assert proc.returncode == 1
 
 
+def test_only_new_follows_a_catalog_the_pull_request_moved(tmp_path: Path) -> None:
+    repo = _new_repo(tmp_path)
+    write_catalog(repo / "tools.json", [GOOD, OLD_FLAW])
+    _git("add", ".", cwd=repo)
+    _git("commit", "-qm", "base", cwd=repo)
+    base = _git("rev-parse", "HEAD", cwd=repo)
+    (repo / "servers").mkdir()
+    _git("mv", "tools.json", "servers/tools.json", cwd=repo)
+    write_catalog(repo / "servers" / "tools.json", [GOOD, OLD_FLAW, NEW_FLAW])
+    _git("commit", "-qam", "moved", cwd=repo)
+    proc, _, _ = _run_step(repo, tmp_path, base_sha=base, only_new="true")
+    annotations = [line for line in proc.stdout.splitlines() if line.startswith("::") and "(DESC-" in line]
+    assert annotations and all("get_weather" in a and "file=servers/tools.json" in a for a in annotations)
+
+
 def test_only_new_still_writes_every_finding_to_the_sarif(repo: tuple[Path, str], tmp_path: Path) -> None:
     """Code scanning takes an upload as all there is on its ref and compares a pull request's with the base
     branch's itself: a SARIF of the new findings alone would show every other alert as fixed."""

@@ -636,6 +636,28 @@ def test_lint_baseline_rev_reports_only_new_findings(lint, repo: Path) -> None:
     assert lint_codes(from_file) == new
 
 
+@pytest.mark.parametrize("where", ["moved", "moved/deeper"])
+def test_lint_baseline_rev_follows_a_catalog_git_sees_moved(lint, repo: Path, where: str) -> None:
+    # committed at sub/tools.json, moved (and edited a little) since: compared with its old self, not new
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "two tools")
+    loose = tool(CLEAN, name="get_date", inputSchema={"type": "object"})  # SCH-002, new since HEAD
+    (repo / where).mkdir(parents=True)
+    git(repo, "mv", "sub/tools.json", f"{where}/tools.json")
+    write_catalog(repo / where / "tools.json", [WEATHER, CLEAN, loose])
+    moved = f"{where}/tools.json"
+    everything = lint_codes(lint(repo, "--output-format", "json", moved))
+    new = lint_codes(lint(repo, "--output-format", "json", "--baseline-rev", "HEAD", moved))
+    assert new and new == [c for c in everything if c[1] == "get_date"]
+    assert lint_codes(lint(repo / where, "--output-format", "json", "--baseline-rev", "HEAD", "tools.json")) == new
+    # a file git does not see as moved (nothing alike at the base) is new: every finding counts
+    write_catalog(repo / where / "tools.json", [loose])
+    git(repo, "add", ".")
+    assert lint_codes(lint(repo, "--output-format", "json", "--baseline-rev", "HEAD", moved)) == lint_codes(
+        lint(repo, "--output-format", "json", moved)
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [

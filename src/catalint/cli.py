@@ -593,8 +593,12 @@ def lint(
             base_catalog = load_side(baseline, Path.cwd())
         except LoadError as exc:
             fail(str(exc))
+    at_revision = None
     if baseline_rev is not None:
         _check_revision(baseline_rev)
+        from catalint.diff import AtRevision
+
+        at_revision = AtRevision(baseline_rev, Path.cwd())
 
     run = Run(show_scores=scores, explain=list(explain_tools))
     count_tokens = with_tokens or scores or bool(explain_tools)
@@ -691,7 +695,7 @@ def lint(
                 run.errors.append(result)
                 continue
             named = stdin_filename if file == "-" else file
-            base = base_catalog if baseline_rev is None else _at_revision(baseline_rev, named)
+            base = base_catalog if at_revision is None else at_revision(named)
             base_result = None
             if base is not None:
                 from catalint.diff import apply_baseline
@@ -1205,17 +1209,6 @@ def _check_revision(rev: str) -> None:
         if not inside:
             fail("error: --baseline-rev: the current directory is not in a git repository")
         fail(f"error: --baseline-rev: {rev!r} is not a commit of this repository")
-
-
-def _at_revision(rev: str, file: str) -> Any:
-    """The file as it was at rev, or None when it did not exist there (or is not a file in git)."""
-    from catalint.diff import load_side
-    from catalint.loader import LoadError
-
-    try:
-        return load_side(f"{rev}:{file}", Path.cwd())
-    except LoadError:
-        return None  # new since rev (the revision itself was checked up front): every finding is new
 
 
 def _topic(code: str) -> str | None:

@@ -101,16 +101,7 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
         raise LoadError(spec, f"{rev!r} is not a git revision: a revision cannot begin with '-'")
     # git prints paths as the bytes the file system holds: decoded as Python decodes file names (os.fsdecode,
     # surrogateescape), a folder whose name is not UTF-8 goes back to git as the same bytes
-    if os.path.isabs(path):
-        top = _git_path(_git(["rev-parse", "--show-toplevel"], cwd, spec))
-        where = Path(path).parent.resolve() / Path(path).name  # git reports the top level with links resolved
-        rel = Path(os.path.relpath(where, top)).as_posix()
-    else:
-        prefix = _git_path(_git(["rev-parse", "--show-prefix"], cwd, spec))
-        rel = posixpath.normpath(posixpath.join(prefix, Path(path).as_posix()))
-    if rel == ".." or rel.startswith("../"):
-        raise LoadError(spec, f"{path} is outside the git repository")
-    obj = f"{rev}:{rel}"
+    obj = f"{rev}:{_in_repository(path, cwd, spec)}"
     kind = _git(["cat-file", "-t", obj], cwd, spec).decode().strip()
     if kind != "blob":
         raise LoadError(spec, f"{path} is a {kind} at {rev}, not a file")
@@ -120,6 +111,66 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
         raise LoadError(display, f"file is over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
     data = _git(["cat-file", "blob", obj], cwd, spec)
     return load_text(decode_bytes(data, display), str(cwd / path), display)
+
+
+def _in_repository(path: str, cwd: Path, spec: str) -> str:
+    """path (relative to cwd, or absolute) from the top of its git repository."""
+    if os.path.isabs(path):
+        top = _git_path(_git(["rev-parse", "--show-toplevel"], cwd, spec))
+        where = Path(path).parent.resolve() / Path(path).name  # git reports the top level with links resolved
+        rel = Path(os.path.relpath(where, top)).as_posix()
+    else:
+        prefix = _git_path(_git(["rev-parse", "--show-prefix"], cwd, spec))
+        rel = posixpath.normpath(posixpath.join(prefix, Path(path).as_posix()))
+    if rel == ".." or rel.startswith("../"):
+        raise LoadError(spec, f"{path} is outside the git repository")
+    return rel
+
+
+class AtRevision:
+    """Each linted file as it was at a git revision, for --baseline-rev: at its own path, or at the one git
+    sees it moved from since (its rename detection, from rev to the working tree: the same content, or
+    mostly, under a new name). None for a file new since rev."""
+
+    def __init__(self, rev: str, cwd: Path) -> None:
+        self.rev = rev
+        self.cwd = cwd
+        self._renames: dict[str, str] | None = None  # new path -> old path, from the top of the repository
+
+    def __call__(self, file: str) -> Catalog | None:
+        try:
+            return load_side(f"{self.rev}:{file}", self.cwd)
+        except LoadError:
+            pass
+        try:
+            old = self.moved_from(file)
+            return None if old is None else _load_revision(self.rev, old, self.cwd, f"{self.rev}:{old}")
+        except LoadError:
+            return None
+
+    def moved_from(self, file: str) -> str | None:
+        """The absolute path file had at rev, when git sees it moved since; else None."""
+        old = self.renames().get(_in_repository(file, self.cwd, file))
+        if old is None:
+            return None
+        return os.path.join(_git_path(_git(["rev-parse", "--show-toplevel"], self.cwd, file)), old)
+
+    def renames(self) -> dict[str, str]:
+        if self._renames is None:
+            # -z: paths as they are; --no-relative and --no-ext-diff: a user's git config changes neither
+            args = ["diff", "--no-ext-diff", "--no-relative", "--no-color", "--find-renames", "--name-status", "-z"]
+            fields = _git([*args, self.rev, "--"], self.cwd, self.rev).split(b"\0")
+            self._renames = {}
+            at = 0
+            while at + 1 < len(fields):
+                status = fields[at][:1]
+                if status in (b"R", b"C"):  # status, old path, new path
+                    if status == b"R" and at + 2 < len(fields):
+                        self._renames[os.fsdecode(fields[at + 2])] = os.fsdecode(fields[at + 1])
+                    at += 3
+                else:
+                    at += 2
+        return self._renames
 
 
 def _git_path(output: bytes) -> str:
