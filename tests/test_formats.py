@@ -261,6 +261,23 @@ def test_a_cut_markdown_report_with_an_open_details_block_fits(size: int, pad: i
         ("a | b", "a \\| b"),  # a pipe would end the table cell
         ("one\ntwo\r\nthree", "one two three"),  # a line break would end the row
         ("&lt; stays as written", "&amp;lt; stays as written"),
+        # a link whose words hide where it goes, a picture fetched from elsewhere: brackets shown as written
+        (
+            "see [docs](https://e.vil) or ![i](https://t.vil/p.png)",
+            "see \\[docs\\](https://e.vil) or !\\[i\\](https://t.vil/p.png)",
+        ),
+        (
+            "**bold**, *em*, _em_, ~~gone~~, `code`",
+            "\\*\\*bold\\*\\*, \\*em\\*, \\_em\\_, \\~\\~gone\\~\\~, \\`code\\`",
+        ),
+        ("snake_case_name stays readable", "snake_case_name stays readable"),  # no emphasis between letters
+        ("ping @org/team", "ping \\@org/team"),  # a PR comment would notify them
+        ("a \\ backslash", "a \\\\ backslash"),
+        ("# not a heading", "\\# not a heading"),
+        ("> not a quote", "\\> not a quote"),
+        ("- not a list", "\\- not a list"),
+        ("12. not a list", "12\\. not a list"),
+        ("x >= 2 and 3.5 GB", "x >= 2 and 3.5 GB"),
     ],
 )
 def test_markdown_text_shows_catalog_text_as_written(value: str, expected: str) -> None:

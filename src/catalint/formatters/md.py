@@ -12,6 +12,11 @@ import re
 from catalint.text import one_line
 
 _BACKTICKS = re.compile(r"`+")
+# Markdown that text from a catalog could use: emphasis ("_" only where it can open or close one: not between
+# letters or digits), code, links and images ([d](url); ![x](url) loads a picture), strikethrough, @mentions (a
+# PR comment notifies them); each is shown as written. "<" is &lt;, so ">" can close no tag.
+_ACTIVE = re.compile(r"[\\`*\[\]~@]|(?<![^\W_])_|_(?![^\W_])")
+_LEADING = re.compile(r"^(\s*\d*)([-+=.)#>])")  # at the start: a list item, heading, quote or setext underline
 
 
 def _flat(value: str) -> str:
@@ -21,7 +26,8 @@ def _flat(value: str) -> str:
 
 
 def text(value: str) -> str:
-    """Plain text for a table cell or a list item: shown as written, on one line, never as HTML."""
+    """Plain text for a table cell or a list item: shown as written, on one line, never as HTML or markdown."""
+    value = _LEADING.sub(r"\1\\\2", _ACTIVE.sub(r"\\\g<0>", value), count=1)
     return _flat(value.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|"))
 
 
