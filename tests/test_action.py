@@ -139,8 +139,22 @@ def _run_step(
     proc = subprocess.run(
         ["bash", str(ROOT / "hooks" / "action" / script)], cwd=repo, env=env, capture_output=True, text=True
     )
-    outputs = dict(line.split("=", 1) for line in output.read_text().splitlines()) if output.exists() else {}
+    outputs = _outputs(output.read_text()) if output.exists() else {}
     return proc, outputs, summary.read_text() if summary.exists() else ""
+
+
+def _outputs(text: str) -> dict[str, str]:
+    """A GITHUB_OUTPUT file read as the runner reads it: NAME=VALUE lines, and NAME<<MARK, lines, MARK."""
+    found: dict[str, str] = {}
+    lines = iter(text.split("\n"))
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, mark = line.split("<<", 1)
+            found[name] = "\n".join(iter(lines.__next__, mark))
+        elif line:
+            name, value = line.split("=", 1)
+            found[name] = value
+    return found
 
 
 def test_step_annotates_summarises_and_sets_outputs(repo: tuple[Path, str], tmp_path: Path) -> None:
@@ -154,6 +168,13 @@ def test_step_annotates_summarises_and_sets_outputs(repo: tuple[Path, str], tmp_
     assert outputs["sarif-file"] == str(tmp_path / "out.sarif")
     assert json.loads((tmp_path / "out.sarif").read_text())["version"] == "2.1.0"
     assert summary.startswith("## catalint") and "| `get_weather` |" in summary
+
+
+def test_an_output_with_a_line_break_cannot_set_another(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, _ = repo
+    sarif = str(tmp_path / "out.sarif") + "\ncritical-count=0"
+    _, outputs, _ = _run_step(path, tmp_path, sarif_file=sarif, summary="false")
+    assert outputs["sarif-file"] == sarif and outputs["critical-count"] == "2"
 
 
 def test_step_passes_when_the_cli_would(repo: tuple[Path, str], tmp_path: Path) -> None:
@@ -487,6 +508,37 @@ def test_check_step_annotates_an_unreadable_catalog_without_a_position(traces_re
     assert proc.returncode == 2
     assert "::error file=no%2Cne%3A.json,title=catalint check::No such file or directory" in proc.stdout
     assert "❌ FAIL" in summary  # the block's row still reaches the summary
+
+
+def test_check_step_places_a_server_failure_at_the_suite_whatever_the_servers_stderr_says(
+    traces_repo: Path, tmp_path: Path
+) -> None:
+    # argparse's own "prog: error: ..." is quoted in the line after the suite's: the first ': error: ' ends the file
+    (traces_repo / "srv.py").write_text("import sys\nsys.exit('srv.py: error: the --token argument is required')\n")
+    suite = "servers:\n  s: {command: ['" + sys.executable + "', srv.py]}\ntool_quality:\n  - {name: s, server: s}\n"
+    (traces_repo / "servers.yml").write_text(suite)
+    proc, _, _ = _run_step(traces_repo, tmp_path, "check.sh", suite="servers.yml")
+    assert proc.returncode == 2
+    [error] = [line for line in proc.stdout.splitlines() if line.startswith("::error")]
+    assert error.startswith("::error file=servers.yml,title=catalint check::server 's': ")
+    assert error.endswith("srv.py: error: the --token argument is required")
+
+
+def test_check_step_names_no_file_rather_than_a_name_shown_escaped(traces_repo: Path, tmp_path: Path) -> None:
+    # the error line shows '::x.json' as '\x3a:x.json' (no line may open a workflow command): that is no file here
+    (traces_repo / "::x.json").write_text("{")
+    (traces_repo / "suite.yml").write_text("tool_quality:\n  - {name: x, catalog: '::x.json'}\n")
+    proc, _, _ = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml")
+    assert proc.returncode == 2
+    [error] = [line for line in proc.stdout.splitlines() if line.startswith("::error")]
+    assert error.startswith("::error title=catalint check::\\x3a:x.json:1:2: error: ")
+
+
+def test_check_step_annotates_an_error_about_its_inputs(traces_repo: Path, tmp_path: Path) -> None:
+    proc, outputs, _ = _run_step(traces_repo, tmp_path, "check.sh", suite="suite.yml", traces="no%where")
+    assert proc.returncode == 2 and outputs == {"check-passed": "false"}
+    errors = [line for line in proc.stdout.splitlines() if line.startswith("::error")]
+    assert errors == ["::error title=catalint check::--traces: Directory 'no%25where' does not exist"]
 
 
 def test_install_script_builds_its_own_environment(tmp_path: Path) -> None:

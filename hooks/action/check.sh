@@ -22,17 +22,27 @@ args=(check "$INPUT_SUITE" --output-format markdown -o "$work/check.md")
 status=$?
 
 [ -f "$work/check.md" ] && cat "$work/check.md"
-# Each error line on stderr (FILE[:LINE:COL]: error: WHAT) as an annotation; notices stay plain.
+# Each error line on stderr (FILE[:LINE:COL]: error: WHAT, or error: WHAT) as an annotation; notices stay
+# plain. The file is what comes before the first ': error: ' (a server's stderr, quoted after it, may say
+# ': error: ' again). A name with a backslash that is not there may be shown escaped (a control character, a
+# leading '::' as \x3a:): such an annotation names no file rather than a wrong one.
 while IFS= read -r line; do
-  if [[ "$line" =~ ^(.+):([0-9]+):([0-9]+):\ error:\ (.*)$ ]]; then
-    file="${BASH_REMATCH[1]}" where="line=${BASH_REMATCH[2]},col=${BASH_REMATCH[3]}" what="${BASH_REMATCH[4]}"
-  elif [[ "$line" =~ ^(.+):\ error:\ (.*)$ ]]; then
-    file="${BASH_REMATCH[1]}" where="" what="${BASH_REMATCH[2]}"
-  else
+  if [[ "$line" == "error: "* ]]; then
+    what="${line#error: }"
+    printf '::error title=catalint check::%s\n' "${what//'%'/%25}"
+    continue
+  elif [[ "$line" != *": error: "* ]]; then
     printf '%s\n' "$line" >&2
     continue
   fi
-  printf '::error file=%s%s,title=catalint check::%s\n' "$(prop "$file")" "${where:+,$where}" "${what//'%'/%25}"
+  file="${line%%: error: *}" what="${line#*: error: }" where=""
+  if [[ "$file" =~ ^(.+):([0-9]+):([0-9]+)$ ]]; then
+    file="${BASH_REMATCH[1]}" where="line=${BASH_REMATCH[2]},col=${BASH_REMATCH[3]}"
+  fi
+  if [[ "$file" == *\\* ]] && [ ! -e "$file" ]; then
+    file="" where="" what="$line"
+  fi
+  printf '::error %stitle=catalint check::%s\n' "${file:+file=$(prop "$file")${where:+,$where},}" "${what//'%'/%25}"
 done < "$work/stderr.txt"
 if [ "$status" -eq 1 ]; then
   printf '::error file=%s,title=catalint check::a check of %s failed (see the job summary)\n' \

@@ -108,7 +108,14 @@ for key, value in (
     ("mean-score", "" if summary["mean_score"] is None else f"{summary['mean_score']:.4f}"),
     ("sarif-file", sys.argv[2]),
 ):
-    print(f"{key}={value}")
+    value = str(value)
+    if "\n" in value or "\r" in value:  # a line break would start another output: GitHub's multiline form
+        mark = "catalint_EOF"
+        while mark in value:
+            mark += "_"
+        print(f"{key}<<{mark}\n{value}\n{mark}")
+    else:
+        print(f"{key}={value}")
 PY
   [ -f "$work/warn.txt" ] && cat "$work/warn.txt"
 fi
