@@ -59,10 +59,11 @@ def test_junit_stays_well_formed_xml_with_control_characters(cli, tmp_path: Path
     from xml.etree import ElementTree as ET
 
     odd = {"name": "bell\x07tool", "description": "Get it.\x1b[31m now. Returns it.", "inputSchema": {"type": "object"}}
-    write_catalog(tmp_path / "odd.json", [odd])
+    nonchar = {**odd, "name": "a\ufffeb"}  # spelt \ufffe, not \xfffe (which reads as \xff and 'fe')
+    write_catalog(tmp_path / "odd.json", [odd, nonchar])
     out = cli("lint", "--output-format", "junit", "odd.json").stdout
     names = [case.get("name") for case in ET.fromstring(out.split("\n", 1)[1]).iter("testcase")]
-    assert "bell\\x07tool" in names
+    assert "bell\\x07tool" in names and "a\\ufffeb" in names
 
 
 def test_escaping_follows_the_workflow_command_rules() -> None:
@@ -109,7 +110,20 @@ def test_github_says_how_many_annotations_github_hides(cli, tmp_path: Path) -> N
     errors = [line for line in out.splitlines() if line.startswith("::error")]
     assert len(errors) == 12  # DESC-006 on each tool: all emitted; GitHub shows the first 10
     notice = [line for line in out.splitlines() if line.startswith("::notice title=catalint::")]
-    assert len(notice) == 1 and "more findings than GitHub shows" in notice[0]
+    assert len(notice) == 1 and "more annotations than GitHub shows" in notice[0]
+
+
+def test_github_shows_its_count_of_hidden_annotations_and_the_runs_notices_first(cli, tmp_path: Path) -> None:
+    # ten info findings and a run notice: the notice that counts what GitHub hides, then the run's, come
+    # first among the notices (placed last, past GitHub's ten, they were hidden with what they told of)
+    write_catalog(tmp_path / "a.tools.json", [{**BAD, "name": f"tool_{i}"} for i in range(10)])
+    write_catalog(tmp_path / "empty.tools.json", [])
+    args = ("--select", "DESC-006", "--severity", "DESC-006=info", "--no-gate", "--output-format", "github")
+    out = cli("lint", *args, "a.tools.json", "empty.tools.json").stdout
+    notices = [line for line in out.splitlines() if line.startswith("::notice")]
+    assert len(notices) == 12 and all("(DESC-006)" in line for line in notices[2:])
+    assert notices[0].startswith("::notice title=catalint::2 more annotations than GitHub shows (10 of each level")
+    assert notices[1].startswith("::notice title=catalint::empty.tools.json: notice: the catalog has no tools")
 
 
 def test_github_puts_unreadable_files_and_failed_gates_first(cli, tmp_path: Path) -> None:

@@ -93,17 +93,22 @@ def format_github(run: Run, statistics: bool = False) -> str:
             if not row.passed:
                 file = escape_file(files[id(fr)])
                 lines.append(f"::error file={file},title=catalint gate::{escape_data(row.line())}")
-    shown = Counter(LEVELS[f.severity] for _, f in run.findings)
-    shown["error"] += len(lines)
-    hidden = sum(max(0, n - SHOWN_PER_LEVEL) for n in shown.values())
-    lines += [annotation(files[id(fr)], f) for fr, f in ordered]
-    for notice in run.notices:
-        lines.append(f"::notice title=catalint::{escape_data(notice.removeprefix('notice: '))}")  # said once
+    # The run's notices (each said once) come before the findings' notices, and the count of what GitHub hides
+    # before both: past SHOWN_PER_LEVEL a notice placed last was hidden itself, with the loss it told of.
+    notices = [f"::notice title=catalint::{escape_data(n.removeprefix('notice: '))}" for n in run.notices]
+    per_level = Counter(LEVELS[f.severity] for _, f in run.findings)
+    per_level["error"] += len(lines)
+    per_level["notice"] += len(notices)
+    hidden = sum(max(0, n - SHOWN_PER_LEVEL) for n in per_level.values())
     if hidden:
-        lines.append(
-            f"::notice title=catalint::{hidden} more finding{'s' * (hidden != 1)} than GitHub shows per step; "
-            "the job summary (or a text report) has all of them"
+        per_level["notice"] += 1  # the count takes a place of its own
+        hidden = sum(max(0, n - SHOWN_PER_LEVEL) for n in per_level.values())
+        notices.insert(
+            0,
+            f"::notice title=catalint::{hidden} more annotation{'s' * (hidden != 1)} than GitHub shows "
+            f"({SHOWN_PER_LEVEL} of each level a step); the job summary (or a text report) has all of them",
         )
+    lines += notices + [annotation(files[id(fr)], f) for fr, f in ordered]
     from catalint.formatters.text import summary
 
     lines.append(summary(run))

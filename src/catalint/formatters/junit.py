@@ -59,9 +59,15 @@ def format_junit(run: Run, statistics: bool = False) -> str:
     suites.set("errors", str(errors))
     ET.indent(suites)
     xml = ET.tostring(suites, encoding="unicode")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", xml) + "\n"
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + _NOT_XML.sub(_spelt, xml) + "\n"
 
 
-# Characters XML 1.0 does not allow even escaped (SEC-002 finds them in catalogs): shown as \xNN. Only text
-# from the catalog can hold them, so the substitution touches no markup.
+# Characters XML 1.0 does not allow even escaped (SEC-002 finds them in catalogs): shown as \xNN or \uNNNN,
+# as the text report shows controls. Only text from the catalog can hold them, so the substitution touches
+# no markup.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _spelt(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
