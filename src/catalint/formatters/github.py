@@ -93,8 +93,8 @@ def format_github(run: Run, statistics: bool = False) -> str:
             if not row.passed:
                 file = escape_file(files[id(fr)])
                 lines.append(f"::error file={file},title=catalint gate::{escape_data(row.line())}")
-    # The run's notices (each said once) come before the findings' notices, and the count of what GitHub hides
-    # before both: past SHOWN_PER_LEVEL a notice placed last was hidden itself, with the loss it told of.
+    # The run's notices (each said once) come before the info findings' notices, and the count of what GitHub
+    # hides before both: past SHOWN_PER_LEVEL a notice placed last was hidden itself, with the loss it told of.
     notices = [f"::notice title=catalint::{escape_data(n.removeprefix('notice: '))}" for n in run.notices]
     per_level = Counter(LEVELS[f.severity] for _, f in run.findings)
     per_level["error"] += len(lines)
@@ -108,7 +108,9 @@ def format_github(run: Run, statistics: bool = False) -> str:
             f"::notice title=catalint::{hidden} more annotation{'s' * (hidden != 1)} than GitHub shows "
             f"({SHOWN_PER_LEVEL} of each level a step); the job summary (or a text report) has all of them",
         )
-    lines += notices + [annotation(files[id(fr)], f) for fr, f in ordered]
+    findings = [(LEVELS[f.severity], annotation(files[id(fr)], f)) for fr, f in ordered]
+    lines += [line for level, line in findings if level != "notice"] + notices
+    lines += [line for level, line in findings if level == "notice"]
     from catalint.formatters.text import summary
 
     lines.append(summary(run))
