@@ -1605,6 +1605,7 @@ OBJ_DEF = {"type": "object", "properties": {}, "additionalProperties": False}
         ("c", {"$ref": "#/definitions/request_context"}, {}, "typed request_context"),
         ("session", {"$ref": "#/$defs/ClientSession"}, {"ClientSession": OBJ_DEF}, "typed ClientSession"),
         ("session", {"title": "Server Session", "type": "object"}, {}, "typed Server Session"),
+        ("rc", {"title": "RequestContext", "type": "object"}, {}, "typed RequestContext"),
         ("self", {"type": "string", "maxLength": 9}, {}, "'self' is a Python method's receiver"),
         ("cls", {}, {}, "'cls' is a Python method's receiver"),
     ],
@@ -1624,6 +1625,8 @@ def test_sch015_fires_on_a_leaked_argument(name: str, prop: dict, defs: dict, fr
     [
         {"context": {"type": "string", "title": "Context", "maxLength": 50}},  # pydantic's title for `context`
         {"ctx": {"type": "string", "title": "Ctx", "maxLength": 50}},
+        {"request_context": {"type": "string", "title": "Request Context", "maxLength": 50}},  # its own name
+        {"server_session": {"type": "string", "title": "Server Session", "maxLength": 50}},
         {"request": {"type": "object", "properties": {"q": STR}, "additionalProperties": False}},
         {"context": {"$ref": "#/$defs/KubeContext"}},
         {"links": obj({"self": STR})},  # a HAL link named self, not a receiver: only top-level names count

@@ -110,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     import sys
 
     args = list(argv if argv is not None else sys.argv[1:])
+    if {"-h", "--help"} & set(args):
+        print((main.__doc__ or "").split("\n\n")[0].replace("\n    ", " "))
+        return 0
     corpus = None
     if "--corpus" in args:
         at = args.index("--corpus")

@@ -88,8 +88,9 @@ def invalid_tool_name(tools: list[Tool]) -> Iterator[CatalogHit]:
     **Why.** The MCP specification (2025-11-25, Server features, Tools, "Tool
     Names") says names SHOULD be 1 to 128 characters of `A-Z a-z 0-9 _ - .`, with no
     spaces or other characters. Clients and model APIs that map tool names onto
-    function names reject or rewrite the rest (the Anthropic and OpenAI tool APIs
-    accept at most 64 of `[a-zA-Z0-9_-]`), which breaks calls by name.
+    function names reject or rewrite the rest (the OpenAI tool API accepts at most
+    64 of `[a-zA-Z0-9_-]`, the Anthropic API 128, its docs say 64: CMP-OAI-001,
+    CMP-ANT-001), which breaks calls by name.
 
     **Bad.** `"name": "get weather"`, `"name": "weather/get"`
 

@@ -289,8 +289,10 @@ def strict_root_anyof(tool: Tool) -> Iterator[Hit]:
     write a root `anyOf` for "one of these argument sets" or "at least one of
     these", both valid JSON Schema.
 
-    **Bad.** `{"type": "object", "properties": {...}, "anyOf": [{"required":
-    ["id"]}, {"required": ["url"]}]}`
+    **Bad.** `{"anyOf": [{"type": "object", "properties": {"id": {...}},
+    "required": ["id"]}, {"type": "object", "properties": {"url": {...}},
+    "required": ["url"]}]}` (one of two argument sets, as a union of two models
+    gives it)
 
     **Good.** `{"type": "object", "properties": {"id": {"type": ["string",
     "null"]}, "url": {"type": ["string", "null"]}}, ...}` and the check in the

@@ -18,21 +18,24 @@ FRAMEWORK_TYPES = frozenset(
 )
 
 
-# Pydantic titles a parameter after its name (`context` -> "Context"), so a title is evidence only
-# for the types no real argument is named after.
+# Pydantic titles a parameter after its name (`context` -> "Context", `request_context` -> "Request Context"),
+# so a title is evidence only for the types no real argument is named after, and only when it is not the
+# property's own name.
 _TITLE_ONLY = FRAMEWORK_TYPES - {"context", "ctx"}
 
 
-def _framework_type(schema: dict[str, object]) -> str | None:
-    """The framework type a property's $ref (last segment) or title names, or None."""
+def _framework_type(name: str, schema: dict[str, object]) -> str | None:
+    """The framework type the $ref (last segment) or title of the property name names, or None."""
     ref = schema.get("$ref")
     if isinstance(ref, str):
-        name = ref.rsplit("/", 1)[-1]
-        if name.startswith(_QUALIFIED):  # Pydantic's name for colliding models: mcp__server__fastmcp__server__Context
-            name = name.rsplit("__", 1)[-1]
-        return name if _key(name) in FRAMEWORK_TYPES else None
+        target = ref.rsplit("/", 1)[-1]
+        if target.startswith(_QUALIFIED):  # Pydantic's name for colliding models: mcp__server__fastmcp__server__Context
+            target = target.rsplit("__", 1)[-1]
+        return target if _key(target) in FRAMEWORK_TYPES else None
     title = schema.get("title")
-    return title if isinstance(title, str) and _key(title) in _TITLE_ONLY else None
+    if not isinstance(title, str) or _key(title) == _key(name):
+        return None
+    return title if _key(title) in _TITLE_ONLY else None
 
 
 # The modules of the MCP SDKs, as Pydantic prefixes a definition name with its module path.
@@ -58,8 +61,9 @@ def leaked_internal_argument(tool: Tool) -> Iterator[Hit]:
     `Context`, `RequestContext`, `CallToolResult`, `ServerSession`,
     `ClientSession`, `FastMCP` (also under the module-qualified name Pydantic
     gives a colliding model, `mcp__server__fastmcp__server__Context`). A `title`
-    counts only for the last four, since
-    Pydantic titles a parameter after its name (`context` becomes "Context").
+    counts only for the last five, and only when it is not the property's own
+    name, since Pydantic titles a parameter after its name (`context` becomes
+    "Context", `request_context` "Request Context").
     Properties merely named `context`, `ctx` or `request`, which servers use for
     real arguments (a kubeconfig context, a request body), are left alone.
 
@@ -88,7 +92,7 @@ def leaked_internal_argument(tool: Tool) -> Iterator[Hit]:
     required = schema.get("required")
     required = required if isinstance(required, list) else []
     for name, sub in props.items():
-        kind = _framework_type(sub) if isinstance(sub, dict) else None
+        kind = _framework_type(name, sub) if isinstance(sub, dict) else None
         if name in RECEIVERS:
             what = f"argument {name!r} is a Python method's receiver leaked into the schema"
         elif kind is not None:
