@@ -1257,6 +1257,8 @@ def test_desc013_values_another_argument_declares_are_about_that_one() -> None:
     assert not fires("DESC-013", tool(inputSchema=schema(props)))
     props["value"]["enum"] = ["page", "database"]  # a different set: the prose lists this argument's own values
     assert fires("DESC-013", tool(inputSchema=schema(props)))
+    props["value"]["enum"] = ["page", "data_source", "all"]  # a larger set, as the rule text says: not excused
+    assert fires("DESC-013", tool(inputSchema=schema(props)))
 
 
 def test_desc006_an_object_whose_fields_describe_themselves_needs_no_description() -> None:

@@ -1142,9 +1142,10 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     '"profile" (flamegraph), "metrics" (time-series), or "both" (default)'.
     Lists introduced as
     examples ("e.g. Paris or Osaka", "such as ...", "(e.g., image/png,
-    image/jpeg)") are not a closed set and do not fire, nor do values that another argument of the tool declares as its
-    `enum` (the prose is about that one), nor lists followed by a quoted example
-    that is none of the listed values ("one of country, province or city, for
+    image/jpeg)") are not a closed set and do not fire, nor do values that
+    another argument of the tool declares as its `enum`, the same set (the prose
+    is about that one; a larger enum there does not excuse it), nor lists
+    followed by a quoted example that is none of the listed values ("one of country, province or city, for
     example "Xi'an"": the list names kinds of value), nor a set left open ("or
     provide a custom log group name", "or any other code", "and more", "etc.",
     "prefix with '-' for descending"), a string that holds
