@@ -878,6 +878,8 @@ def test_desc009_nested_example_counts() -> None:
 
 def test_desc010_fires_without_return_wording() -> None:
     assert fires("DESC-010", tool(description="Search orders by customer name."))
+    # "outputSchema": null declares no result (SCH-013 reports the null itself)
+    assert fires("DESC-010", tool(description="Search orders by customer name.", outputSchema=None))
 
 
 @pytest.mark.parametrize(

@@ -869,7 +869,7 @@ def no_return_format(tool: Tool) -> Iterator[Hit]:
     **Fix.** Add a sentence on what comes back, or declare an `outputSchema`.
     """
     text = _description(tool)
-    if not text or "outputSchema" in tool.raw or not mostly_latin(text):
+    if not text or tool.raw.get("outputSchema") is not None or not mostly_latin(text):  # null declares none
         return
     if has_verb(text) and not says_returns(tool) and not foreign_latin(text):
         yield Hit(_desc_pointer(tool), "description never says what the tool returns and there is no outputSchema")
