@@ -283,7 +283,9 @@ def test_pull_request_summary_names_a_new_catalog_whatever_its_name(repo: tuple[
     proc, _, summary = _run_step(path, tmp_path, base_sha=base)
     assert proc.returncode == 1, proc.stderr
     assert "### `odd ::error::x.tools.json`" in summary  # one heading: the line break read as a space
-    assert "No catalog at this path in the base commit: new in this pull request, or moved here." in summary
+    assert "No catalog at this path in the base commit, nor one git sees moved here: new in this pull request." in (
+        summary
+    )
     assert not any(line.startswith("::") for line in summary.splitlines())
     assert "### error::x.tools.json" not in summary and "### odd\n" not in summary
 
@@ -337,9 +339,12 @@ def test_only_new_follows_a_catalog_the_pull_request_moved(tmp_path: Path) -> No
     _git("mv", "tools.json", "servers/tools.json", cwd=repo)
     write_catalog(repo / "servers" / "tools.json", [GOOD, OLD_FLAW, NEW_FLAW])
     _git("commit", "-qam", "moved", cwd=repo)
-    proc, _, _ = _run_step(repo, tmp_path, base_sha=base, only_new="true")
+    proc, _, summary = _run_step(repo, tmp_path, base_sha=base, only_new="true")
     annotations = [line for line in proc.stdout.splitlines() if line.startswith("::") and "(DESC-" in line]
     assert annotations and all("get_weather" in a and "file=servers/tools.json" in a for a in annotations)
+    # the summary diffs it against the file it was: one tool added, not a new catalog
+    assert "No catalog at this path" not in summary and "Findings introduced" in summary
+    assert "tools.json@" in summary and "get_weather" in summary.split("## catalint", 1)[1]
 
 
 def test_only_new_still_writes_every_finding_to_the_sarif(repo: tuple[Path, str], tmp_path: Path) -> None:

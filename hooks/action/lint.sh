@@ -133,12 +133,17 @@ if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
     while [ "$have_base" = true ] && IFS= read -r -d '' file; do
       # git reads a path after ./ from the working directory, as catalint does; an absolute one made relative
       rel="$file" && [[ "$file" == /* ]] && rel="$("$python" -c 'import os, sys; print(os.path.relpath(sys.argv[1]))' "$file")"
-      if git cat-file -e "$base:./$rel" 2>/dev/null; then
+      old="$file"  # its path at the base: its own, or the one git sees it moved from
+      git cat-file -e "$base:./$rel" 2>/dev/null || old="$("$python" -c 'import os, sys; from pathlib import Path
+from catalint.diff import AtRevision
+moved = AtRevision(sys.argv[1], Path.cwd()).moved_from(sys.argv[2])
+sys.stdout.write(os.path.relpath(moved) if moved else "")' "$base" "$file" 2>/dev/null)"
+      if [ -n "$old" ]; then
         head="$file" && [[ "$head" == -* ]] && head="./$head"  # a file named '--x.tools.json' is no option
-        "$bin" diff "$base:$file" "$head" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true
+        "$bin" diff "$base:$old" "$head" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true
       else
         "$python" -c 'import sys; from catalint.formatters.md import code
-print(f"\n### {code(sys.argv[1], table=False)}\n\nNo catalog at this path in the base commit: new in this pull request, or moved here.")' "$file" >> "$step"
+print(f"\n### {code(sys.argv[1], table=False)}\n\nNo catalog at this path in the base commit, nor one git sees moved here: new in this pull request.")' "$file" >> "$step"
       fi
     done < "$work/files.txt"
   fi
