@@ -94,6 +94,14 @@ def test_desc002_fires_over_500() -> None:
     assert fires("DESC-002", tool(description="Get the weather. " + "x" * 500))
 
 
+def test_desc002_says_when_a_docstrings_indentation_is_much_of_the_length() -> None:
+    lines = ["List all active terminal sessions and return their status."] + ["- one detail of the status."] * 20
+    [f] = run("DESC-002", tool(description="\n                        ".join(lines)))
+    assert f.message.endswith(f"({20 * 24} of them the indentation of its lines: dedent it)")
+    [g] = run("DESC-002", tool(description="\n  ".join(lines)))  # 40 of 658 characters: not worth a word
+    assert g.message == "description is 658 characters, over 500"
+
+
 def test_desc002_near_miss_exactly_500() -> None:
     text = ("Get the weather. " * 40)[:500]
     assert len(text.strip()) == 500 or not fires("DESC-002", tool(description=text))

@@ -1302,6 +1302,28 @@ def test_sch011_fires_on_opaque_object_argument(prop: dict[str, Any]) -> None:
     assert f.message.endswith(said) == (extra in (True, {}))
 
 
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("schema", None),  # firecrawl's extract: the shape the extracted data must follow
+        ("jsonSchema", None),
+        ("responseSchema", None),
+        ("output_schema", None),
+        ("format", "A JSON Schema (draft 2020-12) the result must follow"),
+        ("shape", "the json-schema of each row"),
+    ],
+)
+def test_sch011_near_miss_an_argument_that_is_itself_a_json_schema(name: str, description: str | None) -> None:
+    prop: dict[str, Any] = {"type": "object", "additionalProperties": {}}
+    if description is not None:
+        prop["description"] = description
+    assert not fires("SCH-011", tool(obj({name: prop})))
+    # a name or a text that only looks like one: still opaque
+    for other, text in (("schemas", None), ("dbSchemas", None), ("layout", "the page schema"), ("unschema", None)):
+        shaped = {**prop, "description": text} if text else {"type": "object"}
+        assert fires("SCH-011", tool(obj({other: shaped}))), other
+
+
 def test_sch011_fires_on_opaque_array_items_object() -> None:
     schema = obj({"rows": {"type": "array", "maxItems": 3, "items": {"type": "object"}}})
     assert pointers("SCH-011", schema) == [f"{IS}/properties/rows/items"]

@@ -105,6 +105,8 @@ def missing_description(tool: Tool) -> Iterator[Hit]:
 def overlong_description(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A description longer than 500 characters once trimmed.
+    Where a tenth of it or more is the indentation a docstring left on every
+    line, the finding says so: that is the first thing to cut.
 
     **Why.** Every tool description is sent with every request, so length is paid
     for in tokens on each turn. Long descriptions usually carry argument rules
@@ -122,7 +124,21 @@ def overlong_description(tool: Tool) -> Iterator[Hit]:
     """
     text = _description(tool)
     if len(text) > MAX_DESCRIPTION:
-        yield Hit(_desc_pointer(tool), f"description is {len(text)} characters, over {MAX_DESCRIPTION}")
+        message = f"description is {len(text)} characters, over {MAX_DESCRIPTION}"
+        indent = _indentation(text)
+        if indent * 10 >= len(text):  # a tenth or more: the first thing to cut
+            message += f" ({indent} of them the indentation of its lines: dedent it)"
+            yield Hit(_desc_pointer(tool), message, "remove the indentation a docstring left on each line")
+        else:
+            yield Hit(_desc_pointer(tool), message)
+
+
+def _indentation(text: str) -> int:
+    """Characters of the indentation all the lines after the first share (a docstring's), blank lines' too."""
+    lines = text.split("\n")[1:]
+    widths = [len(line) - len(line.lstrip(" \t")) for line in lines if line.strip()]
+    common = min(widths, default=0)
+    return sum(common if line.strip() else len(line) for line in lines)
 
 
 @rule("DESC-003", "description-repeats-name", "critical", "uninformative", "Description only repeats the tool name")

@@ -261,7 +261,11 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
     narrows an object with a shape of its own (every `allOf` branch, and the
     `anyOf`/`oneOf` branches of an object with `properties`,
     `patternProperties`, `additionalProperties` or `unevaluatedProperties`), and
-    a `type` that lists every JSON type (any value, on purpose). Nothing inside an
+    a `type` that lists every JSON type (any value, on purpose). So does an
+    object that is itself a JSON Schema, named `schema`, `jsonSchema`, `...Schema` or
+    `..._schema` (an extraction tool's `schema`, a `responseSchema`) or
+    described as one ("a JSON Schema the result must follow"): any schema is its
+    shape, which no tool should spell out. Nothing inside an
     unused definition (a `$defs`/`definitions` entry that no `$ref` reaches from
     the root) is reported: the agent never fills it in, and a `$ref` written there
     makes no argument of the entry it names.
@@ -305,6 +309,8 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
             and s.get("additionalProperties") is not False
             and not _members_said(s, tool)
         ):
+            if _is_a_json_schema(node):
+                continue
             if node.role not in ("property", "items"):
                 top = _alternative_of(node)
                 if top is None or (top.role != "property" and top.role != "items" and top.role != "defs"):
@@ -326,6 +332,23 @@ def opaque_structure(tool: Tool) -> Iterator[Hit]:
                 + said,
                 'add "properties" (or "additionalProperties": {schema} for a map)',
             )
+
+
+def _is_a_json_schema(node: Node) -> bool:
+    """An argument that is itself a JSON Schema (an extraction tool's `schema`, a `responseSchema`): any schema
+    is its shape, which no tool should spell out. Told by its name, or by its description."""
+    name = node.name if node.role == "property" else None
+    if name and (
+        name.lower() in _SCHEMA_NAMES
+        or name.lower().endswith(("_schema", "-schema"))
+        or (name.endswith("Schema") and name[-7:-6].isalnum())
+    ):
+        return True
+    described = node.schema.get("description")
+    return isinstance(described, str) and "json schema" in described.lower().replace("-", " ")
+
+
+_SCHEMA_NAMES = frozenset({"schema", "jsonschema"})
 
 
 def _says_nothing(items: Any) -> bool:
