@@ -537,6 +537,70 @@ def test_standard_output_near_miss(tmp_path: Path, args: list[str]) -> None:
         assert _with_stdout(args, tmp_path, "full") == (0, "")
 
 
+def _with_streams(args: list[str], cwd: Path, stdin: str = "null", stderr: str = "pipe") -> tuple[int, str]:
+    """The console script with stdin null, closed or opened for writing only, and stderr piped, closed or on
+    /dev/full; (exit code, stderr when piped)."""
+    import subprocess
+
+    from test_hostile import _command
+
+    env = {k: v for k, v in os.environ.items() if k not in ("CATALINT_OUTPUT_FORMAT", "CATALINT_DEBUG")}
+    closing = [fd for fd, how in ((0, stdin), (2, stderr)) if how == "closed"]
+    full = open("/dev/full", "wb") if stderr == "full" else None
+    write_only = open(cwd / "in.txt", "wb") if stdin == "write-only" else None
+    try:
+        done = subprocess.run(
+            [*_command(), *args],
+            cwd=cwd,
+            stdin=write_only or subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=full or subprocess.PIPE,
+            env=env,
+            timeout=60,
+            preexec_fn=(lambda: _close(closing)) if closing else None,
+        )
+    finally:
+        for stream in (full, write_only):
+            if stream is not None:
+                stream.close()
+    return done.returncode, (done.stderr or b"").decode("utf-8", "replace")
+
+
+def _close(fds: list[int]) -> None:
+    for fd in fds:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("stdin", ["closed", "write-only"])
+@pytest.mark.parametrize(
+    "args",
+    [["lint", "-"], ["lint", "--baseline", "-", "tools.json"], ["diff", "-", "tools.json"], ["trace", "score", "-"]],
+    ids=lambda a: "-".join(a),
+)
+def test_standard_input_that_cannot_be_read_is_an_error_naming_it(tmp_path: Path, args: list[str], stdin: str) -> None:
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    if args[0] == "trace":
+        args = [*args, "--catalog", "w=tools.json"]
+    code, err = _with_streams(args, tmp_path, stdin=stdin)
+    reason = "it is closed" if stdin == "closed" else "Bad file descriptor"
+    assert code == 2 and f"-: error: cannot read standard input: {reason}" in err.splitlines(), err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("stderr", ["closed", "full"])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [(["rules"], 0), (["lint", "tools.json"], 0), (["lint", "missing.json"], 2), (["rule", "NOPE"], 2)],
+    ids=["rules", "clean", "missing", "unknown-rule"],
+)
+def test_standard_error_that_refuses_writes_leaves_the_exit_code_alone(
+    tmp_path: Path, args: list[str], expected: int, stderr: str
+) -> None:
+    # the message is lost, but an error still ends with 2 and a clean run with 0 (both ended with 1)
+    write(tmp_path / "tools.json", catalog(CLEAN_TOOL))
+    assert _with_streams(args, tmp_path, stderr=stderr)[0] == expected
+
+
 # --------------------------------------------------------------------------------------
 # snapshot: a server that lists more than a catalog may hold is stopped at the limit, not at the timeout.
 # --------------------------------------------------------------------------------------

@@ -251,6 +251,47 @@ class _ClosedStdout(io.RawIOBase):
         raise StdoutError(errno.EBADF, "it is closed")
 
 
+class _Stderr(io.FileIO):
+    """File descriptor 2, which drops what it cannot write (2>/dev/full): the message is lost, and the exit code,
+    which says what happened, is the command's own (a failed write ended any error with exit 1)."""
+
+    def write(self, data: Any) -> int:
+        try:
+            return super().write(data)
+        except OSError:
+            return len(data)
+
+
+class _NoStderr(io.RawIOBase):
+    """Standard error when catalint was started with it closed (2>&-): what is said there goes nowhere."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return len(data)
+
+
+def _own_stderr() -> None:
+    """sys.stderr that never fails a write, so that an error still ends with exit 2, not 1."""
+    old = sys.stderr
+    if old is None:
+        sys.stderr = io.TextIOWrapper(io.BufferedWriter(_NoStderr()), encoding="utf-8", line_buffering=True)
+        return
+    buffer = getattr(old, "buffer", None)
+    raw = getattr(buffer, "raw", buffer)
+    if not isinstance(old, io.TextIOWrapper) or type(raw) is not io.FileIO or raw.fileno() != 2:
+        return  # not the process's own standard error: leave it be
+    mine = _Stderr(2, "w", closefd=False)
+    sys.stderr = io.TextIOWrapper(
+        mine if buffer is raw else io.BufferedWriter(mine),
+        encoding=old.encoding,
+        errors=old.errors,
+        line_buffering=old.line_buffering,
+        write_through=old.write_through,
+    )
+
+
 def _own_stdout() -> None:
     """sys.stdout as Python set it up (buffered or not), with write errors marked as standard output's."""
     old = sys.stdout
@@ -1245,6 +1286,7 @@ def entry() -> None:
 
     gc.disable()
     _own_stdout()
+    _own_stderr()
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate from a JSON escape is shown as \udXXX
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:

@@ -675,9 +675,18 @@ def parse_document(path: str) -> tuple[Any, Any]:
 def load_path(path: str, stdin_name: str = "-") -> Catalog:
     """Load a catalog file, or standard input when path is '-'."""
     if path == "-":
-        data = within_limit(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), stdin_name)
-        return load_text(decode_bytes(data, stdin_name), stdin_name, stdin_name)
+        return load_text(decode_bytes(read_stdin(stdin_name), stdin_name), stdin_name, stdin_name)
     return load_text(read_text(path), path, path)
+
+
+def read_stdin(name: str = "-") -> bytes:
+    """Standard input's bytes, up to the limit; closed or unreadable, a LoadError naming it."""
+    if sys.stdin is None:  # started with standard input closed (<&-)
+        raise LoadError(name, "cannot read standard input: it is closed")
+    try:
+        return within_limit(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), name)
+    except OSError as exc:  # opened for writing only, a device that fails, ...
+        raise LoadError(name, f"cannot read standard input: {exc.strerror or exc}") from None
 
 
 def special_kind(path: str | os.PathLike[str]) -> str | None:

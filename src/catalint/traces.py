@@ -19,15 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from catalint.loader import (
-    MAX_FILE_BYTES,
     LoadError,
     decode_bytes,
     looks_like_yaml,
     parse_json,
     parse_yaml,
+    read_stdin,
     read_text,
     special_kind,
-    within_limit,
 )
 from catalint.model import Catalog
 
@@ -166,10 +165,8 @@ def load_runs(
 
 def _documents(file: str) -> list[tuple[str, Any, Any]]:
     """(label, data, span(pointer) -> (line, col)) for each document in the file."""
-    import sys
-
     if file == "-":
-        text = decode_bytes(within_limit(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "-"), "-")
+        text = decode_bytes(read_stdin("-"), "-")
     else:
         text = read_text(file)
     if not text.strip():
