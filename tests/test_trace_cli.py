@@ -700,6 +700,25 @@ def test_trace_files_in_a_folder_come_in_path_order(tmp_path: Path) -> None:
     assert got == ["A.JSON", "a/b/c.yaml", "a/z.jsonl", "b.json"]
 
 
+def test_more_runs_than_catalint_scores_at_once_is_an_error_where_they_pass_the_limit(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalint import traces
+
+    monkeypatch.setattr(traces, "MAX_RUNS", 3)
+    (tmp_path / "runs.jsonl").write_text("\n".join([json.dumps(HIT)] * 3) + "\n\n" + json.dumps(HIT) + "\n")
+    assert one_error_line(cli("trace", "score", "runs.jsonl", *CLASSES)) == (
+        "runs.jsonl:5:1: error: more than 3 runs: catalint scores at most 3 runs at once"
+    )
+    write_json(tmp_path / "runs.json", [HIT] * 4)
+    line = one_error_line(cli("trace", "score", "runs.json", *CLASSES))
+    assert line.startswith("runs.json:") and line.endswith(
+        "error: more than 3 runs: catalint scores at most 3 runs at once (at /3)"
+    )
+    write_json(tmp_path / "runs.json", [HIT] * 3)  # at the limit: scored
+    assert cli("trace", "score", "runs.json", *CLASSES).exit_code == 0
+
+
 def test_a_missing_trace_file_is_exit_2(cli, tmp_path: Path) -> None:
     assert one_error_line(cli("trace", "score", "nowhere.json")).startswith("nowhere.json: error:")
 
