@@ -89,6 +89,96 @@ def test_log_lines_on_stdout_are_skipped_with_a_notice(cli, tmp_path: Path) -> N
     assert "the server wrote 1 line that is not JSON-RPC on stdout" in notice
 
 
+def test_a_message_after_the_last_page_does_not_fail_the_snapshot(cli, tmp_path: Path) -> None:
+    # a log notification sent once the listing is done reached a closed session: BrokenResourceError, exit 2
+    for attempt in range(3):  # it was a race the server won every time
+        result = snap(cli, f"tools{attempt}.json", count=3, mode="notifyafter")
+        assert result.exit_code == 0, result.stderr
+        assert len(json.loads((tmp_path / f"tools{attempt}.json").read_text())["tools"]) == 3
+
+
+def test_bytes_that_are_not_utf8_on_stdout_are_read_as_replacement_characters(cli, tmp_path: Path) -> None:
+    # "strict" decoding waited out the whole timeout, then failed with a bare UnicodeDecodeError
+    result = snap(cli, "log.json", count=3, mode="badutf8log")
+    assert result.exit_code == 0, result.stderr
+    assert "notice: the server wrote 1 line that is not JSON-RPC on stdout (first: 'log \ufffd\ufffd line')" in (
+        result.stderr
+    )
+    result = snap(cli, "name.json", count=3, page=5, mode="badutf8name")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads((tmp_path / "name.json").read_text())["tools"][0]["name"] == "tool_\ufffd"
+
+
+def test_only_the_start_and_the_end_of_a_long_stderr_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a server that wrote a gigabyte on stderr took a minute and 2 GB to explain
+    import tempfile
+
+    from catalint import snapshot
+
+    monkeypatch.setattr(snapshot, "STDERR_READ", 64)
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as errlog:
+        errlog.write("fatal: no API key\n" + "noise line\n" * 1000 + "last words\n")
+        seen = snapshot._Exchange([], errlog)
+        read = snapshot._stderr_read(seen)
+        assert len(read) == 2 * 64 + 1 and read.startswith("fatal: no API key") and read.endswith("last words\n")
+        assert snapshot._stderr_tail(read)[0] == "fatal: no API key"
+        seen.stderr_size = 18  # what came before catalint stopped the server
+        assert snapshot._stderr_read(seen) == "fatal: no API key\n"
+
+
+def test_a_snapshot_always_reads_back(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 25,000 tools of 66 MB compact were written indented as 117 MB: a file `catalint lint` refused
+    from catalint import loader
+
+    assert snap(cli, "full.json", count=5, page=5).exit_code == 0
+    full = (tmp_path / "full.json").read_text()
+    one_line = json.dumps(json.loads(full), ensure_ascii=False, separators=(",", ":")) + "\n"
+    assert len(one_line) < len(full)
+    monkeypatch.setattr(loader, "MAX_FILE_BYTES", len(one_line) + 10)  # the compact file fits, the indented not
+    result = snap(cli, "tools.json", count=5, page=5)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "tools.json").read_text() == one_line
+    assert cli("lint", "--no-gate", "tools.json").exit_code == 0
+    result = snap(cli, "tools.yaml", count=5, page=5)
+    assert result.exit_code == 2 and not (tmp_path / "tools.yaml").exists()
+    assert result.stderr.strip() == "error: snapshot failed: the YAML file would be over 0 MiB, the most catalint reads"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGTERM as POSIX sends it")
+def test_sigterm_stops_the_server_before_catalint_ends(tmp_path: Path) -> None:
+    # a CI step's timeout sends SIGTERM: catalint died at once and left the server (in a session of its own) running
+    import signal
+    import subprocess
+    import time
+
+    from test_hostile import _command
+
+    pidfile = tmp_path / "server.pid"
+    args = ["snapshot", "-o", "out.json", "--timeout", "60", "--env", f"FIXTURE_PIDFILE={pidfile}", "--"]
+    proc = subprocess.Popen([*_command(), *args, *SERVER, "pidhang"], cwd=tmp_path, stderr=subprocess.PIPE)
+    try:
+        for _ in range(300):
+            if pidfile.exists() and pidfile.read_text():
+                break
+            time.sleep(0.05)
+        server = int(pidfile.read_text())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == -signal.SIGTERM
+    finally:
+        proc.kill()
+        proc.wait()
+    for _ in range(100):  # reaped by now, or about to be
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(server, signal.SIGKILL)
+        raise AssertionError("the server outlived catalint")
+    assert not (tmp_path / "out.json").exists()
+
+
 def test_lint_server_reports_what_the_sdk_refuses(cli) -> None:
     args = ["lint", "--no-gate", "--select", "SCH-005", "--output-format", "json", "--server", "--", *SERVER]
     report = json.loads(cli(*args, "invalid", "3", "2").stdout)

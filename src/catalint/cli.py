@@ -1024,12 +1024,12 @@ def snapshot_cmd(
     notes: list[str] = []
     try:
         tools = take(server, notes)
+        text = render(tools, is_yaml_name(output))
     except SnapshotError as exc:
         fail(f"error: snapshot failed: {exc}")
         return
     for note in notes:
         click.echo(_line(f"{server.label()}: notice: {note}"), err=True)
-    text = render(tools, is_yaml_name(output))
     if check:
         sys.exit(_check_snapshot(output, text))
     save(text, output, "the snapshot")

@@ -98,9 +98,13 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
         except (SnapshotError, KeyboardInterrupt):
             raise
         except BaseException as exc:  # the SDK and anyio raise many kinds; all end here as one line
+            if seen.terminated:
+                _end_as_terminated()
             raise SnapshotError(_explain(exc, server, seen)) from None
     finally:
         errlog.close()
+    if seen.terminated:
+        _end_as_terminated()
     try:  # what a snapshot holds must read back as JSON
         json.dumps(tools, allow_nan=False)
     except ValueError:
@@ -110,6 +114,15 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
     except RecursionError:
         raise SnapshotError("the server sent tools nested too deeply to save") from None
     return tools
+
+
+def _end_as_terminated() -> None:
+    """The server stopped, catalint ends as SIGTERM would have ended it (exit status 143 in a shell)."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+    signal.pause()  # the signal ends the process before this returns
 
 
 class _ClosedLoopNoise(logging.Filter):
@@ -137,6 +150,7 @@ class _Exchange:
     first_stray: str = ""  # the first, as _stdout_line gives it
     answered: bool = False  # a JSON-RPC message came on stdout
     endpoint: str = ""  # a URL a stray line gave ("MCP endpoint available at http://localhost:8080/mcp")
+    terminated: bool = False  # catalint got SIGTERM: the server was stopped, and catalint ends as SIGTERM ends it
 
     def stray_lines(self) -> str:
         """'2 lines that are not JSON-RPC on stdout (first: 'Starting...')'."""
@@ -146,6 +160,32 @@ class _Exchange:
 
 
 async def _take(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
+    """_exchange, stopped when catalint gets SIGTERM (a CI step's timeout): the server is stopped as at a
+    timeout, where dying at once left it running (it is started in a session of its own, out of the
+    signal's reach)."""
+    import signal
+
+    import anyio
+
+    if os.name != "posix":
+        return await _exchange(server, seen)
+    tools: list[dict[str, Any]] = []
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            with anyio.open_signal_receiver(signal.SIGTERM) as signals:
+                async for _ in signals:
+                    seen.terminated = True
+                    group.cancel_scope.cancel()
+                    return
+
+        group.start_soon(watch)
+        tools = await _exchange(server, seen)
+        group.cancel_scope.cancel()
+    return tools
+
+
+async def _exchange(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
     import anyio
 
     with anyio.fail_after(server.timeout):
@@ -162,8 +202,13 @@ async def _take(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
                 return await _guarded(streams[0], streams[1], seen)
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
+        # bytes that are not UTF-8 are read as U+FFFD: a log line holding them is set aside as any stray line
+        # is, where "strict" waited out the timeout and then failed with a bare UnicodeDecodeError
         params = StdioServerParameters(
-            command=server.command[0], args=server.command[1:], env=stdio_environment(server)
+            command=server.command[0],
+            args=server.command[1:],
+            env=stdio_environment(server),
+            encoding_error_handler="replace",
         )
         async with stdio_client(params, errlog=seen.errlog) as streams:
             return await _guarded(streams[0], streams[1], seen)
@@ -253,7 +298,10 @@ async def _guarded(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any
                 result = getattr(getattr(item, "message", None), "result", None)
                 if isinstance(result, dict) and "tools" in result:
                     seen.arrived.append(result)
-                await send.send(item)
+                try:
+                    await send.send(item)
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    return  # the listing is done and the session gone: what the server says now is not read
 
     try:
         async with anyio.create_task_group() as group:
@@ -403,10 +451,7 @@ def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
     else:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         what = f"{type(exc).__name__}: {detail}"
-    seen.errlog.seek(0)
-    written = seen.errlog.read()
-    if seen.stderr_size is not None:  # only what came before catalint stopped the server
-        written = written.encode("utf-8", "replace")[: seen.stderr_size].decode("utf-8", "replace")
+    written = _stderr_read(seen)
     tail = _stderr_tail(written)
     stderr = f"; server stderr: {' | '.join(tail)}" if tail else ""
     if not server.url and not server.inherit_env and _TLS.search(written):
@@ -416,6 +461,26 @@ def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
         )
     stray = f"; it wrote {seen.stray_lines()}" if seen.stray else ""
     return f"{server.label()}: {what}{stray}{stderr}"
+
+
+STDERR_READ = 1 << 16  # bytes of a server's stderr read from its start, and from its end
+
+
+def _stderr_read(seen: _Exchange) -> str:
+    """What the server wrote on stderr (up to where catalint stopped it, at a timeout): its first and last
+    STDERR_READ bytes, so that a server that wrote a gigabyte there costs no more to explain than one line
+    (reading it whole took a minute and 2 GB)."""
+    seen.errlog.flush()
+    raw = seen.errlog.buffer
+    end = raw.seek(0, os.SEEK_END) if seen.stderr_size is None else seen.stderr_size
+    raw.seek(0)
+    if end <= 2 * STDERR_READ:
+        data = raw.read(end)
+    else:
+        head = raw.read(STDERR_READ)
+        raw.seek(end - STDERR_READ)
+        data = head + b"\n" + raw.read(STDERR_READ)
+    return data.decode("utf-8", "replace")
 
 
 def _cannot_start(program: str, exc: OSError) -> str:
@@ -454,13 +519,24 @@ def _innermost(exc: BaseException) -> BaseException:
 
 
 def render(tools: list[dict[str, Any]], as_yaml: bool) -> str:
-    """The snapshot file: {"tools": [...]}, 2-space JSON (or YAML), trailing newline."""
+    """The snapshot file: {"tools": [...]}, 2-space JSON (or YAML), trailing newline; JSON on one line when
+    the indentation would take it past the most catalint reads (a file it wrote must read back), and a
+    SnapshotError when even that, or the YAML, is past it."""
+    from catalint.loader import MAX_FILE_BYTES
+
     doc = {"tools": tools}
     if as_yaml:
         import yaml
 
-        return yaml.dump(doc, Dumper=_yaml_dumper(), sort_keys=False, allow_unicode=True, default_flow_style=False)
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        text = yaml.dump(doc, Dumper=_yaml_dumper(), sort_keys=False, allow_unicode=True, default_flow_style=False)
+    else:
+        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8")) > MAX_FILE_BYTES:
+            text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+    if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        shown = "the YAML file would be" if as_yaml else "the file would be"
+        raise SnapshotError(f"{shown} over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
+    return text
 
 
 _DUMPER: Any = None

@@ -159,12 +159,14 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
         fail(f"{catalog}: error: {exc}")
     except RecursionError:
         fail(f"{catalog}: error: a tool is nested too deeply to copy")
-    from catalint.snapshot import is_yaml_name, render
+    from catalint.snapshot import SnapshotError, is_yaml_name, render
 
     try:  # written as a snapshot is: YAML for a .yaml/.yml name, else JSON
         text = render(pad(tools, extra), output_file is not None and is_yaml_name(output_file))
     except RecursionError:
         fail(f"{catalog}: error: a tool is nested too deeply to write")
+    except SnapshotError as exc:  # the padded catalog past the most catalint reads
+        fail(f"{catalog}: error: {exc}")
     save(text, output_file, "the catalog")
     names = ", ".join(t["name"] for t in extra) or "none"
     count = f"{len(extra)} distractor{'s' * (len(extra) != 1)}"
