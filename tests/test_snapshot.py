@@ -179,6 +179,41 @@ def test_sigterm_stops_the_server_before_catalint_ends(tmp_path: Path) -> None:
     assert not (tmp_path / "out.json").exists()
 
 
+def _gone(pid: int) -> bool:
+    import time
+
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="catalint finds the server's pid in /proc")
+def test_what_the_server_started_and_left_running_is_stopped(cli, tmp_path: Path) -> None:
+    # the SDK stops the server's process group only while the server runs: a process it left behind stayed
+    pidfile = tmp_path / "child.pid"
+    result = snap(cli, "tools.json", "--env", f"FIXTURE_PIDFILE={pidfile}", count=3, mode="forkleft")
+    assert result.exit_code == 0, result.stderr
+    assert _gone(int(pidfile.read_text())), "the server's child outlived the snapshot"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="catalint finds the server's pid in /proc")
+def test_a_server_that_exits_is_said_to_have_exited_though_its_child_holds_stdout(cli, tmp_path: Path) -> None:
+    # its child kept the pipe open: catalint waited the whole --timeout, then said the server timed out
+    pidfile = tmp_path / "child.pid"
+    result = snap(cli, "tools.json", "--timeout", "60", "--env", f"FIXTURE_PIDFILE={pidfile}", mode="forkexit")
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith(
+        "the server exited before answering, and a process it started keeps its stdout open;"
+        " server stderr: fatal: config missing"
+    )
+    assert _gone(int(pidfile.read_text()))
+
+
 def test_lint_server_reports_what_the_sdk_refuses(cli) -> None:
     args = ["lint", "--no-gate", "--select", "SCH-005", "--output-format", "json", "--server", "--", *SERVER]
     report = json.loads(cli(*args, "invalid", "3", "2").stdout)

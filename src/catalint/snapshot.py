@@ -103,6 +103,8 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
             raise SnapshotError(_explain(exc, server, seen)) from None
     finally:
         errlog.close()
+        if os.name == "posix":
+            _stop_leftovers(seen.server_pid)
     if seen.terminated:
         _end_as_terminated()
     try:  # what a snapshot holds must read back as JSON
@@ -114,6 +116,74 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
     except RecursionError:
         raise SnapshotError("the server sent tools nested too deeply to save") from None
     return tools
+
+
+def _children() -> set[int] | None:
+    """The pids of catalint's child processes (Linux's /proc); None where they cannot be listed."""
+    me = str(os.getpid())
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    found = set()
+    for name in names:
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[1:2] == [me.encode()] and fields[0] != b"Z":  # state, parent; a zombie has exited
+                found.add(int(name))
+    return found
+
+
+EXITED_GRACE = 1.0  # seconds an exchange may go on once the server has exited (its last answer in the pipe)
+
+
+async def _watch_server(before: set[int] | None, seen: _Exchange) -> None:
+    """Learns the server's pid (the new child) and watches it: a server that exited while a process it
+    started keeps its stdout open would be waited for until --timeout, then said to have timed out."""
+    import anyio
+
+    if before is None:
+        return
+    while True:
+        now = _children() or set()
+        if seen.server_pid is None:
+            _learn_server(before, now, seen)
+        elif seen.server_pid not in now:
+            await anyio.sleep(EXITED_GRACE)
+            raise SnapshotError("the server exited before answering, and a process it started keeps its stdout open")
+        await anyio.sleep(0.1)
+
+
+def _learn_server(before: set[int] | None, now: set[int] | None, seen: _Exchange) -> None:
+    """The server's pid: the child that was not there before it started."""
+    new = sorted((now or set()) - (before or set()))
+    if before is not None and new:
+        seen.server_pid = new[0]
+
+
+def _stop_leftovers(pid: int | None) -> None:
+    """Stops what is left of the server's process group (it was its own session): processes it started and
+    left running once it exited, which the SDK stops only while the server itself runs."""
+    import signal
+    import time
+
+    if pid is None:
+        return
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pid, sig)
+        except OSError:  # none left (or not ours to stop)
+            return
+        for _ in range(10):
+            time.sleep(0.05)
+            try:
+                os.killpg(pid, 0)
+            except OSError:
+                return
 
 
 def _end_as_terminated() -> None:
@@ -151,6 +221,7 @@ class _Exchange:
     answered: bool = False  # a JSON-RPC message came on stdout
     endpoint: str = ""  # a URL a stray line gave ("MCP endpoint available at http://localhost:8080/mcp")
     terminated: bool = False  # catalint got SIGTERM: the server was stopped, and catalint ends as SIGTERM ends it
+    server_pid: int | None = None  # a stdio server's process (its group's id too), once seen
 
     def stray_lines(self) -> str:
         """'2 lines that are not JSON-RPC on stdout (first: 'Starting...')'."""
@@ -210,8 +281,16 @@ async def _exchange(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
             env=stdio_environment(server),
             encoding_error_handler="replace",
         )
+        before = _children()
         async with stdio_client(params, errlog=seen.errlog) as streams:
-            return await _guarded(streams[0], streams[1], seen)
+            tools: list[dict[str, Any]] = []
+            async with anyio.create_task_group() as group:
+                group.start_soon(_watch_server, before, seen)
+                tools = await _guarded(streams[0], streams[1], seen)
+                group.cancel_scope.cancel()
+            if seen.server_pid is None:  # a quick exchange, over before the watch looked
+                _learn_server(before, _children(), seen)
+            return tools
 
 
 _ENDPOINT = re.compile(r"https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])(?::\d+)?(?:/[^\s'\"]*)?")
