@@ -271,6 +271,8 @@ def _unchanged(directory: Path, run: object) -> None:
         (["trace", "score", "runs.jsonl", "-o", "runs.jsonl"], "runs.jsonl: is an input of this run"),
         (["trace", "score", "runs.jsonl", "--spec", "scenario.yml", "-o", "scenario.yml"], "scenario.yml: is an"),
         (["trace", "score", "runs.jsonl", "--catalog", "s=w.json", "-o", "w.json"], "w.json: is an input"),
+        (["trace", "score", "runs.jsonl", "--catalog", "w.json", "-o", "w.json"], "w.json: is an input"),  # PATH alone
+        (["check", "suite.yml", "--catalog", "w2.json", "-o", "w2.json"], "w2.json: is a catalog the suite reads"),
     ],
 )
 def test_an_output_over_another_output_or_an_input_is_refused(cli, inputs: Path, args: list[str], line: str) -> None:

@@ -1084,7 +1084,7 @@ def check_cmd(
     from catalint.quality import assess
     from catalint.snapshot import SnapshotError
     from catalint.suite import catalog_files, catalog_for, load_suite
-    from catalint.trace_cli import check_traces, parse_catalogs, suite_catalogs
+    from catalint.trace_cli import catalog_option, check_traces, parse_catalogs, suite_catalogs
 
     try:
         loaded = load_suite(suite)
@@ -1093,7 +1093,7 @@ def check_cmd(
         return
     read = catalog_files(loaded, suite)
     refuse_clobber([output_file], [suite], "the suite")
-    refuse_clobber([output_file], [*read, *(c.partition("=")[2] for c in catalogs)], "a catalog the suite reads")
+    refuse_clobber([output_file], [*read, *(catalog_option(c)[1] for c in catalogs)], "a catalog the suite reads")
     refuse_clobber([output_file], [config_path], "the config file")
     for notice in loaded.notices:
         click.echo(_line(notice), err=True)

@@ -67,7 +67,7 @@ def score_cmd(
     from catalint.gate import GateError
     from catalint.trace_scenario import EqClass, Scenario, parse_gate_option
 
-    refuse_clobber([output_file], [*traces, spec, *(c.partition("=")[2] for c in catalogs)], "an input of this run")
+    refuse_clobber([output_file], [*traces, spec, *(catalog_option(c)[1] for c in catalogs)], "an input of this run")
     scenario: Scenario
     try:
         if spec:
@@ -234,6 +234,12 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "scenario"
 
 
+def catalog_option(value: str) -> tuple[str, str]:
+    """(server, path) of --catalog SERVER=PATH, or of PATH: the server is the file name up to its first dot."""
+    server, found, path = value.partition("=")
+    return (server, path) if found else (Path(value).name.split(".", 1)[0], value)
+
+
 def parse_catalogs(values: tuple[str, ...]) -> dict[str, Catalog]:
     """--catalog SERVER=PATH (or PATH: the server is the file name up to its first dot)."""
     from catalint.cli import fail
@@ -241,9 +247,7 @@ def parse_catalogs(values: tuple[str, ...]) -> dict[str, Catalog]:
 
     out: dict[str, Catalog] = {}
     for value in values:
-        server, found, path = value.partition("=")
-        if not found:
-            server, path = Path(value).name.split(".", 1)[0], value
+        server, path = catalog_option(value)
         if not server or not path:
             fail(f"error: --catalog: expected SERVER=PATH, got {value!r}")
         if server in out:
