@@ -489,6 +489,20 @@ def test_snapshot_over_streamable_http_with_headers(cli, tmp_path: Path, http_se
     assert "s3cret-value" not in result.stdout + result.stderr
 
 
+def test_an_http_answer_is_read_only_up_to_the_most_catalint_reads(
+    cli, tmp_path: Path, http_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the SDK reads a body whole before looking at it: one that never ended took 7.6 GB before the timeout
+    from catalint import loader
+
+    monkeypatch.setattr(loader, "MAX_FILE_BYTES", 2**20 // 4)  # "0 MiB": the answers here are a few KB
+    assert cli("snapshot", "-o", "tools.json", "--url", http_server).exit_code == 0
+    monkeypatch.setattr(loader, "MAX_FILE_BYTES", 100)
+    result = cli("snapshot", "-o", "small.json", "--url", http_server, "--timeout", "60")
+    assert result.exit_code == 2 and not (tmp_path / "small.json").exists()
+    assert result.stderr.strip().endswith(": an answer is over 0 MiB, the most catalint reads")
+
+
 def test_a_wrong_path_says_http_404_not_a_made_up_json_rpc_error(cli, http_server: str) -> None:
     """The SDK turns an HTTP 404 into JSON-RPC error -32601 "Not Found"; that read as the server's answer."""
     result = cli("snapshot", "-o", "t.json", "--url", http_server.replace("/mcp", "/sse"))

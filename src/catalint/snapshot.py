@@ -118,6 +118,52 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
     return tools
 
 
+def _limit_mib() -> int:
+    from catalint import loader
+
+    return loader.MAX_FILE_BYTES // 2**20
+
+
+def _capped_client(headers: Any, timeout: Any, seen: _Exchange) -> Any:
+    """An HTTP client whose response bodies stop at the most catalint reads: the SDK reads a body whole
+    before it looks at it, and one that never ended took 7.6 GB in the 30 s of the timeout."""
+    import httpx2
+
+    from catalint import loader
+
+    class CappedStream(httpx2.AsyncByteStream):
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        async def __aiter__(self) -> Any:
+            size = 0
+            async for chunk in self.inner:
+                size += len(chunk)
+                if size > loader.MAX_FILE_BYTES:
+                    seen.over_limit = True
+                    if seen.stop is not None:
+                        seen.stop.cancel()
+                    raise SnapshotError(f"an answer is over {_limit_mib()} MiB, the most catalint reads")
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class CappedTransport(httpx2.AsyncBaseTransport):
+        def __init__(self) -> None:
+            self.inner = httpx2.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: Any) -> Any:
+            response = await self.inner.handle_async_request(request)
+            response.stream = CappedStream(response.stream)
+            return response
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    return httpx2.AsyncClient(headers=headers, timeout=timeout, transport=CappedTransport())
+
+
 def _children() -> set[int] | None:
     """The pids of catalint's child processes (Linux's /proc); None where they cannot be listed."""
     me = str(os.getpid())
@@ -222,6 +268,8 @@ class _Exchange:
     endpoint: str = ""  # a URL a stray line gave ("MCP endpoint available at http://localhost:8080/mcp")
     terminated: bool = False  # catalint got SIGTERM: the server was stopped, and catalint ends as SIGTERM ends it
     server_pid: int | None = None  # a stdio server's process (its group's id too), once seen
+    over_limit: bool = False  # an HTTP answer passed the most catalint reads
+    stop: Any = None  # the cancel scope that ends the exchange early
 
     def stray_lines(self) -> str:
         """'2 lines that are not JSON-RPC on stdout (first: 'Starting...')'."""
@@ -267,10 +315,18 @@ async def _exchange(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
                 if response.status_code >= 400:
                     seen.http_errors.append((response.status_code, response.reason_phrase))
 
-            client = create_mcp_http_client(headers=expand_headers(server.headers))
+            made = create_mcp_http_client(headers=expand_headers(server.headers))  # the SDK's settings
+            client = _capped_client(made.headers, made.timeout, seen)
             client.event_hooks["response"].append(status)
             async with client, streamable_http_client(server.url, http_client=client) as streams:
-                return await _guarded(streams[0], streams[1], seen)
+                tools: list[dict[str, Any]] = []
+                async with anyio.create_task_group() as group:
+                    seen.stop = group.cancel_scope
+                    tools = await _guarded(streams[0], streams[1], seen)
+                    group.cancel_scope.cancel()
+                if seen.over_limit:
+                    raise SnapshotError(f"an answer is over {_limit_mib()} MiB, the most catalint reads")
+                return tools
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
         # bytes that are not UTF-8 are read as U+FFFD: a log line holding them is set aside as any stray line
