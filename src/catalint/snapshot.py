@@ -124,10 +124,14 @@ def _limit_mib() -> int:
     return loader.MAX_FILE_BYTES // 2**20
 
 
-def _capped_client(headers: Any, timeout: Any, seen: _Exchange) -> Any:
+def _capped_client(headers: Any, timeout: Any, seen: _Exchange) -> Any | None:
     """An HTTP client whose response bodies stop at the most catalint reads: the SDK reads a body whole
-    before it looks at it, and one that never ended took 7.6 GB in the 30 s of the timeout."""
-    import httpx2
+    before it looks at it, and one that never ended took 7.6 GB in the 30 s of the timeout. None when the SDK's
+    HTTP client is no longer httpx2's (the client it makes is then used as it is)."""
+    try:
+        import httpx2
+    except ImportError:
+        return None
 
     from catalint import loader
 
@@ -316,7 +320,10 @@ async def _exchange(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
                     seen.http_errors.append((response.status_code, response.reason_phrase))
 
             made = create_mcp_http_client(headers=expand_headers(server.headers))  # the SDK's settings
-            client = _capped_client(made.headers, made.timeout, seen)
+            client = (
+                _capped_client(made.headers, made.timeout, seen) if type(made).__module__.startswith("httpx2") else None
+            )
+            client = client or made
             client.event_hooks["response"].append(status)
             async with client, streamable_http_client(server.url, http_client=client) as streams:
                 tools: list[dict[str, Any]] = []
