@@ -124,14 +124,13 @@ def _limit_mib() -> int:
     return loader.MAX_FILE_BYTES // 2**20
 
 
-def _capped_client(headers: Any, timeout: Any, seen: _Exchange) -> Any | None:
+def _capped_client(made: Any, seen: _Exchange) -> Any:
     """An HTTP client whose response bodies stop at the most catalint reads: the SDK reads a body whole
-    before it looks at it, and one that never ended took 7.6 GB in the 30 s of the timeout. None when the SDK's
-    HTTP client is no longer httpx2's (the client it makes is then used as it is)."""
-    try:
-        import httpx2
-    except ImportError:
-        return None
+    before it looks at it, and one that never ended took 7.6 GB in the 30 s of the timeout. It has the settings
+    of made, the SDK's client; made itself where that is not httpx2's."""
+    if not type(made).__module__.startswith("httpx2"):
+        return made
+    import httpx2
 
     from catalint import loader
 
@@ -165,7 +164,7 @@ def _capped_client(headers: Any, timeout: Any, seen: _Exchange) -> Any | None:
         async def aclose(self) -> None:
             await self.inner.aclose()
 
-    return httpx2.AsyncClient(headers=headers, timeout=timeout, transport=CappedTransport())
+    return httpx2.AsyncClient(headers=made.headers, timeout=made.timeout, transport=CappedTransport())
 
 
 def _children() -> set[int] | None:
@@ -320,10 +319,7 @@ async def _exchange(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
                     seen.http_errors.append((response.status_code, response.reason_phrase))
 
             made = create_mcp_http_client(headers=expand_headers(server.headers))  # the SDK's settings
-            client = (
-                _capped_client(made.headers, made.timeout, seen) if type(made).__module__.startswith("httpx2") else None
-            )
-            client = client or made
+            client = _capped_client(made, seen)
             client.event_hooks["response"].append(status)
             async with client, streamable_http_client(server.url, http_client=client) as streams:
                 tools: list[dict[str, Any]] = []
