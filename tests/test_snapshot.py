@@ -214,6 +214,19 @@ def test_a_server_that_exits_is_said_to_have_exited_though_its_child_holds_stdou
     assert _gone(int(pidfile.read_text()))
 
 
+def test_a_server_that_asks_more_than_it_answers_is_stopped(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each request from the server is a task waiting to answer it: endless pings took 704 MB in 10 s
+    from catalint import snapshot
+
+    assert snap(cli, "ten.json", count=3, mode="pings").exit_code == 0  # a few requests are answered and done
+    monkeypatch.setattr(snapshot, "MAX_SERVER_REQUESTS", 5)
+    result = snap(cli, "five.json", count=3, mode="pings")
+    assert result.exit_code == 2 and not (tmp_path / "five.json").exists()
+    assert result.stderr.strip().endswith("the server sent over 5 requests of its own before answering")
+
+
 def test_lint_server_reports_what_the_sdk_refuses(cli) -> None:
     args = ["lint", "--no-gate", "--select", "SCH-005", "--output-format", "json", "--server", "--", *SERVER]
     report = json.loads(cli(*args, "invalid", "3", "2").stdout)

@@ -272,6 +272,7 @@ class _Exchange:
     terminated: bool = False  # catalint got SIGTERM: the server was stopped, and catalint ends as SIGTERM ends it
     server_pid: int | None = None  # a stdio server's process (its group's id too), once seen
     over_limit: bool = False  # an HTTP answer passed the most catalint reads
+    requests: int = 0  # requests the server sent the client (ping, roots/list, sampling, ...)
     stop: Any = None  # the cancel scope that ends the exchange early
 
     def stray_lines(self) -> str:
@@ -433,7 +434,14 @@ async def _guarded(read: Any, write: Any, seen: _Exchange) -> list[dict[str, Any
                         seen.endpoint = found.group().rstrip(".,;:)'\"")
                     continue
                 seen.answered = True
-                result = getattr(getattr(item, "message", None), "result", None)
+                message = getattr(item, "message", None)
+                if getattr(message, "method", None) is not None and getattr(message, "id", None) is not None:
+                    seen.requests += 1  # the server asks the client: each waits on an answer it may never read
+                    if seen.requests > MAX_SERVER_REQUESTS:
+                        raise SnapshotError(
+                            f"the server sent over {MAX_SERVER_REQUESTS:,} requests of its own before answering"
+                        )
+                result = getattr(message, "result", None)
                 if isinstance(result, dict) and "tools" in result:
                     seen.arrived.append(result)
                 try:
@@ -601,6 +609,9 @@ def _explain(exc: BaseException, server: Server, seen: _Exchange) -> str:
     return f"{server.label()}: {what}{stray}{stderr}"
 
 
+# Requests a server may send the client in one snapshot (a real one sends a few: roots/list, ping); each
+# is a task that waits to write its answer: endless pings to a server that read none took 704 MB in 10 s.
+MAX_SERVER_REQUESTS = 1_000
 STDERR_READ = 1 << 16  # bytes of a server's stderr read from its start, and from its end
 
 
