@@ -431,6 +431,17 @@ def test_pull_request_summary_diffs_a_catalog_given_by_absolute_path(repo: tuple
     assert "Findings introduced" in summary and "No catalog at this path" not in summary
 
 
+def test_pull_request_summary_diffs_a_catalog_named_through_a_linked_workspace(
+    repo: tuple[Path, str], tmp_path: Path
+) -> None:
+    # the path was made relative without resolving the link: git found no such file at the base, "new"
+    path, base = repo
+    link = tmp_path / "link"
+    link.symlink_to(path)
+    _, _, summary = _run_step(link, tmp_path, base_sha=base, paths=str(link / "tools.json"))
+    assert "Findings introduced" in summary and "No catalog at this path" not in summary
+
+
 def test_a_sarif_over_code_scannings_limit_gets_a_warning(tmp_path: Path) -> None:
     repo = _new_repo(tmp_path)
     write_catalog(repo / "tools.json", [{**NEW_FLAW, "name": f"tool_{i}"} for i in range(2600)])

@@ -658,6 +658,59 @@ def test_lint_baseline_rev_follows_a_catalog_git_sees_moved(lint, repo: Path, wh
     )
 
 
+def test_lint_baseline_rev_finds_moves_past_gits_rename_limit(lint, repo: Path) -> None:
+    # 1,100 moved catalogs were past git's default limit of exhaustive rename detection: all counted as new
+    git(repo, "config", "diff.renameLimit", "1")
+    for n in range(3):
+        write_catalog(repo / f"old{n}.json", [tool(WEATHER, name=f"get_weather_{n}")])
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "three")
+    for n in range(3):
+        git(repo, "mv", f"old{n}.json", f"moved_{n}.json")  # other names: no same-name shortcut
+        write_catalog(repo / f"moved_{n}.json", [tool(WEATHER, name=f"get_weather_{n}", title=f"Weather {n}")])
+    result = lint(repo, "--output-format", "json", "--baseline-rev", "HEAD", *(f"moved_{n}.json" for n in range(3)))
+    assert lint_codes(result) == []
+
+
+def test_lint_baseline_rev_takes_a_revision_that_holds_a_colon(lint, repo: Path) -> None:
+    # HEAD^{/base: first} was split at its colon: from a subfolder the baseline was dropped, every finding new
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "base: first")
+    loose = tool(CLEAN, name="get_date", inputSchema={"type": "object"})
+    write_catalog(repo / "sub" / "tools.json", [WEATHER, CLEAN, loose])
+    plain = lint_codes(lint(repo / "sub", "--output-format", "json", "--baseline-rev", "HEAD", "tools.json"))
+    assert plain and all(tool_name == "get_date" for _, tool_name in plain)
+    colon = lint(repo / "sub", "--output-format", "json", "--baseline-rev", "HEAD^{/base: first}", "tools.json")
+    assert lint_codes(colon) == plain
+    (repo / "sub" / "HEAD:tools.json").write_text('{"tools": []}')  # a file named like REV:path is no revision
+    assert lint_codes(lint(repo / "sub", "--output-format", "json", "--baseline-rev", "HEAD", "tools.json")) == plain
+
+
+def test_lint_baseline_rev_says_when_git_cannot_look_for_moves(
+    lint, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalint import diff as diff_module
+
+    real = diff_module._git
+
+    def failing(args: list[str], cwd: Path, spec: str) -> bytes:
+        if args[0] == "diff":
+            raise LoadError(spec, "git: bad revision")
+        return real(args, cwd, spec)
+
+    monkeypatch.setattr(diff_module, "_git", failing)
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "two tools")
+    (repo / "moved").mkdir()
+    git(repo, "mv", "sub/tools.json", "moved/tools.json")
+    result = lint(repo, "--output-format", "json", "--baseline-rev", "HEAD", "moved/tools.json")
+    assert lint_codes(result)  # counted as new
+    assert json.loads(result.stdout)["notices"] == [
+        "notice: --baseline-rev: git could not look for catalogs moved since HEAD (git: bad revision): a catalog"
+        " not at its own path there counts as new"
+    ]
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [

@@ -131,13 +131,13 @@ if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
       printf '\n> The base commit %s is not in this clone and could not be fetched, so what each catalog changed is not shown: give actions/checkout `fetch-depth: 0`.\n' "$base" >> "$step"
     fi
     while [ "$have_base" = true ] && IFS= read -r -d '' file; do
-      # git reads a path after ./ from the working directory, as catalint does; an absolute one made relative
-      rel="$file" && [[ "$file" == /* ]] && rel="$("$python" -c 'import os, sys; print(os.path.relpath(sys.argv[1]))' "$file")"
-      old="$file"  # its path at the base: its own, or the one git sees it moved from
-      git cat-file -e "$base:./$rel" 2>/dev/null || old="$("$python" -c 'import os, sys; from pathlib import Path
+      # its path at the base: its own, or the one git sees it moved from (as --baseline-rev finds it), ended by
+      # a NUL, since a name may end in a line break; none for a catalog new in the pull request
+      old=""
+      IFS= read -r -d '' old < <("$python" -c 'import os, sys; from pathlib import Path
 from catalint.diff import AtRevision
-moved = AtRevision(sys.argv[1], Path.cwd()).moved_from(sys.argv[2])
-sys.stdout.write(os.path.relpath(moved) if moved else "")' "$base" "$file" 2>/dev/null)"
+found = AtRevision(sys.argv[1], Path.cwd()).path_at(sys.argv[2])
+sys.stdout.write(os.path.relpath(found) + "\0" if found else "")' "$base" "$file" 2>/dev/null) || true
       if [ -n "$old" ]; then
         head="$file" && [[ "$head" == -* ]] && head="./$head"  # a file named '--x.tools.json' is no option
         "$bin" diff "$base:$old" "$head" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true

@@ -762,6 +762,11 @@ def lint(
         if config_error is not None:
             raise config_error
         run.notices += _check_gated_tools(gated_tools, gates)
+        if at_revision is not None and at_revision.problem is not None:
+            run.notices.append(
+                f"notice: --baseline-rev: git could not look for catalogs moved since {baseline_rev} "
+                f"({at_revision.problem}): a catalog not at its own path there counts as new"
+            )
         missing = [n for n in explain_tools if not any(t.tool.name == n for f in run.files for t in f.tools)]
         if missing and run.files:
             fail(f"error: --explain: no tool named {missing[0]!r} in the linted files")

@@ -130,37 +130,50 @@ def _in_repository(path: str, cwd: Path, spec: str) -> str:
 class AtRevision:
     """Each linted file as it was at a git revision, for --baseline-rev: at its own path, or at the one git
     sees it moved from since (its rename detection, from rev to the working tree: the same content, or
-    mostly, under a new name). None for a file new since rev."""
+    mostly, under a new name). None for a file new since rev. problem says why git could not be asked
+    about moves, when it could not (each moved file then counts as new)."""
 
     def __init__(self, rev: str, cwd: Path) -> None:
         self.rev = rev
         self.cwd = cwd
+        self.problem: str | None = None
         self._renames: dict[str, str] | None = None  # new path -> old path, from the top of the repository
 
     def __call__(self, file: str) -> Catalog | None:
+        old = self.path_at(file)
+        if old is None:
+            return None
         try:
-            return load_side(f"{self.rev}:{file}", self.cwd)
-        except LoadError:
-            pass
-        try:
-            old = self.moved_from(file)
-            return None if old is None else _load_revision(self.rev, old, self.cwd, f"{self.rev}:{old}")
+            return _load_revision(self.rev, old, self.cwd, f"{self.rev}:{old}")
         except LoadError:
             return None
 
-    def moved_from(self, file: str) -> str | None:
-        """The absolute path file had at rev, when git sees it moved since; else None."""
-        old = self.renames().get(_in_repository(file, self.cwd, file))
-        if old is None:
+    def path_at(self, file: str) -> str | None:
+        """The absolute path whose version at rev stands for file: its own, or the one git sees it moved
+        from; None for a file new since rev (or outside the repository)."""
+        try:
+            rel = _in_repository(file, self.cwd, file)
+            top = _git_path(_git(["rev-parse", "--show-toplevel"], self.cwd, file))
+            if _git_succeeds(["cat-file", "-e", f"{self.rev}:{rel}"], self.cwd):
+                return os.path.join(top, rel)
+            old = self.renames().get(rel)
+        except LoadError:
             return None
-        return os.path.join(_git_path(_git(["rev-parse", "--show-toplevel"], self.cwd, file)), old)
+        return None if old is None else os.path.join(top, old)
 
     def renames(self) -> dict[str, str]:
         if self._renames is None:
-            # -z: paths as they are; --no-relative and --no-ext-diff: a user's git config changes neither
-            args = ["diff", "--no-ext-diff", "--no-relative", "--no-color", "--find-renames", "--name-status", "-z"]
-            fields = _git([*args, self.rev, "--"], self.cwd, self.rev).split(b"\0")
             self._renames = {}
+            # -z: paths as they are; -l0: no limit on the pairs compared (1,100 moved catalogs were past git's
+            # default, and counted as new), so only JSON and YAML files are compared; a user's git config (an
+            # external diff, diff.relative, diff.orderFile) changes nothing
+            args = ["diff", "--no-ext-diff", "--no-relative", "--no-color", f"-O{os.devnull}", "--find-renames"]
+            args += ["-l0", "--name-status", "-z", self.rev, "--", *_CATALOG_PATHSPECS]
+            try:
+                fields = _git(args, self.cwd, self.rev).split(b"\0")
+            except LoadError as exc:
+                self.problem = exc.message
+                return self._renames
             at = 0
             while at + 1 < len(fields):
                 status = fields[at][:1]
@@ -171,6 +184,16 @@ class AtRevision:
                 else:
                     at += 2
         return self._renames
+
+
+_CATALOG_PATHSPECS = (":(top,icase)*.json", ":(top,icase)*.yaml", ":(top,icase)*.yml")
+
+
+def _git_succeeds(args: list[str], cwd: Path) -> bool:
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False).returncode == 0
+    except OSError:
+        return False
 
 
 def _git_path(output: bytes) -> str:
