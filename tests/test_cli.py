@@ -47,9 +47,23 @@ def test_text_output_line_format_and_summary(cli, catalog: Path) -> None:
         "gate [PASS] min_score 0.78 >= 0.50",
         "gate [PASS] mean_score 0.89 >= 0.70",
         "gate [FAIL] critical_count 1 > 0",
-        "Found 1 finding (1 critical) in 2 tools in 1 file; TDQS min 0.78, mean 0.89 (B); gate failed (1 of 3 checks).",
+        "Found 1 finding (1 critical) in 2 tools in 1 file; TDQS min 0.78, mean 0.89 (B);"
+        " 1 at or above the fail severity (critical); gate failed (1 of 3 checks).",
     ]
     assert result.exit_code == 1
+
+
+def test_the_summary_says_why_a_run_whose_gate_passed_failed(cli, tmp_path: Path) -> None:
+    # an SCH critical is no part of the gate's critical_count: every gate row said PASS, and the run exited 1
+    bad_default = {"type": "integer", "maximum": 5, "default": 50, "description": "How many, at most five"}
+    schema = {"type": "object", "properties": {"n": bad_default}, "required": ["n"], "additionalProperties": False}
+    write_catalog(tmp_path / "tools.json", [{**CLEAN, "inputSchema": schema}])
+    result = cli("lint", "--select", "SCH-009", "tools.json")
+    assert result.exit_code == 1
+    assert all(line.startswith("gate [PASS]") for line in result.stdout.splitlines() if line.startswith("gate"))
+    assert result.stdout.splitlines()[-1].endswith("; 1 at or above the fail severity (critical).")
+    relaxed = cli("lint", "--select", "SCH-009", "--severity", "SCH-009=warning", "tools.json")
+    assert relaxed.exit_code == 0 and "at or above" not in relaxed.stdout
 
 
 def test_clean_run_exit_0(cli, tmp_path: Path) -> None:

@@ -141,6 +141,13 @@ def summary(run: Run) -> str:
     rows = [row for fr in run.files if fr.quality is not None for row in fr.quality.gate]
     failed = sum(not row.passed for row in rows)
     gate = f"; gate failed ({failed} of {len(rows)} check{'s' * (len(rows) != 1)})" if failed else ""
+    # what fails the run besides the gate: findings at or above the fail severity (SCH criticals, which the
+    # gate's critical_count leaves out, too)
+    over = sum(f.severity >= fr.fail_severity for fr in run.files for t in fr.tools for f in t.findings)
+    if over:
+        levels = {fr.fail_severity.label for fr in run.files if fr.failing()}
+        level = levels.pop() if len(levels) == 1 else "each file's"
+        gate = f"; {over} at or above the fail severity ({level}){gate}"
     total = len(run.findings)
     if not total:
         if not files and not errors:
