@@ -387,6 +387,15 @@ def test_unknown_rule_is_exit_2(cli) -> None:
     assert "unknown rule 'DESC-999'" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("asked", "near"),
+    [("DESC-99", "DESC-009"), ("sch-0011", "SCH-011"), ("invalid_tool_name", "invalid-tool-name"), ("zzzz", None)],
+)
+def test_an_unknown_rule_suggests_the_nearest(cli, asked: str, near: str | None) -> None:
+    [line] = cli("rule", asked).stderr.splitlines()
+    assert (f"did you mean {near!r}? " in line) if near else "did you mean" not in line
+
+
 def test_every_rule_documents_what_why_examples_and_fix() -> None:
     for r in all_rules():
         for section in ("**What it catches.**", "**Why.**", "**Bad.**", "**Good.**", "**Fix.**"):

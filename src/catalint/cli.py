@@ -448,7 +448,7 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
     "--gate",
     "gates",
     multiple=True,
-    metavar="TARGET>=N",
+    metavar="'TARGET OP N'",
     help="A gate check such as 'mean_score>=0.8' (repeatable); replaces the gate's check on that target.",
 )
 @click.option(
@@ -911,7 +911,15 @@ def rule_cmd(code: str, output_format: str) -> None:
         return
     r = get_rule(code)
     if r is None:
-        fail(f"error: unknown rule {code!r} (see 'catalint rules'; also TDQS, GATE and TRACE)")
+        from difflib import get_close_matches
+
+        from catalint.registry import all_rules
+
+        words = {w.lower(): w for rule in all_rules() for w in (rule.code, rule.name)}
+        words.update((w.replace("-", "_"), words[w]) for w in list(words))  # missing_description: missing-description
+        near = get_close_matches(code.strip().lower(), words, n=1)
+        hint = f"did you mean {words[near[0]]!r}? " if near else ""
+        fail(f"error: unknown rule {code!r} ({hint}see 'catalint rules'; also TDQS, GATE and TRACE)")
         return
     if output_format == "json":
         click.echo(json.dumps(rule_dict(r), indent=2))
@@ -1054,7 +1062,8 @@ def snapshot_cmd(
     "catalogs",
     multiple=True,
     metavar="SERVER=PATH",
-    help="A server's saved catalog, read instead of starting the server or reading its catalog: file (repeatable).",
+    help="A server's saved catalog, read instead of starting the server or reading its catalog: file; PATH alone"
+    " names the server after the file, up to its first dot (repeatable).",
 )
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @output_option()

@@ -27,7 +27,11 @@ def trace_group() -> None:
 @trace_group.command("score")
 @click.argument("traces", nargs=-1, required=True)
 @click.option(
-    "--catalog", "catalogs", multiple=True, metavar="SERVER=PATH", help="A server's saved catalog (repeatable)."
+    "--catalog",
+    "catalogs",
+    multiple=True,
+    metavar="SERVER=PATH",
+    help="A server's saved catalog; PATH alone names the server after the file, up to its first dot (repeatable).",
 )
 @click.option("--spec", type=click.Path(dir_okay=False), help="A scenario file: the blocks of a suite's agent entry.")
 @click.option("--class", "classes", multiple=True, metavar="NAME=ID,ID", help="An equal-function class (repeatable).")

@@ -295,9 +295,10 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
     smells; the MCP specification (2025-11-25, Tools, "Tool Names") leaves style to
     the server, so consistency is the author's job.
 
-    **Bad.** `create_issue`, `updateIssue`, `remove_label`, `delete_comment`
+    **Bad.** `create_issue`, `updateIssue`, `remove_comment`, `delete_label`
+    ("Remove a comment": it deletes one, as `delete_label` does)
 
-    **Good.** `create_issue`, `update_issue`, `delete_label`, `delete_comment`
+    **Good.** `create_issue`, `update_issue`, `delete_comment`, `delete_label`
 
     **Fix.** Pick one style and one verb per action, and rename the odd ones out
     (keep the old names as deprecated aliases if clients depend on them).
