@@ -86,6 +86,14 @@ def test_worked_example_one_scores_100_and_passes_the_default_gate(cli, tmp_path
     assert "gate [PASS] tool_selection.f1 100 >= 50" in text
 
 
+def test_a_score_with_no_check_says_that_nothing_can_fail(cli, tmp_path: Path) -> None:
+    # "scenario [PASS]" with no gate row read as a pass of something
+    write_json(tmp_path / "run.json", HIT)
+    result = cli("trace", "score", "run.json")
+    assert result.exit_code == 0 and "notice: no check ran, so nothing can fail" in result.stdout
+    assert "no check ran" not in cli("trace", "score", "run.json", *CLASSES).stdout
+
+
 def test_worked_example_two_names_the_missed_class_and_the_unexpected_tool(cli, tmp_path: Path) -> None:
     write_json(tmp_path / "run.json", MISS)
     result = cli("trace", "score", "run.json", *CLASSES)
