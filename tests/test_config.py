@@ -209,6 +209,29 @@ def test_a_walk_through_a_linked_directory_argument_reads_nested_globs_from_the_
     assert cli("lint", "--show-files", "proj").output.splitlines() == ["proj/sub/tools.json"]
 
 
+def test_extend_exclude_and_extend_include_add_to_the_defaults(cli, tmp_path: Path) -> None:
+    # exclude = ["vendor"] replaces the defaults, so node_modules came back; ruff users reach for extend-exclude
+    for rel in ("node_modules/x/tools.json", "vendor/tools.json", "servers/tools.json"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        write_catalog(tmp_path / rel, [TOOL])
+    (tmp_path / "servers" / "extra.data").write_text((tmp_path / "servers" / "tools.json").read_text())
+    os.chdir(tmp_path)
+    config = tmp_path / "pyproject.toml"
+
+    def shown() -> list[str]:
+        return json.loads(cli("lint", "--show-files", "--output-format", "json", ".").stdout)
+
+    config.write_text('[tool.catalint]\nextend-exclude = ["vendor"]\n')
+    assert shown() == ["servers/tools.json"]
+    config.write_text('[tool.catalint]\nexclude = ["vendor"]\n')  # replaces: node_modules is walked again
+    assert shown() == ["node_modules/x/tools.json", "servers/tools.json"]
+    config.write_text('[tool.catalint]\nextend-include = ["*.data"]\n')
+    assert shown() == ["servers/extra.data", "servers/tools.json", "vendor/tools.json"]
+    config.write_text('[tool.catalint]\nextend-exclude = "vendor"\n')
+    result = cli("lint", ".")
+    assert result.exit_code == 2 and "extend-exclude must be a list of strings" in result.stderr
+
+
 def test_force_exclude_reads_an_exclude_flag_from_the_working_folder(cli, tmp_path: Path) -> None:
     # as the walk from there does; the nearest config's folder is where its own globs are read from
     (tmp_path / "sub" / "gen" / "x").mkdir(parents=True)

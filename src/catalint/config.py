@@ -400,7 +400,9 @@ _KEYS = {
     "severity",
     "fail-severity",
     "include",
+    "extend-include",
     "exclude",
+    "extend-exclude",
     "force-exclude",
     "tool-token-budget",
     "catalog-token-budget",
@@ -516,6 +518,12 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
     if "exclude" in table:
         settings.exclude = _strings(table["exclude"], _named(where, "exclude"))
         settings.flag_globs["exclude"] = where == COMMAND_LINE
+    # as in ruff: added to the list so far (the defaults, or what the config this one extends set), which
+    # exclude and include replace
+    for key, kind_of in (("extend-include", "include"), ("extend-exclude", "exclude")):
+        if key in table:
+            more = _strings(table[key], _named(where, key))
+            setattr(settings, kind_of, [*getattr(settings, kind_of), *more])
     if "force-exclude" in table:
         if not isinstance(table["force-exclude"], bool):
             raise ConfigError(
