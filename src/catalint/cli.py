@@ -272,44 +272,26 @@ class _NoStderr(io.RawIOBase):
         return len(data)
 
 
-def _own_stderr() -> None:
-    """sys.stderr that never fails a write, so that an error still ends with exit 2, not 1."""
-    old = sys.stderr
+def _own_stream(name: str, fd: int, mine: type[io.FileIO], closed: type[io.RawIOBase]) -> None:
+    """sys.stdout or sys.stderr (name) as Python set it up (buffered or not: python -u, PYTHONUNBUFFERED), its
+    file descriptor written through mine; closed stands for it when catalint was started without it."""
+    old = getattr(sys, name)
     if old is None:
-        sys.stderr = io.TextIOWrapper(io.BufferedWriter(_NoStderr()), encoding="utf-8", line_buffering=True)
+        setattr(sys, name, io.TextIOWrapper(io.BufferedWriter(closed()), encoding="utf-8", line_buffering=fd == 2))
         return
     buffer = getattr(old, "buffer", None)
     raw = getattr(buffer, "raw", buffer)
-    if not isinstance(old, io.TextIOWrapper) or type(raw) is not io.FileIO or raw.fileno() != 2:
-        return  # not the process's own standard error: leave it be
-    mine = _Stderr(2, "w", closefd=False)
-    sys.stderr = io.TextIOWrapper(
-        mine if buffer is raw else io.BufferedWriter(mine),
+    if not isinstance(old, io.TextIOWrapper) or type(raw) is not io.FileIO or raw.fileno() != fd:
+        return  # not the process's own stream: leave it be
+    stream = mine(fd, "w", closefd=False)
+    wrapped = io.TextIOWrapper(
+        stream if buffer is raw else io.BufferedWriter(stream),
         encoding=old.encoding,
         errors=old.errors,
         line_buffering=old.line_buffering,
         write_through=old.write_through,
     )
-
-
-def _own_stdout() -> None:
-    """sys.stdout as Python set it up (buffered or not), with write errors marked as standard output's."""
-    old = sys.stdout
-    if old is None:
-        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedStdout()), encoding="utf-8")
-        return
-    buffer = getattr(old, "buffer", None)
-    raw = getattr(buffer, "raw", buffer)
-    if not isinstance(old, io.TextIOWrapper) or type(raw) is not io.FileIO or raw.fileno() != 1:
-        return  # not the process's own standard output: leave it be
-    mine = _Stdout(1, "w", closefd=False)
-    sys.stdout = io.TextIOWrapper(
-        mine if buffer is raw else io.BufferedWriter(mine),  # python -u or PYTHONUNBUFFERED: no buffer
-        encoding=old.encoding,
-        errors=old.errors,
-        line_buffering=old.line_buffering,
-        write_through=old.write_through,
-    )
+    setattr(sys, name, wrapped)
 
 
 def _default_mode(tmp: str, target: Path) -> None:
@@ -1299,8 +1281,8 @@ def entry() -> None:
     import gc
 
     gc.disable()
-    _own_stdout()
-    _own_stderr()
+    _own_stream("stdout", 1, _Stdout, _ClosedStdout)  # write errors marked as standard output's
+    _own_stream("stderr", 2, _Stderr, _NoStderr)  # never fails a write: an error still ends with exit 2
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate from a JSON escape is shown as \udXXX
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
