@@ -539,6 +539,17 @@ def test_exit_code_flag(run, pair: tuple[str, str]) -> None:
     assert run(base, head).exit_code == 0
 
 
+def test_exit_code_counts_introduced_findings_at_or_above_fail_severity(run, pair: tuple[str, str]) -> None:
+    # a diff that introduced only warnings failed a "no new criticals" check: there was no way to say so
+    base, head = pair
+    introduced = json.loads(run(base, head, "--output-format", "json").stdout)["findings"]["introduced"]
+    severities = {f["severity"] for f in introduced}
+    assert "warning" in severities and "critical" not in severities
+    assert run(base, head, "--exit-code", "--fail-severity", "critical").exit_code == 0
+    assert run(base, head, "--exit-code", "--fail-severity", "WARNING").exit_code == 1
+    assert run(base, head, "--fail-severity", "warning").exit_code == 0  # without --exit-code, always 0
+
+
 def test_same_output_twice(run, pair: tuple[str, str]) -> None:
     for fmt in ("text", "json", "markdown"):
         assert run(*pair, "--output-format", fmt).stdout == run(*pair, "--output-format", fmt).stdout

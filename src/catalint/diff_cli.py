@@ -37,9 +37,22 @@ def _depth(value: Any) -> int:
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @output_option()
 @click.option("--exit-code", is_flag=True, help="Exit 1 when HEAD introduces findings.")
+@click.option(
+    "--fail-severity",
+    type=click.Choice(["critical", "warning", "info"], case_sensitive=False),
+    default="info",
+    show_default=True,
+    help="With --exit-code: the lowest severity of an introduced finding that makes it exit 1.",
+)
 @config_option("Use this config file instead of the nearest one to HEAD.")
 def diff_command(
-    base: str, head: str, output_format: str, output_file: str | None, exit_code: bool, config_path: Path | None
+    base: str,
+    head: str,
+    output_format: str,
+    output_file: str | None,
+    exit_code: bool,
+    fail_severity: str,
+    config_path: Path | None,
 ) -> None:
     """Compare two catalogs: tools added, removed, renamed and changed; TDQS scores, tokens and findings.
 
@@ -84,7 +97,10 @@ def diff_command(
         fail(f"error: {exc}")
         return
     save(FORMATS[output_format](result), output_file)
-    sys.exit(1 if exit_code and result.introduced else 0)
+    from catalint.model import Severity
+
+    lowest = Severity.parse(fail_severity)
+    sys.exit(1 if exit_code and any(f.severity >= lowest for f in result.introduced) else 0)
 
 
 def _score(value: float | None) -> str:
