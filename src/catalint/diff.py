@@ -95,13 +95,14 @@ def _load_file(spec: str, cwd: Path) -> Catalog:
     return load_text(read_text(str(target), spec), str(target), spec)
 
 
-def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
-    """The file at path (relative to cwd, or absolute) as committed at rev; shown as path@rev."""
+def _load_revision(rev: str, path: str, cwd: Path, spec: str, known: dict[str, str] | None = None) -> Catalog:
+    """The file at path (relative to cwd, or absolute) as committed at rev; shown as path@rev. known: the
+    repository's top and cwd's prefix in it, where a caller asks for many files (see _in_repository)."""
     if rev.startswith("-"):  # git would read it as an option of cat-file (--batch-check=..., --output=...)
         raise LoadError(spec, f"{rev!r} is not a git revision: a revision cannot begin with '-'")
     # git prints paths as the bytes the file system holds: decoded as Python decodes file names (os.fsdecode,
     # surrogateescape), a folder whose name is not UTF-8 goes back to git as the same bytes
-    obj = f"{rev}:{_in_repository(path, cwd, spec)}"
+    obj = f"{rev}:{_in_repository(path, cwd, spec, known)}"
     kind = _git(["cat-file", "-t", obj], cwd, spec).decode().strip()
     if kind != "blob":
         raise LoadError(spec, f"{path} is a {kind} at {rev}, not a file")
@@ -113,18 +114,29 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str) -> Catalog:
     return load_text(decode_bytes(data, display), str(cwd / path), display)
 
 
-def _in_repository(path: str, cwd: Path, spec: str) -> str:
-    """path (relative to cwd, or absolute) from the top of its git repository."""
+def _in_repository(path: str, cwd: Path, spec: str, known: dict[str, str] | None = None) -> str:
+    """path (relative to cwd, or absolute) from the top of its git repository. known keeps what git said of
+    the top and of cwd's prefix, for the next path."""
     if os.path.isabs(path):
-        top = _git_path(_git(["rev-parse", "--show-toplevel"], cwd, spec))
+        top = _rev_parse("--show-toplevel", cwd, spec, known)
         where = Path(path).parent.resolve() / Path(path).name  # git reports the top level with links resolved
         rel = Path(os.path.relpath(where, top)).as_posix()
     else:
-        prefix = _git_path(_git(["rev-parse", "--show-prefix"], cwd, spec))
+        prefix = _rev_parse("--show-prefix", cwd, spec, known)
         rel = posixpath.normpath(posixpath.join(prefix, Path(path).as_posix()))
     if rel == ".." or rel.startswith("../"):
         raise LoadError(spec, f"{path} is outside the git repository")
     return rel
+
+
+def _rev_parse(option: str, cwd: Path, spec: str, known: dict[str, str] | None) -> str:
+    """git rev-parse option (--show-toplevel, --show-prefix), from known when it holds it."""
+    if known is not None and option in known:
+        return known[option]
+    said = _git_path(_git(["rev-parse", option], cwd, spec))
+    if known is not None:
+        known[option] = said
+    return said
 
 
 class AtRevision:
@@ -137,14 +149,17 @@ class AtRevision:
         self.rev = rev
         self.cwd = cwd
         self.problem: str | None = None
+        self._known: dict[str, str] = {}  # the repository's top and cwd's prefix, asked once a run
         self._renames: dict[str, str] | None = None  # new path -> old path, from the top of the repository
 
     def __call__(self, file: str) -> Catalog | None:
-        old = self.path_at(file)
-        if old is None:
-            return None
         try:
-            return _load_revision(self.rev, old, self.cwd, f"{self.rev}:{old}")
+            return self._load(self._rel(file))  # its own version: no git diff for an unmoved file
+        except LoadError:
+            pass
+        try:
+            old = self.renames().get(self._rel(file))
+            return None if old is None else self._load(old)
         except LoadError:
             return None
 
@@ -152,14 +167,21 @@ class AtRevision:
         """The absolute path whose version at rev stands for file: its own, or the one git sees it moved
         from; None for a file new since rev (or outside the repository)."""
         try:
-            rel = _in_repository(file, self.cwd, file)
-            top = _git_path(_git(["rev-parse", "--show-toplevel"], self.cwd, file))
-            if _git_succeeds(["cat-file", "-e", f"{self.rev}:{rel}"], self.cwd):
-                return os.path.join(top, rel)
-            old = self.renames().get(rel)
+            rel = self._rel(file)
+            if not _git_succeeds(["cat-file", "-e", f"{self.rev}:{rel}"], self.cwd):
+                rel = self.renames().get(rel, "")
+            return os.path.join(self._top(), rel) if rel else None
         except LoadError:
             return None
-        return None if old is None else os.path.join(top, old)
+
+    def _rel(self, file: str) -> str:
+        return _in_repository(file, self.cwd, file, self._known)
+
+    def _top(self) -> str:
+        return _rev_parse("--show-toplevel", self.cwd, self.rev, self._known)
+
+    def _load(self, rel: str) -> Catalog:
+        return _load_revision(self.rev, os.path.join(self._top(), rel), self.cwd, f"{self.rev}:{rel}", self._known)
 
     def renames(self) -> dict[str, str]:
         if self._renames is None:
