@@ -130,14 +130,22 @@ if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
     if [ "$have_base" = false ]; then
       printf '\n> The base commit %s is not in this clone and could not be fetched, so what each catalog changed is not shown: give actions/checkout `fetch-depth: 0`.\n' "$base" >> "$step"
     fi
-    while [ "$have_base" = true ] && IFS= read -r -d '' file; do
-      # its path at the base: its own, or the one git sees it moved from (as --baseline-rev finds it), ended by
-      # a NUL, since a name may end in a line break; none for a catalog new in the pull request
-      old=""
-      IFS= read -r -d '' old < <("$python" -c 'import os, sys; from pathlib import Path
+    # beside each, its path at the base: its own, or the one git sees it moved from (as --baseline-rev finds
+    # it), empty for a catalog new in the pull request; one process for all, which asks git about moves once
+    : > "$work/olds.txt"
+    [ "$have_base" = true ] && "$python" - "$work/report.json" "$base" > "$work/olds.txt" 2>/dev/null <<'PY'
+import json, os, sys
+from pathlib import Path
+
 from catalint.diff import AtRevision
-found = AtRevision(sys.argv[1], Path.cwd()).path_at(sys.argv[2])
-sys.stdout.write(os.path.relpath(found) + "\0" if found else "")' "$base" "$file" 2>/dev/null) || true
+
+at = AtRevision(sys.argv[2], Path.cwd())
+for f in json.load(open(sys.argv[1]))["files"]:
+    found = at.path_at(f["file"])
+    sys.stdout.write((os.path.relpath(found) if found else "") + "\0")
+PY
+    while [ "$have_base" = true ] && IFS= read -r -d '' file; do
+      IFS= read -r -d '' old <&3 || old=""
       if [ -n "$old" ]; then
         head="$file" && [[ "$head" == -* ]] && head="./$head"  # a file named '--x.tools.json' is no option
         "$bin" diff "$base:$old" "$head" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true
@@ -145,7 +153,7 @@ sys.stdout.write(os.path.relpath(found) + "\0" if found else "")' "$base" "$file
         "$python" -c 'import sys; from catalint.formatters.md import code
 print(f"\n### {code(sys.argv[1], table=False)}\n\nNo catalog at this path in the base commit, nor one git sees moved here: new in this pull request.")' "$file" >> "$step"
       fi
-    done < "$work/files.txt"
+    done < "$work/files.txt" 3< "$work/olds.txt"
   fi
   "$python" - "$step" >> "$GITHUB_STEP_SUMMARY" <<'PY' || head -c 1048576 "$step" >> "$GITHUB_STEP_SUMMARY"
 import sys
