@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE, ConfigError, Settings, glob_match
-from catalint.loader import LoadError, special_kind
+from catalint.loader import LoadError, one_name_each, special_kind
 from catalint.text import one_line
 
 CONFIG_NAMES_SET = frozenset(CONFIG_NAMES)
@@ -123,11 +123,7 @@ def _real_names_first(
     met: list[str | tuple[str, LoadError | str]] = []
     for file in walk_catalogs(directory, settings, lambda where, what: met.append((where, what)), settings_for_dir):
         met.append(file)
-    names: dict[str, list[str]] = {}
-    for entry in met:
-        if isinstance(entry, str):
-            names.setdefault(os.path.realpath(entry), []).append(entry)
-    kept = {next((n for n in group if not os.path.islink(n)), group[0]) for group in names.values()}
+    kept = one_name_each([entry for entry in met if isinstance(entry, str)])
     for entry in met:
         if isinstance(entry, str):
             if entry in kept:

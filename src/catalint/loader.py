@@ -689,6 +689,15 @@ def read_stdin(name: str = "-") -> bytes:
         raise LoadError(name, f"cannot read standard input: {exc.strerror or exc}") from None
 
 
+def one_name_each(paths: list[str]) -> set[str]:
+    """Of paths, one for each file they name: where a file is met under several (a symbolic link beside its
+    target), the first that is not a link, so that a report names the file a user edits; else the first."""
+    names: dict[str, list[str]] = {}
+    for path in paths:
+        names.setdefault(os.path.realpath(path), []).append(path)
+    return {next((n for n in group if not os.path.islink(n)), group[0]) for group in names.values()}
+
+
 def special_kind(path: str | os.PathLike[str]) -> str | None:
     """What path is when it is a FIFO, a socket or a device (through a symbolic link), which a reader must
     not open unasked (a FIFO waits for a writer forever, /dev/zero never ends); None for anything else, a

@@ -22,6 +22,7 @@ from catalint.loader import (
     LoadError,
     decode_bytes,
     looks_like_yaml,
+    one_name_each,
     parse_json,
     parse_yaml,
     read_stdin,
@@ -130,17 +131,16 @@ def trace_files(path: str, notice: Callable[[str], None] | None = None) -> list[
     children = []
     for root, _dirs, files in os.walk(path, followlinks=False, onerror=unlisted):
         children.extend(Path(root, name) for name in files if Path(name).suffix.lower() in TRACE_SUFFIXES)
-    names: dict[Path, list[Path]] = {}
+    files: list[str] = []
     skipped: list[tuple[Path, str]] = []
     for child in sorted(children):
         kind = special_kind(child)
         if kind is not None:
             skipped.append((child, kind))
         elif child.is_file():
-            names.setdefault(child.resolve(), []).append(child)
-    # a file met under several names (a symlink beside its target) is read once, by its first name that is no link
-    kept = {next((n for n in group if not n.is_symlink()), group[0]) for group in names.values()}
-    found = [str(child) for child in sorted(kept)]
+            files.append(str(child))
+    kept = one_name_each(files)  # a symbolic link beside its target: read once, by the target's name
+    found = [file for file in files if file in kept]
     if not found:  # one line, which says why when a file was skipped
         why = f"; {skipped[0][0]} is {skipped[0][1]}, not a regular file" if skipped else ""
         raise LoadError(path, f"no trace files ({', '.join('*' + s for s in TRACE_SUFFIXES)}) in this folder{why}")
