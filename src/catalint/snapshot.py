@@ -118,10 +118,18 @@ def take(server: Server, notes: list[str] | None = None) -> list[dict[str, Any]]
     return tools
 
 
-def _limit_mib() -> int:
+def _past_limit(what: str) -> SnapshotError:
+    """'{what} over 64 MiB, the most catalint reads': what snapshot says of anything past the file limit."""
     from catalint import loader
 
-    return loader.MAX_FILE_BYTES // 2**20
+    return SnapshotError(f"{what} over {loader.MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
+
+
+def _over_limit(text: str) -> bool:
+    """Whether text takes more bytes than a file catalint reads (as UTF-8; a short text is not encoded)."""
+    from catalint import loader
+
+    return len(text) > loader.MAX_FILE_BYTES // 4 and len(text.encode("utf-8")) > loader.MAX_FILE_BYTES
 
 
 def _capped_client(made: Any, seen: _Exchange) -> Any:
@@ -146,7 +154,7 @@ def _capped_client(made: Any, seen: _Exchange) -> Any:
                     seen.over_limit = True
                     if seen.stop is not None:
                         seen.stop.cancel()
-                    raise SnapshotError(f"an answer is over {_limit_mib()} MiB, the most catalint reads")
+                    raise _past_limit("an answer is")
                 yield chunk
 
         async def aclose(self) -> None:
@@ -328,8 +336,8 @@ async def _exchange(server: Server, seen: _Exchange) -> list[dict[str, Any]]:
                     seen.stop = group.cancel_scope
                     tools = await _guarded(streams[0], streams[1], seen)
                     group.cancel_scope.cancel()
-                if seen.over_limit:
-                    raise SnapshotError(f"an answer is over {_limit_mib()} MiB, the most catalint reads")
+                if seen.over_limit:  # what the body said past the limit: the SDK does not pass our error on
+                    raise _past_limit("an answer is")
                 return tools
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -530,7 +538,7 @@ def _within_limits(count: int, size: int) -> None:
     if count > loader.MAX_TOOLS:
         raise SnapshotError(f"{count:,} tools: catalint reads at most {loader.MAX_TOOLS:,} tools per catalog")
     if size > loader.MAX_FILE_BYTES:
-        raise SnapshotError(f"the tools are over {loader.MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
+        raise _past_limit("the tools are")
 
 
 def _json_size(items: list[Any]) -> int:
@@ -671,8 +679,6 @@ def render(tools: list[dict[str, Any]], as_yaml: bool) -> str:
     """The snapshot file: {"tools": [...]}, 2-space JSON (or YAML), trailing newline; JSON on one line when
     the indentation would take it past the most catalint reads (a file it wrote must read back), and a
     SnapshotError when even that, or the YAML, is past it."""
-    from catalint.loader import MAX_FILE_BYTES
-
     doc = {"tools": tools}
     if as_yaml:
         import yaml
@@ -680,11 +686,10 @@ def render(tools: list[dict[str, Any]], as_yaml: bool) -> str:
         text = yaml.dump(doc, Dumper=_yaml_dumper(), sort_keys=False, allow_unicode=True, default_flow_style=False)
     else:
         text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-        if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        if _over_limit(text):
             text = json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
-    if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        shown = "the YAML file would be" if as_yaml else "the file would be"
-        raise SnapshotError(f"{shown} over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
+    if _over_limit(text):
+        raise _past_limit("the YAML file would be" if as_yaml else "the file would be")
     return text
 
 
