@@ -143,11 +143,13 @@ def summary(run: Run) -> str:
     gate = f"; gate failed ({failed} of {len(rows)} check{'s' * (len(rows) != 1)})" if failed else ""
     # what fails the run besides the gate: findings at or above the fail severity (SCH criticals, which the
     # gate's critical_count leaves out, too)
-    over = sum(f.severity >= fr.fail_severity for fr in run.files for t in fr.tools for f in t.findings)
-    if over:
-        levels = {fr.fail_severity.label for fr in run.files if fr.failing()}
-        level = levels.pop() if len(levels) == 1 else "each file's"
-        gate = f"; {over} at or above the fail severity ({level}){gate}"
+    failing = {fr.fail_severity.label: 0 for fr in run.files}  # count per fail severity
+    for fr in run.files:
+        failing[fr.fail_severity.label] += sum(f.severity >= fr.fail_severity for t in fr.tools for f in t.findings)
+    levels = [label for label, n in failing.items() if n]
+    if levels:
+        level = levels[0] if len(levels) == 1 else "each file's"
+        gate = f"; {sum(failing.values())} at or above the fail severity ({level}){gate}"
     total = len(run.findings)
     if not total:
         if not files and not errors:
