@@ -991,7 +991,6 @@ _LABELLED = LazyRegex(
     rf"\s*(?::|\()\s*(?P<list>{_LIST})\)?(?:\s*\([^)\n]*\))?(?=\s*(?:[.;\n]|$))",
     re.IGNORECASE,
 )
-# "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
 # The argument's own name as the label, the description only the values: "type": "annotation or alert",
 # "mode": "fast, balanced or thorough" (not "owner": "username or organization": kinds of value, no label).
 _NAME_LABELS = LazyRegex(rf"(?:^|[._\[\]-])(?:{'|'.join(_LABEL_WORDS)})$", re.IGNORECASE)
@@ -1002,6 +1001,7 @@ def _bare_values(text: str) -> list[str]:
     return [w for w in re.split(r"\s*,\s*|\s+or\s+", text.strip().rstrip(".")) if w and w != "or"]
 
 
+# "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
 _BULLETS = LazyRegex(
     rf"\b(?:{_STRONG}|options?(?:\s+are)?)\s*:\s*\n"
     rf"(?P<bullets>(?:[ \t]*[-*•][ \t]*{_VALUE}[ \t]*(?:[-–:(][^\n]*)?(?:\n|$)){{2,}})",
