@@ -649,6 +649,34 @@ def test_show_settings_resolves_the_first_files_config_and_the_flags(cli, tmp_pa
     ]
 
 
+def test_show_settings_says_which_per_file_ignores_take_in_the_file(cli, tmp_path: Path) -> None:
+    (tmp_path / "proj" / "sub").mkdir(parents=True)
+    write_catalog(tmp_path / "proj" / "sub" / "tools.json", [WEATHER])
+    (tmp_path / "proj" / "catalint.toml").write_text(
+        'select = ["DESC", "SCH-001"]\n[per-file-ignores]\n"sub/*.json" = ["DESC"]\n"other/*.json" = ["SCH"]\n'
+    )
+    lines = cli("lint", "--show-settings", "proj/sub/tools.json").stdout.splitlines()
+    assert 'per-file-ignores: ["sub/*.json"] = ["DESC"] (takes in this file)' in lines
+    assert 'per-file-ignores: ["other/*.json"] = ["SCH"]' in lines
+    assert "rules for this file (1 on, after per-file-ignores): SCH-001" in lines
+    shown = json.loads(cli("lint", "--show-settings", "proj/sub/tools.json", "--output-format", "json").stdout)
+    assert shown["file_rules"] == ["SCH-001"] and len(shown["rules"]) == 14
+    # the run agrees: no DESC rule reports on that file, though they do on the same catalog elsewhere
+    run = json.loads(cli("lint", "proj/sub/tools.json", "--output-format", "json", "--exit-zero").stdout)
+    assert not [f for f in run["findings"] if f["code"].startswith("DESC")]
+    # a glob typed on the command line is read from the working directory, in the view as in a run
+    typed = cli("lint", "--show-settings", "proj/sub/tools.json", "--per-file-ignores", "proj/sub/*:SCH-001")
+    assert "rules for this file (0 on, after per-file-ignores): none" in typed.stdout.splitlines()
+    # no glob takes the file in: no line for it, and the JSON's list is the whole one
+    (tmp_path / "proj" / "tools.json").write_text((tmp_path / "proj" / "sub" / "tools.json").read_text())
+    top = cli("lint", "--show-settings", "proj/tools.json")
+    there = json.loads(cli("lint", "proj/tools.json", "--output-format", "json", "--exit-zero").stdout)
+    assert [f for f in there["findings"] if f["code"].startswith("DESC")]
+    assert "rules for this file" not in top.stdout and "(takes in this file)" not in top.stdout
+    whole = json.loads(cli("lint", "--show-settings", "proj/tools.json", "--output-format", "json").stdout)
+    assert whole["file_rules"] == whole["rules"]
+
+
 def test_show_flags_refuse_what_they_cannot_do(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "tools.json", [WEATHER])
     missing = cli("lint", "--show-files", "tools.json", "nowhere.json")

@@ -257,6 +257,14 @@ class Settings:
                 return entry
         return None
 
+    def file_entries(self, file: str) -> list[FileIgnore]:
+        """The per-file ignores whose globs take in a file named on the command line (--show-settings), without
+        counting it as a match."""
+        if file == "-":  # unnamed standard input: matched by its display name, as in a run
+            return [e for e in self.per_file_ignores if glob_match(file, [e.pattern])]
+        rel = self.relative(file)
+        return [e for e in self.per_file_ignores if glob_match(self._rel_from(rel, file, e.root), [e.pattern])]
+
     def _rel_from(self, rel: str, file: str | None, root: Path | None) -> str:
         """A linted file's path for the globs of an entry read from root (None: the settings' folder, where rel is
         from; file None: standard input, known by its display name rel)."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from catalint.config import Settings, shown_path
+from catalint.config import FileIgnore, Settings, shown_path
+from catalint.registry import matches
 from catalint.text import one_line
 
 
@@ -18,6 +19,11 @@ def _severities(settings: Settings) -> str:
     the topmost that names a rule decides it (DESC-009 = info, then DESC = critical: DESC-009 is critical)."""
     shown = [", ".join(f"{code} = {level.label}" for code, level in sorted(t.items())) for t in settings.levels()]
     return "; then ".join(part for part in shown if part) or "(defaults)"
+
+
+def _file_codes(codes: list[str], entries: list[FileIgnore]) -> list[str]:
+    """Of codes, those no per-file ignore in entries covers."""
+    return [c for c in codes if not any(matches(r, c) for e in entries for r in e.rules)]
 
 
 def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".") -> str:
@@ -37,7 +43,13 @@ def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".
         f"exclude: {_strings(settings.exclude)}",
         f"force-exclude: {'true' if settings.force_exclude else 'false'}",
     ]
-    lines += [f"per-file-ignores: {_strings([i.pattern])} = {_strings(i.rules)}" for i in settings.per_file_ignores]
+    here = settings.file_entries(file) if file is not None else []
+    for entry in settings.per_file_ignores:
+        mark = " (takes in this file)" if entry in here else ""
+        lines.append(f"per-file-ignores: {_strings([entry.pattern])} = {_strings(entry.rules)}{mark}")
+    if here:
+        left = _file_codes(codes, here)
+        lines.append(f"rules for this file ({len(left)} on, after per-file-ignores): {', '.join(left) or 'none'}")
     for t in settings.per_tool_ignores:
         parts = [f"tools = {_strings(t.tools)}", f"rules = {_strings(t.rules)}"]
         parts += [f"files = {_strings(t.files)}"] if t.files else []
@@ -54,18 +66,20 @@ def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".
 def describe_json(settings: Settings, file: str | None, flags: bool, folder: str = ".") -> str:
     """describe()'s settings as one JSON object, in the names the config uses."""
     checks = settings.gate_checks()
+    codes = settings.enabled_codes()
     data = {
         "file": file,
         "folder": None if file is not None else folder,
         "config": shown_path(settings.path) if settings.path else None,
         "extends": [shown_path(p) for p in settings.extends],
         "command_line_flags": flags,
-        "rules": settings.enabled_codes(),
+        "rules": codes,
         "severity": {code: level.label for code, level in sorted(settings.severity_table().items())},
         "fail-severity": settings.fail_severity.label,
         "include": settings.include,
         "exclude": settings.exclude,
         "force-exclude": settings.force_exclude,
+        "file_rules": _file_codes(codes, settings.file_entries(file)) if file is not None else None,
         "per-file-ignores": [{"glob": i.pattern, "rules": i.rules, "in": i.source} for i in settings.per_file_ignores],
         "per-tool-ignores": [
             {"tools": t.tools, "rules": t.rules, "files": t.files, "reason": t.reason, "in": t.source}
