@@ -110,6 +110,19 @@ def test_statistics_name_every_severity_a_rules_findings_have(cli, tmp_path: Pat
     out = cli("lint", "--statistics", "a/tools.json", "b/tools.json").stdout
     assert "     2  DESC-006  [critical/info]  undocumented-required-argument" in out
     assert "     2  DESC-012  [warning]        missing-annotations" in out
+    # in JSON, as in ruff's: a statistics list in place of the findings; the rest of the report stands
+    result = cli("lint", "--statistics", "--output-format", "json", "a/tools.json", "b/tools.json")
+    data = json.loads(result.stdout)
+    assert "findings" not in data and data["summary"]["findings"] == sum(s["count"] for s in data["statistics"])
+    rows = {s["code"]: s for s in data["statistics"]}
+    assert rows["DESC-006"] == {
+        "code": "DESC-006",
+        "name": "undocumented-required-argument",
+        "severities": ["critical", "info"],
+        "count": 2,
+    }
+    assert [s["count"] for s in data["statistics"]] == sorted((s["count"] for s in data["statistics"]), reverse=True)
+    assert result.exit_code == 1 and len(data["files"]) == 2  # the gate and the exit code are the run's
 
 
 def test_json_output_has_every_field_and_every_tool(cli, catalog: Path) -> None:

@@ -414,7 +414,9 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
     help="Also write the report in FORMAT to FILE (repeatable), e.g. sarif:catalint.sarif.",
 )
 @click.option(
-    "--statistics", is_flag=True, help="Print the number of findings per rule instead of each finding (text format)."
+    "--statistics",
+    is_flag=True,
+    help="Print the number of findings per rule instead of each finding (text; in json, a statistics list).",
 )
 @click.option(
     "--show-files", is_flag=True, help="Print the catalog files that would be linted, one a line, and lint nothing."

@@ -39,6 +39,15 @@ class Run:
     def by_rule(self) -> Counter[str]:
         return Counter(f.code for _, f in self.findings)
 
+    def statistics(self) -> list[tuple[str, int, list[str]]]:
+        """--statistics: each rule with findings, most found first (then by code), with its count and the
+        severities it was reported at, most serious first (a [severity] or a file's own may differ)."""
+        levels: dict[str, set[str]] = {}
+        for _, f in self.findings:
+            levels.setdefault(f.code, set()).add(f.severity.label)
+        counts = sorted(self.by_rule().items(), key=lambda kv: (-kv[1], kv[0]))
+        return [(code, n, [s for s in ("critical", "warning", "info") if s in levels[code]]) for code, n in counts]
+
     def failing(self) -> bool:
         return any(f.failing() or f.gate_failed() for f in self.files)
 

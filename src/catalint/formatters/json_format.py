@@ -124,7 +124,13 @@ def format_json_chunks(run: Run, statistics: bool = False) -> Iterator[str]:
         '  "summary": {\n' + _members(summary, "    ") + "\n  }",
     ]
     yield f'{{\n  "catalint": {_ENCODE(__version__)},\n'
-    if run.findings:
+    if statistics:  # the counts stand in for the findings, as in ruff's JSON statistics
+        counts = [
+            {"code": code, "name": r.name if (r := get_rule(code)) else None, "severities": levels, "count": n}
+            for code, n, levels in run.statistics()
+        ]
+        yield _array("statistics", counts, "  ") + ",\n"
+    elif run.findings:
         yield '  "findings": [\n'
         last = len(run.findings) - 1
         encode = FindingEncoder()

@@ -10,32 +10,23 @@ from catalint.run import Run
 from catalint.tdqs import grade, mean_score, shown
 from catalint.text import NAME_COLUMN, clip, one_line
 
-_SERIOUS_FIRST = ("critical", "warning", "info")
-
 
 def format_text(run: Run, statistics: bool = False) -> str:
     lines: list[str] = []
-    severities: dict[str, set[str]] = {}  # per rule, for --statistics: a [severity] or a file's may differ
     # File names and catalog text never start a line of their own; each file and tool name is escaped once.
     names: dict[str, str] = {}
-    for file_result, f in run.findings:
-        severity = f.severity.label
-        if statistics:  # the counts stand in for the findings, as in ruff
-            severities.setdefault(f.code, set()).add(severity)
-            continue
+    for file_result, f in [] if statistics else run.findings:  # the counts stand in for the findings, as in ruff
         span = f.span
         display = file_result.catalog.display
         where = names.get(display) or names.setdefault(display, one_line(display))
         tool = names.get(f.tool) or names.setdefault(f.tool, one_line(f.tool))
-        lines.append(f"{where}:{span.line}:{span.col}: {f.code} [{severity}] {tool}: {one_line(f.message)}")
-    if statistics and run.findings:
-        counts = sorted(run.by_rule().items(), key=lambda kv: (-kv[1], kv[0]))
-        tags = {
-            code: "[" + "/".join(s for s in _SERIOUS_FIRST if s in levels) + "]" for code, levels in severities.items()
-        }
-        code_width = max(len(code) for code, _ in counts)
-        tag_width = max(len(tags[code]) for code, _ in counts)
-        for code, count in counts:
+        lines.append(f"{where}:{span.line}:{span.col}: {f.code} [{f.severity.label}] {tool}: {one_line(f.message)}")
+    counts = run.statistics() if statistics else []
+    if counts:
+        tags = {code: "[" + "/".join(levels) + "]" for code, _, levels in counts}
+        code_width = max(len(code) for code, _, _ in counts)
+        tag_width = max(len(tag) for tag in tags.values())
+        for code, count, _ in counts:
             r = get_rule(code)
             tag = tags[code]
             lines.append(f"{count:>6}  {code:<{code_width}}  {tag:<{tag_width}}  {r.name if r else ''}".rstrip())
