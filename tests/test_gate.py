@@ -698,12 +698,13 @@ def test_a_tool_ignored_for_all_rules_is_left_out_of_the_scores(cli, weather: Pa
     assert result.exit_code == 0
     assert "gate [PASS] min_score 1.00 >= 0.50" in rows(result.stdout)
     assert result.stdout.splitlines()[-1].endswith("TDQS min 1.00, mean 1.00 (A).")
+    assert ": 3 tools (2 left out by a per-tool ignore of ALL) in 1 file;" in result.stdout.splitlines()[-1]
     assert "matched no finding" not in result.stdout  # leaving a tool out is a use of the entry
     data = json.loads(cli("lint", "weather.tools.json", *args, "--output-format", "json").stdout)
-    assert [(t["name"], t.get("scored", True)) for t in data["files"][0]["tools"]] == [
-        ("get_forecast", True),
-        ("get_alerts", False),
-        ("set_unit", False),
+    assert [(t["name"], t.get("scored", True), t["status"]) for t in data["files"][0]["tools"]] == [
+        ("get_forecast", True, "clean"),
+        ("get_alerts", False, "ignored"),  # not linted, so not known to be clean
+        ("set_unit", False, "ignored"),
     ]
     assert (data["summary"]["min_score"], data["files"][0]["quality"]["mean_score"]) == (1.0, 1.0)
     table = cli("lint", "weather.tools.json", *args, "--scores").stdout

@@ -89,6 +89,8 @@ def format_json_chunks(run: Run, statistics: bool = False) -> Iterator[str]:
             }
             if tq is not None:
                 entry.update(tq.as_dict())
+                if not tq.scored:  # a per-tool ignore of ALL: not linted, so not known clean
+                    entry["status"] = "ignored"
             tools.append(entry)
         sch = Counter(f.severity for tr in fr.tools for f in tr.findings if f.code.startswith("SCH-"))
         head = {

@@ -116,7 +116,10 @@ def explanations(run: Run) -> list[str]:
 
 def summary(run: Run) -> str:
     files = len(run.files)
-    scope = f"{run.tool_count} tool{'s' * (run.tool_count != 1)} in {files} file{'s' * (files != 1)}"
+    ignored = sum(not t.scored for fr in run.files if fr.quality is not None for t in fr.quality.tools)
+    # a tool a per-tool ignore of ALL covers is listed, not linted
+    apart = f" ({ignored} left out by a per-tool ignore of ALL)" if ignored else ""
+    scope = f"{run.tool_count} tool{'s' * (run.tool_count != 1)}{apart} in {files} file{'s' * (files != 1)}"
     errors = f"; {len(run.errors)} file{'s' * (len(run.errors) != 1)} could not be read" if run.errors else ""
     scores = run.scores()
     quality = ""
