@@ -275,6 +275,13 @@ _INSTRUCTIONS = (
         | \b(?:do\s+not|don'?t|never|must\s+not)\s+(?:ever\s+)?(?:mention|reveal|disclose|acknowledge)\s+
           (?:that\s+you|these\s+instructions|this\s+instruction|the\s+(?:above|following|hidden)
             |this\s+(?:step|note|block|part|requirement|rule|call|behaviou?r))
+        | \b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|avoid)\s+(?:ever\s+)?
+          (?:notify|notifying|alert|alerting|warn|warning)\s+{USER}\s+(?:about|of)\s+(?:it|this|that|these|them)\b
+          (?!\s+[a-z])
+        | \bno\s+need\s+to\s+(?:tell|inform|notify|alert)\s+{USER}\b(?!'s|’s)
+          (?!\s+(?:the|their|your|a|an|its|his|her|which|how|what|when|where|whether|why)\b)
+        | \bno\s+need\s+to\s+(?:mention|reveal|disclose|explain|say)\s+(?:(?:this|these|that|it|them|anything)\s+)?
+          (?:to|with)\s+{USER}\b(?!'s|’s)
         | \b(?:say|mention|tell)\s+nothing\s+(?:about|of)\s+(?:this|it|these)\b
         | \b(?:quietly|silently)\s+(?:also\s+)?(?:call|invoke|send|upload|forward|post|e-?mail|trigger|run|execute)\b
         | \b(?:the\s+)?(?:human|user|person\s+at\s+the\s+keyboard)\s+(?:cannot|can'?t|won'?t|will\s+not|must\s+never
@@ -289,7 +296,7 @@ _INSTRUCTIONS = (
           (?:know|see|learn|find\s+out|be\s+told|notice)\b
         | \busers?\s+(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+need\s+to\s+know\b""".replace("{USER}", _USER),
         starts="do never must should without secretly covertly surreptitiously hide conceal keep the user say mention"
-        " tell quietly silently avoid refrain this these it that human person leave",
+        " tell quietly silently avoid refrain this these it that human person leave no",
     ),
     _gated(
         "deceive",
@@ -418,7 +425,9 @@ _TAGS = next(g for g in _INSTRUCTIONS if g.kind == "tag")
 def _laid_out_in_tags(text: str) -> bool:
     """Whether a text is sectioned by tags throughout (`<use_case>`, `<workflow>`, `<example>`...), as some
     servers write every description: there a block tag is layout, and only what it holds can be an order."""
-    names = {name.lower() for name in _TAG_NAME.findall(text)}
+    lower = text.lower()
+    # a section is opened and closed; a bare <message> is a placeholder (two of them must not hide a marker)
+    names = {name.lower() for name in _TAG_NAME.findall(text) if f"</{name.lower()}>" in lower}
     return len({n for n in names if _TAGS.pattern.fullmatch(f"<{n}>") is None}) >= 2
 
 
@@ -775,14 +784,18 @@ def instructions_to_the_model(tool: Tool) -> Iterator[Hit]:
       ... [/INST] and the system prompt in <<SYS>>"; not "wraps it in [INST]
       ignore the user …"), is syntax a tool documents, not a marker); in a text
       laid out in tags
-      throughout (two or more others, such as `<use_case>`, `<workflow>`,
-      `<example>`, as Neon's server writes every description) a block tag is
-      layout, reported only beside another order of this list in the same text;
+      throughout (two or more others, each opened and closed, such as `<use_case>`, `<workflow>`,
+      `<example>`, as Neon's server writes every description; not placeholders such as `<message>`)
+      a block tag is layout, reported only beside another order of this list in the same text;
     - hiding things from the user: "do not tell/mention this to the user", "do not
       mention that you …", "must not reveal this requirement", "mention nothing
       about this", "avoid mentioning this step to the user", "do not bring this up
       with the user", "this … must never be disclosed to the user (mentioned in
-      your replies)", "without
+      your replies)", "don't notify (alert, warn) the user about it" (Invariant
+      Labs' WhatsApp proof of concept; not "do not notify the user about this
+      change": a thing named after it), "there is no need to mention this to the
+      user", "no need to tell the user" (Trail of Bits' "line jumping" example;
+      not "no need to tell the user how the fields map"), "without
       telling the user" as an order ("send it without telling the user"; not
       "tokens are refreshed without informing the user" or "deletes stale caches
       without telling the user": the tool's own doing, said in the passive, of a
