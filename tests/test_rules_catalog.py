@@ -417,6 +417,29 @@ def test_cat005_skips_a_more_specific_rival_named_so_when_the_description_says_t
     assert [f.tool for f in run("CAT-005", *tools)] == ["list_issues"]
 
 
+def test_cat005_skips_a_tool_whose_description_says_the_name_word_the_rival_lacks() -> None:
+    """mcp-grafana's list_pyroscope_label_names beside list_pyroscope_label_values: sibling texts share
+    wording and the shorter one wins the score, but 'names' is in this name, not the other's, and this
+    description says it: name and description set the two apart."""
+    own = (
+        "List the label {w} of a Pyroscope datasource for a time range. Label {w} come from the profiles a"
+        " Pyroscope datasource holds, over a time range; they filter the profiles of a service, a pod or a"
+        " cluster, and each label {w} can be passed on to list label values in that time range."
+    )
+    tools = [
+        {"name": "list_pyroscope_label_names", "description": own.format(w="names")},
+        {
+            "name": "list_pyroscope_label_values",
+            "description": "List the label values of a Pyroscope datasource for a label name and a time range.",
+        },
+        {"name": "get_user", "description": "Get a user's profile: name, email and role."},
+    ]
+    assert run("CAT-005", *tools) == []
+    # the same pair, with a description that never says 'names', is reported
+    tools[0]["description"] = own.format(w="keys")
+    assert [f.tool for f in run("CAT-005", *tools)] == ["list_pyroscope_label_names"]
+
+
 def test_cat005_a_more_specific_rival_is_still_reported_when_the_description_has_nothing_of_its_own() -> None:
     # "List issues." says the name, but every word of it is in the rival's text too
     tools = [
