@@ -236,6 +236,7 @@ def test_cat004_flags_the_minority_verb_of_a_synonym_group() -> None:
     by_tool = {f.tool: f.message for f in found}
     assert set(by_tool) == {"remove_label", "set_project"}
     assert "'remove' where other tools say 'delete'" in by_tool["remove_label"]
+    assert "'set' where another tool says 'update' (update_issue)" in by_tool["set_project"]  # one is not "tools"
 
 
 def test_cat004_remove_from_is_unlinking_not_deleting() -> None:

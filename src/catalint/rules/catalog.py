@@ -336,7 +336,13 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
                     tool,
                     Hit(
                         join_pointer(tool.pointer, "name"),
-                        f"tool name {tool.name!r} says {verb!r} where other tools say {main_verb!r} ({examples})",
+                        f"tool name {tool.name!r} says {verb!r} where "
+                        + (
+                            f"other tools say {main_verb!r}"
+                            if used[main_verb] > 1
+                            else f"another tool says {main_verb!r}"
+                        )
+                        + f" ({examples})",
                         f"use {main_verb!r} for this action throughout the catalog",
                     ),
                 )
