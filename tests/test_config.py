@@ -443,7 +443,9 @@ def test_stale_ignores_are_reported_as_notices(cli, tmp_path: Path, catalog: Pat
     notices = [line for line in result.stdout.splitlines() if "notice" in line]
     assert len(notices) == 2
     assert "old/*.json" in notices[0] and "matched no finding" in notices[0]
-    assert "gone_tool" in notices[1]
+    assert "gone_tool" in notices[1] and notices[1].endswith(
+        "matched no tool in the linted files; remove it if no catalog has one"
+    )
     data = json.loads(cli("lint", "--output-format", "json", str(catalog), "old/tools.json").stdout)
     assert len(data["notices"]) == 2
 
@@ -929,3 +931,63 @@ def test_the_nearest_config_is_searched_once_a_folder(tmp_path: Path, monkeypatc
     assert found[folders[40]] == found[folders[20]] == (folders[20] / ".catalint.toml").resolve()
     assert found[folders[19]] == found[tmp_path] == (tmp_path / "catalint.toml").resolve()
     assert len(looked) <= len(folders) * len(CONFIG_NAMES)  # once a folder, not once a folder below it
+
+
+def test_a_shared_configs_suppressions_are_judged_over_every_config_that_extends_it(cli, tmp_path: Path) -> None:
+    """Two folders extend one shared file: each gets its own copy of its entries. A copy unused in one
+    folder is not stale when the other folder's copy suppressed a finding; a stale entry is noticed once."""
+    for sub, tools in (("a", [TOOL]), ("b", [DEBUG_TOOL])):
+        (tmp_path / sub).mkdir()
+        write_catalog(tmp_path / sub / "tools.json", tools)
+        (tmp_path / sub / "catalint.toml").write_text('extend = "../shared.toml"\n')
+    (tmp_path / "shared.toml").write_text(
+        '[[per-tool-ignores]]\ntools = ["get_weather"]\nrules = ["DESC-006"]\n'
+        '[[per-tool-ignores]]\ntools = ["debug_dump"]\nrules = ["DESC-001"]\n'  # nothing to suppress
+        '[per-file-ignores]\n"a/*.json" = ["DESC-012"]\n'
+    )
+    data = json.loads(cli("lint", "--output-format", "json", "--no-gate", "a", "b").stdout)
+    assert {(f["tool"], f["code"]) for f in data["findings"]} == {
+        ("debug_dump", "DESC-012"),
+        ("debug_dump", "DESC-006"),
+    }
+    assert data["notices"] == [
+        "shared.toml: notice: per-tool ignore tools=debug_dump rules=DESC-001 matched no finding; remove it"
+    ]
+
+
+def test_a_per_tool_ignore_flag_is_judged_over_every_config(cli, tmp_path: Path) -> None:
+    for sub, tools in (("a", [TOOL]), ("b", [DEBUG_TOOL])):
+        (tmp_path / sub).mkdir()
+        write_catalog(tmp_path / sub / "tools.json", tools)
+        (tmp_path / sub / "catalint.toml").write_text("")
+    used = cli("lint", "--no-gate", "a/tools.json", "b/tools.json", "--per-tool-ignores", "get_weather:DESC-006")
+    assert (
+        "notice" not in used.stdout
+        and "a/tools.json:" in used.stdout
+        and "DESC-006" not in used.stdout.split("b/tools.json")[0]
+    )
+    typo = cli("lint", "--no-gate", "a/tools.json", "b/tools.json", "--per-tool-ignores", "get_wether:DESC-006")
+    assert [line for line in typo.stdout.splitlines() if "notice" in line] == [
+        "command line: notice: per-tool ignore tools=get_wether rules=DESC-006 matched no tool in the linted files"
+    ]
+
+
+def test_a_per_tool_ignore_of_a_tool_in_another_file_is_not_called_stale(cli, tmp_path: Path) -> None:
+    """pre-commit passes the changed files only: an ignore for a tool of another catalog must not read as
+    stale there, while one for a tool present that suppressed nothing is."""
+    write_catalog(tmp_path / "a.tools.json", [TOOL])
+    write_catalog(tmp_path / "b.tools.json", [DEBUG_TOOL])
+    (tmp_path / "catalint.toml").write_text(
+        '[[per-tool-ignores]]\ntools = ["debug_dump"]\nrules = ["DESC-006"]\n'
+        '[[per-tool-ignores]]\ntools = ["get_weather"]\nrules = ["DESC-001"]\n'
+    )
+    notices = [line for line in cli("lint", "--no-gate", "a.tools.json").stdout.splitlines() if "notice" in line]
+    assert notices == [
+        "catalint.toml: notice: per-tool ignore tools=debug_dump rules=DESC-006 matched no tool in the linted files;"
+        " remove it if no catalog has one",
+        "catalint.toml: notice: per-tool ignore tools=get_weather rules=DESC-001 matched no finding; remove it",
+    ]
+    everything = cli("lint", "--no-gate", "a.tools.json", "b.tools.json").stdout
+    assert (
+        "debug_dump rules=DESC-006" not in everything and "get_weather rules=DESC-001 matched no finding" in everything
+    )

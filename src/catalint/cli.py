@@ -537,7 +537,7 @@ def lint(
     Exit codes: 0 clean, 1 findings at or above the fail severity or a failed
     gate check, 2 usage, config or input error.
     """
-    from catalint.config import ConfigError, Settings, SettingsResolver, flag_glob_notices
+    from catalint.config import ConfigError, Settings, SettingsResolver, flag_glob_notices, unused_notices
     from catalint.discover import expand, no_catalogs_notice
     from catalint.engine import MAX_FILE_FINDINGS, MAX_FILE_POINTER_CHARS, lint_catalogs
     from catalint.formatters import render
@@ -758,8 +758,7 @@ def lint(
         fail(f"error: {exc}")
     except TokenError as exc:
         fail(f"error: {exc}")
-    for settings in resolver.all():
-        run.notices += settings.unused_notices()
+    run.notices += unused_notices(resolver.all())
     run.notices += flag_glob_notices(resolver.all())
     run.notices += _unused_flag_notices(
         output_format,

@@ -58,6 +58,7 @@ class ToolIgnore:
     label: str
     used: int = 0
     seen: bool = False  # some linted file is in its files and some of its rules ran: it could have matched
+    matched: bool = False  # a linted file in its files has a tool it covers
     source: str = ""  # the config file that sets it (a notice names it), or COMMAND_LINE
     root: Path | None = None  # where its files globs are read from, when not the settings' folder (an extended file's)
     # names(): the globs without a wildcard, and the others compiled
@@ -301,19 +302,33 @@ class Settings:
                 out.add(name)
         return out
 
-    def unused_notices(self) -> list[str]:
-        """Suppressions that could have matched in this run and did not. One whose files were not
-        linted, or whose rules were not selected, says nothing: pre-commit passes only changed files."""
-        where = shown_path(self.path) if self.path else COMMAND_LINE
+
+def unused_notices(all_settings: Iterable[Settings]) -> list[str]:
+    """Suppressions that could have matched in this run and did not. One whose files were not linted, whose
+    tools were not in them, or whose rules were not selected, says nothing: pre-commit passes only changed
+    files. An entry that several settings hold (a shared config they extend, a --per-tool-ignores flag) is
+    judged over all its copies, and noticed once."""
+    copies: dict[tuple[str, str, str], list[FileIgnore | ToolIgnore]] = {}
+    for settings in all_settings:
+        where = shown_path(settings.path) if settings.path else COMMAND_LINE
         entries: list[FileIgnore | ToolIgnore] = [
-            *(e for e in self.per_file_ignores if e.source != COMMAND_LINE),  # flags': flag_glob_notices
-            *self.per_tool_ignores,
+            *(e for e in settings.per_file_ignores if e.source != COMMAND_LINE),  # flags': flag_glob_notices
+            *settings.per_tool_ignores,
         ]
-        return [
-            f"{e.source or where}: notice: {e.label} matched no finding; remove it"
-            for e in entries
-            if e.seen and not e.used
-        ]
+        for e in entries:
+            copies.setdefault((type(e).__name__, e.source or where, e.label), []).append(e)
+    notices = []
+    for (kind_of, source, label), group in copies.items():
+        no_tool = kind_of == "ToolIgnore" and not any(e.matched for e in group)
+        if no_tool and source == COMMAND_LINE:  # typed for this run: most likely a mistyped name
+            notices.append(f"{source}: notice: {label} matched no tool in the linted files")
+        elif any(e.seen for e in group) and not any(e.used for e in group):
+            # a tool in no linted file may be in a file this run did not lint (pre-commit passes a few)
+            advice = (
+                "no tool in the linted files; remove it if no catalog has one" if no_tool else "no finding; remove it"
+            )
+            notices.append(f"{source}: notice: {label} matched {advice}")
+    return notices
 
 
 def flag_glob_notices(all_settings: list[Settings]) -> list[str]:

@@ -951,10 +951,10 @@ def apply_baseline(result: FileResult, baseline: Catalog, settings: Settings) ->
 def _lint_baseline(baseline: Catalog, settings: Settings) -> FileResult:
     """Lint the baseline without counting it toward the settings' unused-ignore notices."""
     by_file = [(e, e.used, e.seen, e.matched) for e in settings.per_file_ignores]
-    by_tool = [(e, e.used, e.seen) for e in settings.per_tool_ignores]
+    by_tool = [(e, e.used, e.seen, e.matched) for e in settings.per_tool_ignores]
     result = lint_catalog(baseline, settings)
     for file_entry, used, seen, matched in by_file:
         file_entry.used, file_entry.seen, file_entry.matched = used, seen, matched
-    for tool_entry, used, seen in by_tool:
-        tool_entry.used, tool_entry.seen = used, seen
+    for tool_entry, used, seen, matched in by_tool:
+        tool_entry.used, tool_entry.seen, tool_entry.matched = used, seen, matched
     return result

@@ -239,9 +239,18 @@ def _plan(
         if a.file_ignore is not None:
             a.file_ignore.seen = True
     tool_ignores = settings.tool_ignores(catalog)
+    index = ToolIgnoreIndex(tool_ignores)
     for entry in tool_ignores:
         if not entry.seen:
             entry.seen = any(matches(r, a.rule.code) for a in active for r in entry.rules)
+    waiting = {id(e) for e in tool_ignores if not e.matched}
+    for tool in catalog.tools if waiting else ():  # which cover a tool here (a notice tells a gone tool apart)
+        for entry in index.of(tool.name):
+            if id(entry) in waiting:
+                entry.matched = True
+                waiting.discard(id(entry))
+        if not waiting:
+            break
     if not tokens:
         from catalint.quality import needs_tokens
 
@@ -270,7 +279,7 @@ def _plan(
         twins,
         copied,
         locate,
-        ToolIgnoreIndex(tool_ignores),
+        index,
     )
 
 
