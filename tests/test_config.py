@@ -520,6 +520,12 @@ def test_bad_config_is_exit_2_with_one_clear_line(cli, tmp_path: Path, catalog: 
             'per-file-ignores = { "a/*.json" = ["XYZ"] }\n',
             "catalint.toml:1:22: per-file-ignores.a/*.json:",
         ),
+        (  # a glob with a space or a colon is quoted, as TOML writes it, and found at its own line
+            "catalint.toml",
+            '[per-file-ignores]\n"ok.json" = ["DESC"]\n"my file.json" = ["XYZ"]\n',
+            'catalint.toml:3:1: per-file-ignores."my file.json": unknown rule or prefix',
+        ),
+        ("catalint.toml", '[severity]\n"a:b" = "info"\n', 'catalint.toml:2:1: severity."a:b": unknown rule'),
         (
             "catalint.toml",
             '[[per-tool-ignores]]\ntools = ["a"]\nrules = ["DESC"]\n\n'
@@ -991,3 +997,19 @@ def test_a_per_tool_ignore_of_a_tool_in_another_file_is_not_called_stale(cli, tm
     assert (
         "debug_dump rules=DESC-006" not in everything and "get_weather rules=DESC-001 matched no finding" in everything
     )
+
+
+def test_a_per_file_ignores_flag_given_twice_for_one_glob_ignores_both(cli, catalog: Path) -> None:
+    args = ("lint", "--output-format", "json", "--no-gate", "tools.json")
+    both = cli(*args, "--per-file-ignores", "tools.json:DESC-006", "--per-file-ignores", "tools.json:DESC-012")
+    assert json.loads(both.stdout)["findings"] == []  # the second pair used to replace the first
+    shown = cli(
+        "lint",
+        "--show-settings",
+        "tools.json",
+        "--per-file-ignores",
+        "*.json:DESC-006",
+        "--per-file-ignores",
+        "*.json:DESC-012",
+    )
+    assert 'per-file-ignores: ["*.json"] = ["DESC-006", "DESC-012"] (takes in this file)' in shown.stdout.splitlines()

@@ -564,9 +564,10 @@ def lint(
         # 'DESC-001 = info' as typed: the code without the spaces (a config key with them is an error)
         overrides["severity"] = {code.strip(): level for code, level in _pairs(severities, "=", "--severity")}
     if per_file_ignores:
-        overrides["per-file-ignores"] = {
-            g: _codes((c,), "--per-file-ignores") for g, c in _pairs(per_file_ignores, ":", "--per-file-ignores")
-        }
+        by_glob: dict[str, list[str]] = {}  # a glob given twice ignores the codes of both, as in ruff
+        for g, c in _pairs(per_file_ignores, ":", "--per-file-ignores"):
+            by_glob.setdefault(g, []).extend(_codes((c,), "--per-file-ignores"))
+        overrides["per-file-ignores"] = by_glob
     if per_tool_ignores:
         overrides["per-tool-ignores"] = [
             {"tools": [g], "rules": _codes((c,), "--per-tool-ignores")}

@@ -510,7 +510,10 @@ def _named(where: str, key: str) -> str:
 def _entry(where: str, key: str, sub: str) -> str:
     """How a message names one entry of a setting: `severity.DESC-001` in a file, `--severity DESC-001`
     on the command line."""
-    return f"{_named(where, key)} {sub}" if where == COMMAND_LINE else f"{where}: {key}.{sub}"
+    if where == COMMAND_LINE:
+        return f"{_named(where, key)} {sub}"
+    # a key with a space, a colon or a quote is quoted, as TOML writes it (and placed() finds it)
+    return f"{where}: {key}.{json.dumps(sub, ensure_ascii=False) if _UNQUOTED.search(sub) else sub}"
 
 
 def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Path | None = None) -> None:
@@ -826,6 +829,8 @@ def _extended(value: Any, path: Path, seen: list[Path]) -> Path:
 _UNKNOWN = re.compile(r"unknown (?:setting|key|gate target|smell) '([^']+)'")
 _SETTING = re.compile(r"([a-z-]+)(?:\[(\d+)\])?(?:\.(.+?))?(?:\[\d+\])?$")
 _TOOL_IGNORE_KEY = re.compile(r" (tools|rules|reason|files)[:\s]")
+_UNQUOTED = re.compile(r'[\s:"\\]')  # what a key in a message must be quoted for
+_QUOTED_KEY = re.compile(r'([a-z-]+)\.("(?:[^"\\]|\\.)*")')
 _TYPE_ERRORS = (" must be ", ": a matcher is ", " needs a number")
 
 
@@ -839,8 +844,11 @@ def placed(message: str, where: str, path: Path) -> str:
     rest = message[len(where) + 2 :]
     unknown = _UNKNOWN.search(rest)
     keys: list[str | int] = []
+    quoted = _QUOTED_KEY.match(rest)
     if rest.startswith("unknown setting") and unknown:
         keys = [unknown.group(1)]
+    elif quoted:  # per-file-ignores."my file.json": ...
+        keys = [quoted.group(1), json.loads(quoted.group(2))]
     else:
         token = _SETTING.match(re.split(r"[:\s]", rest, maxsplit=1)[0])
         if token is None:
