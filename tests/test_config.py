@@ -232,6 +232,26 @@ def test_extend_exclude_and_extend_include_add_to_the_defaults(cli, tmp_path: Pa
     assert result.exit_code == 2 and "extend-exclude must be a list of strings" in result.stderr
 
 
+def test_an_exclude_replaces_only_its_own_list_not_extend_exclude(cli, tmp_path: Path) -> None:
+    """As in ruff, exclude and extend-exclude are two lists: --exclude, or a nested config's exclude, replaces
+    the first and keeps the second (CI adding --exclude build used to lint the vendored catalogs again)."""
+    for rel in ("vendor/x/tools.json", "build/tools.json", "tools.json", "proj/tools.json", "proj/vendor/tools.json"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        write_catalog(tmp_path / rel, [TOOL])
+    (tmp_path / "catalint.toml").write_text('extend-exclude = ["vendor"]\n')
+
+    def shown(*args: str) -> list[str]:
+        return json.loads(cli("lint", "--show-files", "--output-format", "json", *args).stdout)
+
+    assert shown(".", "--exclude", "build") == ["tools.json", "proj/tools.json"]
+    (tmp_path / "proj" / "catalint.toml").write_text('extend = "../catalint.toml"\nexclude = [".git"]\n')
+    assert shown("proj") == ["proj/tools.json"]
+    # named on the command line with force-exclude (the pre-commit hook), the same
+    assert shown("--force-exclude", "--exclude", "build", "vendor/x/tools.json", "tools.json") == ["tools.json"]
+    settings = json.loads(cli("lint", "--show-settings", "--output-format", "json", "proj/tools.json").stdout)
+    assert (settings["exclude"], settings["extend-exclude"]) == ([".git"], ["vendor"])
+
+
 def test_force_exclude_reads_an_exclude_flag_from_the_working_folder(cli, tmp_path: Path) -> None:
     # as the walk from there does; the nearest config's folder is where its own globs are read from
     (tmp_path / "sub" / "gen" / "x").mkdir(parents=True)

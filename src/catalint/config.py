@@ -147,6 +147,9 @@ class Settings:
     include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     force_exclude: bool = False  # exclude also files named on the command line (pre-commit names each one)
+    # as in ruff, lists of their own, added up over the configs laid (an exclude, or --exclude, keeps them)
+    extend_include: list[str] = field(default_factory=list)
+    extend_exclude: list[str] = field(default_factory=list)
     # Each table that sets select/extend-select/ignore (a config, the one it extends, the flags), in the
     # order laid: (select or None, extend-select, ignore); and each one's [severity]. Worked out layer by
     # layer, as ruff does (enabled_codes, severity_of).
@@ -238,8 +241,15 @@ class Settings:
         path relative to the config's folder, or to the working folder for an --exclude flag's globs, read
         where they were typed (where force-exclude is on)."""
         rel = _relative(file, Path.cwd().resolve()) if self.flag_globs.get("exclude") else self.relative(file)
+        if self._excluded(rel, self.exclude):
+            return True
+        return bool(self.extend_exclude) and self._excluded(self.relative(file), self.extend_exclude)
+
+    @staticmethod
+    def _excluded(rel: str, globs: list[str]) -> bool:
+        """Whether globs cover a path or a folder above it."""
         parts = rel.split("/")
-        return any(glob_match("/".join(parts[:i]), self.exclude) for i in range(1, len(parts) + 1))
+        return any(glob_match("/".join(parts[:i]), globs) for i in range(1, len(parts) + 1))
 
     def file_ignored(self, file_rel: str, code: str, file: str | None = None) -> FileIgnore | None:
         """The per-file ignore that covers code in a file (file_rel: its path from the config's folder; file:
@@ -544,12 +554,18 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
     if "exclude" in table:
         settings.exclude = _strings(table["exclude"], _named(where, "exclude"))
         settings.flag_globs["exclude"] = where == COMMAND_LINE
-    # as in ruff: added to the list so far (the defaults, or what the config this one extends set), which
-    # exclude and include replace
-    for key, kind_of in (("extend-include", "include"), ("extend-exclude", "exclude")):
-        if key in table:
-            more = _strings(table[key], _named(where, key))
-            setattr(settings, kind_of, [*getattr(settings, kind_of), *more])
+    # as in ruff: lists of their own, checked beside include and exclude, added to those of the config this
+    # one extends; an include or exclude (a config's, a flag's) replaces only its own list
+    if "extend-include" in table:
+        settings.extend_include = [
+            *settings.extend_include,
+            *_strings(table["extend-include"], _named(where, "extend-include")),
+        ]
+    if "extend-exclude" in table:
+        settings.extend_exclude = [
+            *settings.extend_exclude,
+            *_strings(table["extend-exclude"], _named(where, "extend-exclude")),
+        ]
     if "force-exclude" in table:
         if not isinstance(table["force-exclude"], bool):
             raise ConfigError(

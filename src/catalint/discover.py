@@ -52,10 +52,12 @@ def walk_catalogs(
         nested = here if here is not settings else None
         rel_inc = _rel_root(base, directory, nested, "include")
         rel_exc = _rel_root(base, directory, nested, "exclude")
-        dirs[:] = sorted(d for d in dirs if not glob_match(rel_exc + d, here.exclude))
+        rel_ext = _rel_root(base, directory, nested, "extend-exclude")  # a config's, never a flag's
+
+        dirs[:] = sorted(d for d in dirs if not _excluded(d, here, rel_exc, rel_ext))
         below.update((os.path.join(root, d), here) for d in dirs)
         for name in sorted(files):
-            if glob_match(rel_inc + name, here.include) and not glob_match(rel_exc + name, here.exclude):
+            if _included(name, here, rel_inc, rel_ext) and not _excluded(name, here, rel_exc, rel_ext):
                 kind = special_kind(base / name)
                 if kind is None:
                     yield str(base / name)
@@ -63,6 +65,20 @@ def walk_catalogs(
                     on_problem(
                         str(base / name), one_line(f"{base / name}: notice: skipped: {kind}, not a regular file")
                     )
+
+
+def _excluded(name: str, here: Settings, rel_exc: str, rel_ext: str) -> bool:
+    """Whether exclude or extend-exclude covers a name in a walked folder (rel_*: that folder's path for each)."""
+    return glob_match(rel_exc + name, here.exclude) or (
+        bool(here.extend_exclude) and glob_match(rel_ext + name, here.extend_exclude)
+    )
+
+
+def _included(name: str, here: Settings, rel_inc: str, rel_ext: str) -> bool:
+    """Whether include or extend-include takes in a file name in a walked folder."""
+    return glob_match(rel_inc + name, here.include) or (
+        bool(here.extend_include) and glob_match(rel_ext + name, here.extend_include)
+    )
 
 
 def _rel_root(base: Path, directory: Path, nested: Settings | None, which: str) -> str:
@@ -151,8 +167,9 @@ def no_catalogs_notice(directory: str, settings: Settings) -> str:
     files they left out (with the --include that would take them)."""
     if settings.include == DEFAULT_INCLUDE:
         globs = "the default names: tools.json, *.tools.json, tools-list.json, ... and their .yaml/.yml"
+        globs += "".join(", " + g for g in settings.extend_include)
     else:
-        globs = ", ".join(settings.include) or "none"
+        globs = ", ".join([*settings.include, *settings.extend_include]) or "none"
     left = _documents(Path(directory), settings)
     hint = "name the files, or widen the globs with --include or the include setting"
     if left:
@@ -165,5 +182,5 @@ def no_catalogs_notice(directory: str, settings: Settings) -> str:
 
 def _documents(directory: Path, settings: Settings) -> list[str]:
     """The .json, .yaml and .yml files below a directory, less the excluded ones (walked as walk_catalogs does)."""
-    wider = Settings(include=["*.json", "*.yaml", "*.yml"], exclude=settings.exclude)
+    wider = Settings(include=["*.json", "*.yaml", "*.yml"], exclude=[*settings.exclude, *settings.extend_exclude])
     return list(walk_catalogs(directory, wider))

@@ -41,6 +41,8 @@ def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".
         f"fail-severity: {settings.fail_severity.label}",
         f"include: {_strings(settings.include)}",
         f"exclude: {_strings(settings.exclude)}",
+        f"extend-include: {_strings(settings.extend_include)}",
+        f"extend-exclude: {_strings(settings.extend_exclude)}",
         f"force-exclude: {'true' if settings.force_exclude else 'false'}",
     ]
     here = settings.file_entries(file) if file is not None else []
@@ -78,6 +80,8 @@ def describe_json(settings: Settings, file: str | None, flags: bool, folder: str
         "fail-severity": settings.fail_severity.label,
         "include": settings.include,
         "exclude": settings.exclude,
+        "extend-include": settings.extend_include,
+        "extend-exclude": settings.extend_exclude,
         "force-exclude": settings.force_exclude,
         "file_rules": _file_codes(codes, settings.file_entries(file)) if file is not None else None,
         "per-file-ignores": [{"glob": i.pattern, "rules": i.rules, "in": i.source} for i in settings.per_file_ignores],
