@@ -449,10 +449,97 @@ def test_a_sarif_over_code_scannings_limit_gets_a_warning(tmp_path: Path) -> Non
     proc, _, _ = _run_step(repo, tmp_path, sarif_file=str(sarif), summary="false")
     results = len(json.loads(sarif.read_text())["runs"][0]["results"])
     assert results > 5000
-    assert f"::warning title=catalint::the SARIF report holds {results:,} results" in proc.stdout
+    warning = f"::warning title=catalint::the SARIF report holds {results:,} results"
+    # first, before the findings' annotations: GitHub shows only the first 10 warnings of a step
+    assert proc.stdout.startswith(warning)
     write_catalog(repo / "tools.json", [{**NEW_FLAW, "name": f"tool_{i}"} for i in range(10)])
     proc, _, _ = _run_step(repo, tmp_path, sarif_file=str(sarif), summary="false")
     assert "SARIF report holds" not in proc.stdout
+
+
+def test_the_sarif_warning_heads_the_job_summary_too(tmp_path: Path) -> None:
+    repo = _new_repo(tmp_path)
+    write_catalog(repo / "tools.json", [{**NEW_FLAW, "name": f"tool_{i}"} for i in range(2600)])
+    _, _, summary = _run_step(repo, tmp_path, sarif_file=str(tmp_path / "big.sarif"))
+    assert summary.startswith("> **Warning:** the SARIF report holds ")
+
+
+def test_the_sarif_file_output_names_only_a_report_that_was_written(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, base = repo
+    nowhere = str(tmp_path / "no" / "such" / "folder" / "out.sarif")
+    proc, outputs, _ = _run_step(path, tmp_path, base_sha=base, only_new="true", sarif_file=nowhere)
+    assert proc.returncode == 2 and "out.sarif" in proc.stderr
+    assert outputs["sarif-file"] == ""  # the upload step of the example workflow would look for it
+    proc, outputs, _ = _run_step(path, tmp_path, sarif_file=nowhere)
+    assert proc.returncode == 2 and outputs.get("sarif-file", "") == ""
+
+
+def test_a_config_error_in_the_lint_step_is_annotated_at_its_line(repo: tuple[Path, str], tmp_path: Path) -> None:
+    path, _ = repo
+    (path / "catalint.toml").write_text('select = "DESC"\n')
+    proc, _, _ = _run_step(path, tmp_path)
+    assert proc.returncode == 2
+    assert "::error file=catalint.toml,line=1,col=10,title=catalint::select must be a list of strings" in proc.stdout
+    assert "error: catalint.toml:1:10: select must be a list" in proc.stderr  # the log keeps the plain line
+    (path / "catalint.toml").unlink()
+    proc, _, _ = _run_step(path, tmp_path, gate="bogus>=1")
+    assert proc.returncode == 2
+    assert "::error title=catalint::command line: --gate: unknown gate target 'bogus'" in proc.stdout
+    # a catalog's own error is annotated once, by the github format
+    (path / "tools.json").write_text("{bad")
+    proc, _, _ = _run_step(path, tmp_path)
+    assert proc.returncode == 2 and proc.stdout.count("::error file=tools.json") == 1
+
+
+def test_only_new_outside_a_repository_says_so(tmp_path: Path) -> None:
+    """actions/checkout with path: leaves the workspace root outside the repository: fetch-depth is no cure."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    write_catalog(workspace / "tools.json", [GOOD])
+    env_ceiling = os.environ.get("GIT_CEILING_DIRECTORIES")
+    os.environ["GIT_CEILING_DIRECTORIES"] = str(tmp_path)  # git must not find a repository above tmp_path
+    try:
+        base = "0123456789abcdef0123456789abcdef01234567"
+        proc, _, _ = _run_step(workspace, tmp_path, base_sha=base, only_new="true")
+        assert proc.returncode == 2
+        assert proc.stdout.startswith("::error title=catalint::only-new: the workspace is not a git repository")
+        assert "fetch-depth" not in proc.stdout
+        _, _, summary = _run_step(workspace, tmp_path, base_sha=base)
+        assert "What each catalog changed is not shown: the workspace is not a git repository" in summary
+        assert "fetch-depth" not in summary
+    finally:
+        if env_ceiling is None:
+            os.environ.pop("GIT_CEILING_DIRECTORIES")
+        else:
+            os.environ["GIT_CEILING_DIRECTORIES"] = env_ceiling
+
+
+def test_pull_request_summary_diffs_only_the_catalogs_that_changed(tmp_path: Path) -> None:
+    repo = _new_repo(tmp_path)
+    for i in range(5):
+        (repo / f"s{i}").mkdir()
+        write_catalog(repo / f"s{i}" / "tools.json", [GOOD, {**OLD_FLAW, "name": f"get_date_{i}"}])
+    (repo / "broken").mkdir()
+    write_catalog(repo / "broken" / "tools.json", [GOOD])
+    _git("add", ".", cwd=repo)
+    _git("commit", "-qm", "base", cwd=repo)
+    base = _git("rev-parse", "HEAD", cwd=repo)
+    write_catalog(repo / "s2" / "tools.json", [GOOD, {**OLD_FLAW, "name": "get_date_2"}, NEW_FLAW])
+    (repo / "broken" / "tools.json").write_text("{not json at the base")
+    _git("add", ".", cwd=repo)
+    _git("commit", "-qm", "base broken", cwd=repo)
+    broken_base = _git("rev-parse", "HEAD", cwd=repo)
+    write_catalog(repo / "broken" / "tools.json", [GOOD])
+    _git("commit", "-qam", "head", cwd=repo)
+    _, _, summary = _run_step(repo, tmp_path, base_sha=base)
+    diffs = [line for line in summary.splitlines() if line.startswith("### catalint diff:")]
+    assert len(diffs) == 1 and "`s2/tools.json`" in diffs[0]  # the others are unchanged: no diff to show
+    assert "5 linted catalogs unchanged since the base commit." in summary
+    (tmp_path / "summary.md").unlink()
+    # a base version that does not parse is said, not dropped
+    _, _, summary = _run_step(repo, tmp_path, base_sha=broken_base)
+    section = summary.split("### `broken/tools.json`", 1)[1]
+    assert section.lstrip().startswith("What it changed could not be shown: ")
 
 
 # ---------------------------------------------------------------- the check step (input suite)

@@ -48,6 +48,9 @@ while IFS= read -r check; do
   [ -n "$check" ] && args+=(--gate "$check")
 done <<< "${INPUT_GATE:-}"
 base="${BASE_SHA:-}"
+in_repo=true  # a checkout with `path:` puts the repository below the workspace, where git cannot see it
+git rev-parse --git-dir > /dev/null 2>&1 || in_repo=false
+no_repo="the workspace is not a git repository (actions/checkout with \`path:\` puts it in a folder below)"
 have_base=false  # the base commit is in the clone (actions/checkout fetches one commit by default)
 wants_base=false  # only-new compares with it, the summary diffs against it
 [ "${INPUT_ONLY_NEW:-false}" = "true" ] && wants_base=true
@@ -63,7 +66,10 @@ fi
 full=("${args[@]}")  # the lint without only-new's baseline
 only_new=false
 if [ "${INPUT_ONLY_NEW:-false}" = "true" ] && [ -n "$base" ]; then
-  if [ "$have_base" = false ]; then
+  if [ "$in_repo" = false ]; then
+    printf '::error title=catalint::only-new: %s; only-new needs the repository at the workspace root\n' "$no_repo"
+    exit 2
+  elif [ "$have_base" = false ]; then
     printf '::error title=catalint::only-new: the base commit %s is not in this clone and could not be fetched; give actions/checkout fetch-depth: 0\n' "$base"
     exit 2
   fi
@@ -76,18 +82,23 @@ args+=(--output-format github --report "json:$work/report.json" --report "markdo
 # pull request did not touch would show as fixed.
 [ -n "${INPUT_SARIF_FILE:-}" ] && [ "$only_new" = false ] && args+=(--report "sarif:$INPUT_SARIF_FILE")
 
-"$bin" "${args[@]}"
+# The annotations are held until the SARIF warning below is printed: GitHub shows the first 10 warnings of
+# a step, and a warning printed after hundreds of findings' would never be seen.
+"$bin" "${args[@]}" > "$work/annotations.txt" 2> "$work/stderr.txt"
 status=$?
+sarif_written="${INPUT_SARIF_FILE:-}"
+[ "$status" -eq 2 ] && [ -n "$sarif_written" ] && [ ! -f "$sarif_written" ] && sarif_written=""
 if [ -n "${INPUT_SARIF_FILE:-}" ] && [ "$only_new" = true ]; then
   # its notices were the first run's; an error (exit 2) is shown
   if ! "$bin" "${full[@]}" --output-format sarif -o "$INPUT_SARIF_FILE" --exit-zero > /dev/null 2> "$work/sarif.err"; then
-    cat "$work/sarif.err" >&2
+    cat "$work/sarif.err" >> "$work/stderr.txt"
     status=2
+    sarif_written=""  # the sarif-file output names only a report that was written
   fi
 fi
 
 if [ -f "$work/report.json" ]; then
-  "$python" - "$work/report.json" "${INPUT_SARIF_FILE:-}" "$work/warn.txt" >> "${GITHUB_OUTPUT:-/dev/null}" <<'PY'
+  "$python" - "$work/report.json" "$sarif_written" "$work/warn.txt" >> "${GITHUB_OUTPUT:-/dev/null}" <<'PY'
 import json, os, sys
 
 summary = json.load(open(sys.argv[1], encoding="utf-8"))["summary"]
@@ -117,43 +128,100 @@ for key, value in (
     else:
         print(f"{key}={value}")
 PY
-  [ -f "$work/warn.txt" ] && cat "$work/warn.txt"
 fi
+[ -f "$work/warn.txt" ] && cat "$work/warn.txt"
+cat "$work/annotations.txt"
+# A config or usage error (error: WHAT, or error: FILE:LINE:COL: WHAT) becomes an annotation, at its file
+# when it names one; a catalog's errors are annotated by the github format already, and stay plain here.
+while IFS= read -r line; do
+  printf '%s\n' "$line" >&2
+  [[ "$line" == "error: "* ]] || continue
+  what="${line#error: }" file="" where=""
+  if [[ "$what" =~ ^([^:]+):([0-9]+):([0-9]+):\ (.*)$ ]] && [ -f "${BASH_REMATCH[1]}" ]; then
+    file="${BASH_REMATCH[1]}" where="line=${BASH_REMATCH[2]},col=${BASH_REMATCH[3]}" what="${BASH_REMATCH[4]}"
+  fi
+  props=""
+  if [ -n "$file" ]; then
+    file="${file//'%'/%25}" file="${file//:/%3A}" props="file=${file//,/%2C},$where,"
+  fi
+  printf '::error %stitle=catalint::%s\n' "$props" "${what//'%'/%25}"
+done < "$work/stderr.txt"
 
 if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$work/summary.md" ]; then
   step="$work/step.md"  # the whole summary, cut to GitHub's 1 MiB a step below (past that it shows none)
-  cp "$work/summary.md" "$step"
+  : > "$step"
+  if [ -f "$work/warn.txt" ]; then  # the SARIF warning, where it cannot be missed
+    printf '> **Warning:** %s\n\n' "$(sed -e 's/^::warning title=catalint:://' "$work/warn.txt")" >> "$step"
+  fi
+  cat "$work/summary.md" >> "$step"
   if [ -n "$base" ] && [ -f "$work/report.json" ]; then
     # NUL-separated: a file name may hold a line break (git allows one)
     "$python" -c 'import json, sys; [sys.stdout.write(f["file"] + "\0") for f in json.load(open(sys.argv[1]))["files"]]' \
       "$work/report.json" > "$work/files.txt"
-    if [ "$have_base" = false ]; then
+    if [ "$in_repo" = false ]; then
+      printf '\n> What each catalog changed is not shown: %s.\n' "$no_repo" >> "$step"
+    elif [ "$have_base" = false ]; then
       printf '\n> The base commit %s is not in this clone and could not be fetched, so what each catalog changed is not shown: give actions/checkout `fetch-depth: 0`.\n' "$base" >> "$step"
     fi
-    # beside each, its path at the base: its own, or the one git sees it moved from (as --baseline-rev finds
-    # it), empty for a catalog new in the pull request; one process for all, which asks git about moves once
+    # beside each, what it was at the base: N (new in the pull request), S (the same bytes: nothing to diff),
+    # or C and its path there, its own or the one git sees it moved from (as --baseline-rev finds it); one
+    # process for all, which asks git about moves once and compares every file in two git calls
     : > "$work/olds.txt"
     [ "$have_base" = true ] && "$python" - "$work/report.json" "$base" > "$work/olds.txt" 2>/dev/null <<'PY'
-import json, os, sys
+import json, os, subprocess, sys
 from pathlib import Path
 
 from catalint.diff import AtRevision
 
-at = AtRevision(sys.argv[2], Path.cwd())
-for f in json.load(open(sys.argv[1]))["files"]:
-    found = at.path_at(f["file"])
-    sys.stdout.write((os.path.relpath(found) if found else "") + "\0")
+rev = sys.argv[2]
+at = AtRevision(rev, Path.cwd())
+files = [f["file"] for f in json.load(open(sys.argv[1]))["files"]]
+olds = [at.path_at(f) for f in files]
+same = [False] * len(files)
+try:  # blob ids at the base and of the working files (filtered as git would store them), a batch each
+    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True)
+    top_dir = top.stdout.strip()
+    asked = [i for i, old in enumerate(olds) if old and "\n" not in old + files[i]]
+    if asked:
+        specs = "".join(f"{rev}:{os.path.relpath(olds[i], top_dir)}\n" for i in asked)
+        base = subprocess.run(["git", "cat-file", "--batch-check=%(objectname)"], input=specs,
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+        now = subprocess.run(["git", "hash-object", "--stdin-paths"], input="".join(files[i] + "\n" for i in asked),
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+        if len(base) == len(now) == len(asked):
+            for i, b, n in zip(asked, base, now):
+                same[i] = b == n
+except (OSError, subprocess.CalledProcessError):
+    pass  # each is diffed, as before
+for old, unchanged in zip(olds, same):
+    sys.stdout.write(("N" if not old else "S" if unchanged else "C" + os.path.relpath(old)) + "\0")
 PY
+    unchanged=0
     while [ "$have_base" = true ] && IFS= read -r -d '' file; do
-      IFS= read -r -d '' old <&3 || old=""
-      if [ -n "$old" ]; then
+      IFS= read -r -d '' was <&3 || was="N"
+      old="${was:1}"
+      if [ "${was:0:1}" = S ]; then
+        unchanged=$((unchanged + 1))
+      elif [ "${was:0:1}" = C ]; then
         head="$file" && [[ "$head" == -* ]] && head="./$head"  # a file named '--x.tools.json' is no option
-        "$bin" diff "$base:$old" "$head" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" || true
+        "$bin" diff "$base:$old" "$head" ${config[@]+"${config[@]}"} --output-format markdown >> "$step" \
+          2> "$work/diff.err"
+        diffed=$?
+        cat "$work/diff.err" >&2
+        if [ "$diffed" -eq 2 ]; then  # the base version does not parse, say: its error, not silence
+          "$python" -c 'import sys; from catalint.formatters.md import code, text
+said = open(sys.argv[2], encoding="utf-8", errors="replace").readline().strip() or "catalint diff failed"
+print(f"\n### {code(sys.argv[1], table=False)}\n\nWhat it changed could not be shown: {text(said)}")' \
+            "$file" "$work/diff.err" >> "$step"
+        fi
       else
         "$python" -c 'import sys; from catalint.formatters.md import code
 print(f"\n### {code(sys.argv[1], table=False)}\n\nNo catalog at this path in the base commit, nor one git sees moved here: new in this pull request.")' "$file" >> "$step"
       fi
     done < "$work/files.txt" 3< "$work/olds.txt"
+    if [ "$unchanged" -gt 0 ]; then
+      printf '\n%s linted catalog%s unchanged since the base commit.\n' "$unchanged" "$([ "$unchanged" -ne 1 ] && echo s)" >> "$step"
+    fi
   fi
   "$python" - "$step" >> "$GITHUB_STEP_SUMMARY" <<'PY' || head -c 1048576 "$step" >> "$GITHUB_STEP_SUMMARY"
 import sys
