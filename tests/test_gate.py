@@ -548,6 +548,15 @@ def test_gate_on_a_missing_tool_is_exit_2(cli, good: Path) -> None:
     assert line == "error: tools.json: gate tool[\"missing\"].score: there is no tool named 'missing' in this catalog"
 
 
+def test_a_hooks_gate_on_a_missing_tool_is_a_notice_under_pre_commit(cli, good: Path, monkeypatch) -> None:
+    # args: [--gate, 'tool["get_time"].score>=0.9'] in .pre-commit-config.yaml: a commit touching only another
+    # catalog (or a batch of files without that tool) must not fail on it
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    result = cli("lint", "--gate", 'tool["missing"].score>=0.5', "tools.json")
+    assert result.exit_code == 0, result.output
+    assert "there is no tool named 'missing' in this catalog; not checked" in result.stdout
+
+
 def test_config_gate_on_a_missing_tool_is_a_notice(cli, good: Path, tmp_path: Path) -> None:
     # pre-commit lints the changed files only: a config's check on a tool they lack must not block the commit
     pyproject(tmp_path, 'gate = { \'tool["nope"].score\' = { ">=" = 0.5 } }\n')

@@ -839,11 +839,12 @@ def _gate_against(rows: list[Any], base: FileResult, unscored: set[str]) -> list
 
 def _check_gated_tools(gated: dict[str, list[FileResult]], given: tuple[str, ...]) -> list[str]:
     """A per-tool gate check counts on the files that have the tool. When none has it: a GateError for a
-    check given with --gate (a misspelt name), a notice for one from the config (pre-commit lints only
-    the changed files, which may not hold that tool)."""
+    check given with --gate (a misspelt name), a notice for one from the config, or from a hook's args
+    under pre-commit (it lints only the changed files, in batches, which may not hold that tool)."""
     from catalint.gate import Check, GateError, parse_short
 
-    on_command_line = {parse_short(g, "--gate").target for g in given}
+    under_pre_commit = os.environ.get("PRE_COMMIT") == "1"
+    on_command_line = set() if under_pre_commit else {parse_short(g, "--gate").target for g in given}
     notices = []
     for target, results in gated.items():
         name = Check(target).tool
