@@ -618,6 +618,18 @@ def test_no_catalogs_notice_counts_the_documents_it_left_out(cli, tmp_path: Path
     assert doc["notices"] == ["corpus/sub/slack.yaml: notice: the catalog has no tools; nothing was checked"]
 
 
+def test_no_catalogs_notice_leaves_out_what_a_nested_config_excludes(cli, tmp_path: Path) -> None:
+    # excluded below, not unmatched: "--include '*.json' lints them" would be advice that does nothing
+    write(tmp_path / "repo/sub/legacy/tools.json", catalog_text(GOOD_TOOL))
+    write(tmp_path / "repo/sub/catalint.toml", 'extend-exclude = ["legacy"]\n')
+    write(tmp_path / "repo/sub/notes.json", "{}")
+    [notice] = run_json(cli, "repo")[1]["notices"]
+    assert notice.endswith("; 1 JSON/YAML file here matches none of them (--include '*.json' lints them)")
+    (tmp_path / "repo/sub/notes.json").unlink()
+    [notice] = run_json(cli, "repo")[1]["notices"]
+    assert notice.endswith("name the files, or widen the globs with --include or the include setting")
+
+
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
 def test_directory_symlink_loop_terminates(cli, tmp_path: Path) -> None:
     write(tmp_path / "proj/sub/tools.json", catalog_text(GOOD_TOOL))

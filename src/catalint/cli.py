@@ -661,7 +661,7 @@ def lint(
     loaded: list[tuple[str, Settings, Catalog | LoadError]] = []
 
     def empty_dir(directory: str, settings: Settings) -> None:
-        run.notices.append(no_catalogs_notice(directory, settings))
+        run.notices.append(no_catalogs_notice(directory, settings, resolver.for_dir))
 
     def odd_entry(where: str, problem: LoadError | str, settings: Settings) -> None:
         """A folder below a directory argument that cannot be listed (an error, as an unreadable file is), or

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE, ConfigError, Settings, glob_match
@@ -162,15 +163,18 @@ class _Problems:
             self.on_problem(where, what, self.settings)
 
 
-def no_catalogs_notice(directory: str, settings: Settings) -> str:
+def no_catalogs_notice(
+    directory: str, settings: Settings, settings_for_dir: Callable[[Path], Settings] | None = None
+) -> str:
     """What to tell a user whose directory argument matched no file: the globs, and how many JSON or YAML
-    files they left out (with the --include that would take them)."""
+    files they left out (with the --include that would take them). settings_for_dir: as for the walk, so
+    that a file a nested config excludes is not counted."""
     if settings.include == DEFAULT_INCLUDE:
         globs = "the default names: tools.json, *.tools.json, tools-list.json, ... and their .yaml/.yml"
         globs += "".join(", " + g for g in settings.extend_include)
     else:
         globs = ", ".join([*settings.include, *settings.extend_include]) or "none"
-    left = _documents(Path(directory), settings)
+    left = _documents(Path(directory), settings, settings_for_dir)
     hint = "name the files, or widen the globs with --include or the include setting"
     if left:
         kinds = sorted({Path(name).suffix for name in left})
@@ -180,7 +184,14 @@ def no_catalogs_notice(directory: str, settings: Settings) -> str:
     return f"{directory}: notice: no catalog files found (include: {globs}); {hint}"
 
 
-def _documents(directory: Path, settings: Settings) -> list[str]:
-    """The .json, .yaml and .yml files below a directory, less the excluded ones (walked as walk_catalogs does)."""
-    wider = Settings(include=["*.json", "*.yaml", "*.yml"], exclude=[*settings.exclude, *settings.extend_exclude])
-    return list(walk_catalogs(directory, wider))
+def _documents(
+    directory: Path, settings: Settings, settings_for_dir: Callable[[Path], Settings] | None = None
+) -> list[str]:
+    """The .json, .yaml and .yml files below a directory, less the excluded ones (walked as walk_catalogs does,
+    each folder below a config of its own by that config's exclude)."""
+
+    def wider(s: Settings) -> Settings:
+        return replace(s, include=["*.json", "*.yaml", "*.yml"], extend_include=[])
+
+    nested = (lambda folder: wider(settings_for_dir(folder))) if settings_for_dir is not None else None
+    return list(walk_catalogs(directory, wider(settings), settings_for_dir=nested))
