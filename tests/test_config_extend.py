@@ -58,6 +58,21 @@ def test_a_select_here_replaces_the_selection_below_whole(cli, tmp_path: Path, c
     assert findings(lint(cli, catalog)) == [("DESC-006", "critical"), ("DESC-012", "warning")]
 
 
+def test_a_gate_table_here_replaces_the_checks_below_whole(cli, tmp_path: Path, catalog: Path) -> None:
+    # as select over extend-select: the base's extend-gate goes with the checks it laid
+    write(tmp_path / "base.toml", 'extend-gate = ["mean_score>=0.95"]\n')
+    child = write(catalog.parent / "catalint.toml", 'extend = "../../base.toml"\n[gate]\nmean_score = { ">=" = 0.1 }\n')
+    shown = json.loads(cli("lint", "--show-settings", "--output-format", "json", str(catalog)).stdout)
+    assert shown["gate"] == [{"target": "mean_score", "expected": ">= 0.10"}]
+    # an extend-gate here still adds to the base's
+    child.write_text('extend = "../../base.toml"\nextend-gate = ["min_score>=0.2"]\n')
+    gate = json.loads(cli("lint", "--show-settings", "--output-format", "json", str(catalog)).stdout)["gate"]
+    assert {"target": "mean_score", "expected": ">= 0.95"} in gate and {
+        "target": "min_score",
+        "expected": ">= 0.20",
+    } in gate
+
+
 def test_ignores_add_up_and_a_severity_entry_replaces_only_its_own_code(cli, tmp_path: Path, catalog: Path) -> None:
     write(
         tmp_path / "pyproject.toml",

@@ -611,9 +611,10 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
             settings.extend_gate = []
         elif value is True:
             settings.gate_enabled = True
-        else:
+        else:  # a gate table replaces the checks below it whole, extend-gate's of the file it extends too
             settings.gate = parse_gate_table(value, _named(where, "gate"))
             settings.gate_enabled = True
+            settings.extend_gate = []
     if "extend-gate" in table:
         from catalint.gate import merge, parse_short
 
