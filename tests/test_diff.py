@@ -802,3 +802,20 @@ def test_a_score_move_two_decimals_would_hide_is_shown_to_four() -> None:
 
     assert _score_move(0.6997, 0.7) == "0.6997 -> 0.70 (+0.0003)"  # not "(+0.00)" beside a real change
     assert _signed(0.0) == "+0.00" and _signed(-0.00001) == "+0.00" and _signed(-0.25) == "-0.25"
+
+
+def test_both_sides_are_matched_by_heads_path_for_file_globs(cli, tmp_path: Path) -> None:
+    """A per-file ignore (or a per-tool one's files) written for the head's path covers the base too: an
+    old copy or the file before a rename is the same catalog. Identical files showed 1 'fixed' finding."""
+    (tmp_path / "sub").mkdir()
+    write_catalog(tmp_path / "sub" / "tools.json", [WEATHER])
+    write_catalog(tmp_path / "old.json", [WEATHER])
+    (tmp_path / "catalint.toml").write_text('[per-file-ignores]\n"sub/*.json" = ["DESC-006"]\n')
+    doc = json.loads(cli("diff", "old.json", "sub/tools.json", "--output-format", "json").stdout)
+    assert (doc["findings"]["introduced"], doc["findings"]["fixed"]) == ([], [])
+    (tmp_path / "catalint.toml").write_text(
+        '[[per-tool-ignores]]\ntools = ["get_weather"]\nrules = ["ALL"]\nfiles = ["sub/*.json"]\n'
+    )
+    doc = json.loads(cli("diff", "old.json", "sub/tools.json", "--output-format", "json").stdout)
+    # the one tool is left out of the scores on both sides, not only on head's
+    assert (doc["totals"]["mean_score_before"], doc["totals"]["mean_score_after"]) == (None, None)

@@ -12,7 +12,7 @@ import os
 import posixpath
 import subprocess
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
@@ -352,7 +352,7 @@ def compare(base: Catalog, head: Catalog, settings: Settings | None = None) -> C
     settings = settings or Settings()
     base_result, head_result, named, unchanged = lint_sides(base, head, settings, locate=False)
     states = []
-    for side, result in ((base, base_result), (head, head_result)):
+    for side, result in ((as_file_of(base, head), base_result), (head, head_result)):
         left_out = settings.unscored(side, (tr.tool.name for tr in result.tools))
         states.append([ToolState(tr, count(tr.tool).total, tr.tool.name not in left_out) for tr in result.tools])
     before, after = states
@@ -390,11 +390,20 @@ def lint_sides(
     (twins.py). locate=False: the findings' spans are left UNPLACED."""
     named = _pair_names(base.tools, head.tools)
     pairs = {new.index: old.index for old, new in named.same if identical(old.raw, new.raw)}
-    base_result = lint_catalog(base, settings, tokens=True, locate=locate)
+    base_result = lint_catalog(as_file_of(base, head), settings, tokens=True, locate=locate)
     by_index = {tr.tool.index: tr for tr in base_result.tools}
     twins = Twins(base_result, settings, {new: by_index[old] for new, old in pairs.items()})
     head_result = lint_catalog(head, settings, tokens=True, twins=twins, locate=locate)
     return base_result, head_result, named, set(pairs)
+
+
+def as_file_of(base: Catalog, head: Catalog) -> Catalog:
+    """base, to be linted as head's file: the globs of per-file ignores and of per-tool `files` match it by
+    head's path, as the config does head (an old copy, or the file before a rename, is the same catalog).
+    Its report name and positions stay its own."""
+    if head.path == "-" or base.path == head.path:
+        return base
+    return replace(base, path=head.path)
 
 
 def _by_name(state: ToolState) -> tuple[str, int]:
@@ -923,7 +932,7 @@ def _finding_delta(
 
 def new_findings(result: FileResult, baseline: Catalog, settings: Settings) -> list[Finding]:
     """Findings of result that the baseline, linted with the same settings, does not have."""
-    return _new_findings(result, _lint_baseline(baseline, settings))
+    return _new_findings(result, _lint_baseline(as_file_of(baseline, result.catalog), settings))
 
 
 def _new_findings(result: FileResult, base_result: FileResult) -> list[Finding]:
@@ -938,7 +947,7 @@ def filter_baseline(result: FileResult, baseline: Catalog, settings: Settings) -
 
 def apply_baseline(result: FileResult, baseline: Catalog, settings: Settings) -> tuple[int, FileResult]:
     """filter_baseline, and the baseline's own lint result (its scores judge the gate's)."""
-    base_result = _lint_baseline(baseline, settings)
+    base_result = _lint_baseline(as_file_of(baseline, result.catalog), settings)
     keep = {id(f) for f in _new_findings(result, base_result)}
     dropped = 0
     for tr in result.tools:

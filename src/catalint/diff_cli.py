@@ -58,7 +58,8 @@ def diff_command(
 
     BASE and HEAD are files, '-' for standard input, or REV:path for a file at a
     git revision (HEAD~1:tools.json). Both sides are linted with the config that
-    `catalint lint HEAD` would use (its rules, ignores and severities), and
+    `catalint lint HEAD` would use (its rules, ignores and severities; file
+    globs match BASE by HEAD's path), and
     findings are matched by rule, tool and pointer inside the tool, so moving a
     tool changes nothing.
 
