@@ -1033,3 +1033,31 @@ def test_a_per_file_ignores_flag_given_twice_for_one_glob_ignores_both(cli, cata
         "*.json:DESC-012",
     )
     assert 'per-file-ignores: ["*.json"] = ["DESC-006", "DESC-012"] (takes in this file)' in shown.stdout.splitlines()
+
+
+def test_a_file_glob_that_is_absolute_or_climbs_out_is_read_from_its_folder(cli, tmp_path: Path) -> None:
+    """As ruff makes such patterns absolute: '../sub/*.json' typed in another folder, an absolute glob in a
+    config, and a per-tool ignore's files glob; they used to match nothing, with a misleading notice."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "other").mkdir()
+    write_catalog(tmp_path / "sub" / "tools.json", [TOOL])
+    (tmp_path / "catalint.toml").write_text("")
+
+    def codes_of(*args: str) -> set[str]:
+        out = json.loads(cli("lint", "--output-format", "json", "--no-gate", *args).stdout)
+        assert out["notices"] == []  # "matched no linted file" was the old answer to such a glob
+        return {f["code"] for f in out["findings"]}
+
+    assert codes_of("sub/tools.json") == {"DESC-006", "DESC-012"}
+    os.chdir(tmp_path / "other")
+    assert codes_of("../sub/tools.json", "--per-file-ignores", "../sub/*.json:DESC-006") == {"DESC-012"}
+    os.chdir(tmp_path)
+    (tmp_path / "catalint.toml").write_text(f'[per-file-ignores]\n"{tmp_path.as_posix()}/sub/*.json" = ["DESC-006"]\n')
+    assert codes_of("sub/tools.json") == {"DESC-012"}
+    (tmp_path / "catalint.toml").write_text(
+        f'[[per-tool-ignores]]\ntools = ["get_weather"]\nrules = ["DESC-012"]\nfiles = ["../{tmp_path.name}/sub/*"]\n'
+    )
+    assert codes_of("sub/tools.json") == {"DESC-006"}
+    (tmp_path / "catalint.toml").write_text('[per-file-ignores]\n"../elsewhere/*.json" = ["DESC-006"]\n')
+    elsewhere = json.loads(cli("lint", "--output-format", "json", "--no-gate", "sub/tools.json").stdout)
+    assert {f["code"] for f in elsewhere["findings"]} == {"DESC-006", "DESC-012"}  # a glob for files elsewhere

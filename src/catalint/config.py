@@ -259,7 +259,7 @@ class Settings:
             self._file_entries = [
                 entry
                 for entry in self.per_file_ignores
-                if glob_match(self._rel_from(file_rel, file, entry.root), [entry.pattern])
+                if self._file_globs([entry.pattern], file_rel, file, entry.root)
             ]
             for entry in self._file_entries:
                 entry.matched = True
@@ -274,7 +274,22 @@ class Settings:
         if file == "-":  # unnamed standard input: matched by its display name, as in a run
             return [e for e in self.per_file_ignores if glob_match(file, [e.pattern])]
         rel = self.relative(file)
-        return [e for e in self.per_file_ignores if glob_match(self._rel_from(rel, file, e.root), [e.pattern])]
+        return [e for e in self.per_file_ignores if self._file_globs([e.pattern], rel, file, e.root)]
+
+    def _file_globs(self, patterns: list[str], rel: str, file: str | None, root: Path | None) -> bool:
+        """Whether file globs read from root (None: the settings' folder) take in a linted file (rel: its path
+        from the settings' folder; file: as given, None for standard input). A glob that is absolute, or
+        climbs out of its folder with '..', is made absolute from root and matches the file's whole path,
+        as ruff reads such patterns."""
+        plain = [p for p in patterns if not _anchored(p)]
+        if plain and glob_match(self._rel_from(rel, file, root), plain):
+            return True
+        if file is None or len(plain) == len(patterns):
+            return False
+        path = Path(file)
+        where = (path.parent.resolve() / path.name).as_posix()  # as _relative reads a file: links in its name kept
+        base = root if root is not None else self.root
+        return any(fnmatch.fnmatch(where, _anchor(p, base)) for p in patterns if _anchored(p))
 
     def _rel_from(self, rel: str, file: str | None, root: Path | None) -> str:
         """A linted file's path for the globs of an entry read from root (None: the settings' folder, where rel is
@@ -295,9 +310,7 @@ class Settings:
             return []
         rel = self.catalog_rel(catalog)
         file = catalog.path if catalog.path != "-" else None
-        return [
-            e for e in self.per_tool_ignores if not e.files or glob_match(self._rel_from(rel, file, e.root), e.files)
-        ]
+        return [e for e in self.per_tool_ignores if not e.files or self._file_globs(e.files, rel, file, e.root)]
 
     def unscored(self, catalog: Catalog, names: Iterable[str]) -> set[str]:
         """Which of names (tools of catalog, or of a baseline standing for it) a per-tool ignore of ALL covers
@@ -374,6 +387,21 @@ def _relative(file: str, root: Path) -> str:
         except ValueError:
             continue
     return resolved.as_posix()
+
+
+def _anchored(pattern: str) -> bool:
+    """Whether a file glob is absolute or climbs out of its folder ('../legacy/*.json')."""
+    return os.path.isabs(pattern) or ".." in pattern.replace("\\", "/").split("/")
+
+
+def _anchor(pattern: str, base: Path) -> str:
+    """An absolute glob for pattern read from base: its folders up to the first wildcard resolved (as the
+    files it is matched with are), the rest kept."""
+    joined = os.path.normpath(os.path.join(base, pattern)).replace(os.sep, "/")
+    parts = joined.split("/")
+    fixed = next((i for i, part in enumerate(parts) if _WILDCARD.search(part)), len(parts) - 1)
+    head = "/".join(parts[:fixed]) or "/"
+    return "/".join([Path(head).resolve().as_posix().rstrip("/"), *parts[fixed:]])
 
 
 def glob_match(rel: str, patterns: list[str]) -> bool:
