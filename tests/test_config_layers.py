@@ -3,7 +3,8 @@ a plain model of ruff's documented algorithm, on random stacks.
 
 The model, per layer in order: every rule a selector names gets True (select, extend-select) or False (ignore),
 less specific selectors first, so the most specific decides and ignore wins a tie; a layer with select keeps
-only its True rules, any other adds its True rules and drops its False ones. catalint's own terms: ALL is
+only its True rules, any other adds its True rules and drops its False ones; a layer of `select = []` with an
+ignore and no extend-select adds that ignore to the next layer's. catalint's own terms: ALL is
 every rule but the client profiles' CMP rules; a --target's rules are on unless the stack last ignored them;
 per rule, the topmost [severity] that names it decides, by its most specific entry.
 """
@@ -41,8 +42,8 @@ def spec(selector: str) -> int:
 @st.composite
 def layers(draw: Any) -> dict[str, Any]:
     table: dict[str, Any] = {}
-    if draw(st.booleans()):
-        table["select"] = draw(st.lists(SELECTOR, min_size=1, max_size=3))
+    if draw(st.booleans()):  # select = [] too: with an ignore, ruff hands that ignore to the next layer
+        table["select"] = draw(st.lists(SELECTOR, min_size=0, max_size=3))
     for key in ("extend-select", "ignore"):
         if draw(st.booleans()):
             table[key] = draw(st.lists(SELECTOR, min_size=1, max_size=3))
@@ -57,14 +58,18 @@ def model(stack: list[dict[str, Any]]) -> tuple[list[str], dict[str, str]]:
     state = {r.code: "on" if r.default else "off" for r in RULES}
     levels = {r.code: r.severity.label for r in RULES}
     targets: list[str] = []
+    carried: list[str] = []
     for table in stack:
         chosen = [*table.get("select", []), *table.get("extend-select", [])]
+        ignore, carried = [*table.get("ignore", []), *carried], []
         said: dict[str, bool] = {}
-        for size in sorted({spec(s) for s in [*chosen, *table.get("ignore", [])]}):
+        for size in sorted({spec(s) for s in [*chosen, *ignore]}):
             said.update((c, True) for s in chosen if spec(s) == size for c in named(s))
-            said.update((c, False) for s in table.get("ignore", []) if spec(s) == size for c in named(s))
+            said.update((c, False) for s in ignore if spec(s) == size for c in named(s))
         if "select" in table:
             state = {c: "off" for c in CODES}
+            if not table["select"] and not table.get("extend-select") and table.get("ignore"):
+                carried = table["ignore"]
         state.update((c, "on" if yes else "ignored") for c, yes in said.items())
         targets = table.get("targets", targets)
         for code in CODES:
@@ -89,6 +94,7 @@ def toml(table: dict[str, Any]) -> str:
 @example(base={"ignore": ["C"], "targets": ["gemini"]}, child=None, flags={"extend-select": ["ALL"]})
 @example(base={"extend-select": ["C"], "severity": {"C": "info"}}, child={"ignore": ["ALL"]}, flags=None)
 @example(base={"select": ["DESC-001"]}, child=None, flags={"ignore": ["DESC"], "severity": {"ALL": "info"}})
+@example(base={"select": [], "ignore": ["DESC-001"]}, child={"select": ["DESC"]}, flags=None)
 def test_a_stack_of_layers_selects_and_rates_as_the_model_says(
     tmp_path_factory: Any, base: dict[str, Any], child: dict[str, Any] | None, flags: dict[str, Any] | None
 ) -> None:

@@ -921,7 +921,8 @@ def placed(message: str, where: str, path: Path) -> str:
 def _enabled_codes(layers: tuple[Layer, ...], targets: tuple[str, ...]) -> tuple[str, ...]:
     """The rules these layers turn on, worked out once per distinct stack (a run over many files asks again for
     each file). As ruff does: starting from the rules on by default, each layer in turn sets every rule it names,
-    its most specific selector deciding (ignore at equal specificity); a layer with select starts afresh.
+    its most specific selector deciding (ignore at equal specificity); a layer with select starts afresh, but
+    `select = []` with an ignore (and no extend-select) hands its ignore on to the next layer.
     A --target's rule is on too unless an ignore since the last select covers it (ignore = CMP)."""
     rules = all_rules()
     key = (layers, targets, len(rules))
@@ -930,7 +931,9 @@ def _enabled_codes(layers: tuple[Layer, ...], targets: tuple[str, ...]) -> tuple
         return known
     on = {r.code for r in rules if r.default}
     ignores: list[str] = []
-    for select, extend, ignore in layers:
+    carried: tuple[str, ...] = ()  # as ruff: `select = []` with an ignore hands the ignore to the next layer
+    for select, extend, own_ignore in layers:
+        ignore, carried = (*own_ignore, *carried), ()
         chosen = [*(select or ()), *extend]
         said = {}
         for r in rules:
@@ -940,6 +943,8 @@ def _enabled_codes(layers: tuple[Layer, ...], targets: tuple[str, ...]) -> tuple
                 said[r.code] = sel is not None and (ign is None or sel > ign)
         if select is not None:
             on, ignores = {c for c, yes in said.items() if yes}, []
+            if not select and not extend and own_ignore:
+                carried = own_ignore
         else:
             on = (on | {c for c, yes in said.items() if yes}) - {c for c, yes in said.items() if not yes}
         ignores += ignore
