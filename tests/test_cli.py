@@ -100,6 +100,31 @@ def test_statistics(cli, tmp_path: Path) -> None:
     assert len({row.rindex(" ") for row in rows}) == 1  # the rule names start in one column
 
 
+def test_quiet_prints_the_findings_and_failed_gate_checks_only(cli, tmp_path: Path) -> None:
+    no_ann = {k: v for k, v in WEATHER.items() if k != "annotations"}
+    write_catalog(tmp_path / "tools.json", [no_ann])
+    full = cli("lint", "tools.json").stdout.splitlines()
+    quiet = cli("lint", "-q", "tools.json")
+    assert quiet.exit_code == 1
+    findings = [line for line in full if line.startswith("tools.json:")]
+    failed = [line for line in full if line.startswith("gate [FAIL]")]
+    assert findings and quiet.stdout.splitlines() == findings + failed  # no PASS rows, notices or summary
+    assert cli("lint", "--quiet", "--statistics", "tools.json").stdout.splitlines()[0].startswith("     1  DESC-006")
+    clean = write_catalog(tmp_path / "clean.tools.json", [WEATHER | {"inputSchema": {"type": "object"}}])
+    assert cli("lint", "-q", "--no-gate", "--select", "DESC-006", str(clean)).stdout == ""
+
+
+def test_silent_prints_nothing_and_exits_as_the_lint_does(cli, tmp_path: Path) -> None:
+    no_ann = {k: v for k, v in WEATHER.items() if k != "annotations"}
+    write_catalog(tmp_path / "tools.json", [no_ann])
+    silent = cli("lint", "-s", "tools.json", "--report", "json:report.json")
+    assert (silent.exit_code, silent.stdout) == (1, "")
+    assert json.loads((tmp_path / "report.json").read_text())["summary"]["findings"] == 2  # files still written
+    cli("lint", "--silent", "tools.json", "-o", "out.txt")
+    assert (tmp_path / "out.txt").read_text().splitlines()[-1].startswith("Found 2 findings")
+    assert cli("lint", "-s", "tools.json", "--select", "DESC-012", "--no-gate", "--exit-zero").exit_code == 0
+
+
 def test_statistics_name_every_severity_a_rules_findings_have(cli, tmp_path: Path) -> None:
     # a file's config may lower a rule: the row must not say only the first severity it met
     no_ann = {k: v for k, v in WEATHER.items() if k != "annotations"}

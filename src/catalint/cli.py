@@ -419,6 +419,18 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
     help="Print the number of findings per rule instead of each finding (text; in json, a statistics list).",
 )
 @click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="Text format: print the findings (or --statistics rows) and nothing else, as ruff -q.",
+)
+@click.option(
+    "-s",
+    "--silent",
+    is_flag=True,
+    help="Print no report to standard output (-o and --report files are still written); the exit code says it.",
+)
+@click.option(
     "--show-files", is_flag=True, help="Print the catalog files that would be linted, one a line, and lint nothing."
 )
 @click.option(
@@ -504,6 +516,8 @@ def lint(
     output_file: str | None,
     reports: tuple[str, ...],
     statistics: bool,
+    quiet: bool,
+    silent: bool,
     show_files: bool,
     show_settings: bool,
     exit_zero: bool,
@@ -626,7 +640,7 @@ def lint(
 
         at_revision = AtRevision(baseline_rev, Path.cwd())
 
-    run = Run(show_scores=scores, explain=list(explain_tools))
+    run = Run(show_scores=scores, explain=list(explain_tools), quiet=quiet)
     count_tokens = with_tokens or scores or bool(explain_tools)
     if not (from_server or server_url) and (headers or env or inherit_env or timeout is not None):
         fail("error: --header, --env, --inherit-env and --timeout apply only with --server or --url")
@@ -771,7 +785,9 @@ def lint(
     from functools import partial
 
     outputs = [(target, partial(render, run, fmt, statistics=statistics)) for fmt, target in extra_reports]
-    save_all([*outputs, (output_file, partial(render, run, output_format, statistics=statistics))])
+    if not (silent and output_file is None):  # -s: no report on standard output, as ruff -s
+        outputs.append((output_file, partial(render, run, output_format, statistics=statistics)))
+    save_all(outputs)
     sys.exit(run.exit_code(exit_zero))
 
 

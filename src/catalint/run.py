@@ -18,6 +18,7 @@ class Run:
     notices: list[str] = field(default_factory=list)
     show_scores: bool = False  # --scores
     explain: list[str] = field(default_factory=list)  # --explain TOOL
+    quiet: bool = False  # -q: the text report is the findings only
 
     @cached_property
     def findings(self) -> list[tuple[FileResult, Finding]]:

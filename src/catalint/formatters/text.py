@@ -30,6 +30,16 @@ def format_text(run: Run, statistics: bool = False) -> str:
             r = get_rule(code)
             tag = tags[code]
             lines.append(f"{count:>6}  {code:<{code_width}}  {tag:<{tag_width}}  {r.name if r else ''}".rstrip())
+    if run.quiet:  # -q: the findings and the failed gate checks (what fails the run), as ruff -q
+        many = len(run.files) > 1
+        lines += [
+            one_line(row.line(fr.catalog.display if many else None))
+            for fr in run.files
+            if fr.quality is not None
+            for row in fr.quality.gate
+            if not row.passed
+        ]
+        return "".join(line + "\n" for line in lines)
     if run.show_scores:
         lines += score_tables(run)
     if run.explain:
