@@ -110,6 +110,29 @@ def test_a_chain_of_extends_applies_the_farthest_first(cli, tmp_path: Path, cata
     assert "config: servers/a/catalint.toml, extending servers/shared.toml, then base.toml" in shown
 
 
+def test_an_extended_files_walk_globs_are_read_from_its_own_folder(cli, tmp_path: Path) -> None:
+    """Its include/exclude globs with a folder, as its per-file-ignores: 'proj/legacy' in the root's file is the
+    root's proj/legacy, for a walk and for a file named with force-exclude (read from proj/, it named nothing)."""
+    for rel in ("proj/tools.json", "proj/legacy/tools.json"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        write_catalog(tmp_path / rel, [TOOL])
+    write(tmp_path / "base.toml", 'extend-exclude = ["proj/legacy"]\n')
+    write(tmp_path / "proj" / "catalint.toml", 'extend = "../base.toml"\n')
+
+    def shown(*args: str) -> list[str]:
+        return json.loads(cli("lint", "--show-files", "--output-format", "json", *args).stdout)
+
+    assert shown("proj") == ["proj/tools.json"]
+    assert shown("--force-exclude", "proj/legacy/tools.json", "proj/tools.json") == ["proj/tools.json"]
+    # a glob without a folder matches a name at any depth, from anywhere, as before
+    write(tmp_path / "base.toml", 'extend-exclude = ["legacy"]\n')
+    assert shown("proj") == ["proj/tools.json"]
+    # and the base's own folder reads it as before when it is the nearest config
+    (tmp_path / "proj" / "catalint.toml").unlink()
+    write(tmp_path / "catalint.toml", 'extend-exclude = ["proj/legacy"]\n')
+    assert shown(".") == ["proj/tools.json"]
+
+
 def test_an_extended_files_globs_are_read_from_its_own_folder(cli, tmp_path: Path) -> None:
     # as in ruff: servers/a/sub/tools.json is "servers/a/sub/tools.json" to the root's globs
     (tmp_path / "servers" / "a" / "sub").mkdir(parents=True)

@@ -243,7 +243,18 @@ class Settings:
         rel = _relative(file, Path.cwd().resolve()) if self.flag_globs.get("exclude") else self.relative(file)
         if self._excluded(rel, self.exclude):
             return True
-        return bool(self.extend_exclude) and self._excluded(self.relative(file), self.extend_exclude)
+        if self.extend_exclude and self._excluded(self.relative(file), self.extend_exclude):
+            return True
+        anchored = [g for g in (*self.exclude, *self.extend_exclude) if os.path.isabs(g)]  # an extended file's
+        if anchored:
+            path = Path(file)
+            where = path.parent.resolve() / path.name
+            return any(absolute_glob_match(p.as_posix(), anchored) for p in (where, *where.parents))
+        return False
+
+    def has_absolute_globs(self) -> bool:
+        """Whether include/exclude hold an extended config's globs, made absolute from its folder."""
+        return any(os.path.isabs(g) for g in (*self.include, *self.exclude, *self.extend_include, *self.extend_exclude))
 
     @staticmethod
     def _excluded(rel: str, globs: list[str]) -> bool:
@@ -387,6 +398,19 @@ def _relative(file: str, root: Path) -> str:
         except ValueError:
             continue
     return resolved.as_posix()
+
+
+def _has_folder(pattern: str) -> bool:
+    """Whether a walk glob names a path (a slash inside it) rather than a name matched at any depth."""
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return "/" in pattern.strip("/")
+
+
+def absolute_glob_match(path: str, patterns: list[str]) -> bool:
+    """Whether an absolute path matches one of the absolute patterns among patterns (fnmatch: `*` crosses
+    `/`); the others are for glob_match."""
+    return any(fnmatch.fnmatch(path, p.rstrip("/")) for p in patterns if os.path.isabs(p))
 
 
 def _anchored(pattern: str) -> bool:
@@ -576,24 +600,28 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
         settings.rule_layers.append((None if select is None else tuple(select), tuple(extend), tuple(ignore)))
     if "fail-severity" in table:
         settings.fail_severity = _severity(table["fail-severity"], _named(where, "fail-severity"))
+
+    def walk_globs(key: str) -> list[str]:
+        """A list of include/exclude globs; an extended file's with a slash made absolute from its folder, as
+        in ruff (read from the folder of the file that extends it, 'proj/legacy' named nothing)."""
+        globs = _strings(table[key], _named(where, key))
+        if where == COMMAND_LINE or root is None:  # a flag's: read from the directory argument, as ever
+            return globs
+        # "/legacy" names the folder's own legacy, as in a .gitignore
+        return [_anchor(g.lstrip("/"), root) if _has_folder(g) else g for g in globs]
+
     if "include" in table:
-        settings.include = _strings(table["include"], _named(where, "include"))
+        settings.include = walk_globs("include")
         settings.flag_globs["include"] = where == COMMAND_LINE
     if "exclude" in table:
-        settings.exclude = _strings(table["exclude"], _named(where, "exclude"))
+        settings.exclude = walk_globs("exclude")
         settings.flag_globs["exclude"] = where == COMMAND_LINE
     # as in ruff: lists of their own, checked beside include and exclude, added to those of the config this
     # one extends; an include or exclude (a config's, a flag's) replaces only its own list
     if "extend-include" in table:
-        settings.extend_include = [
-            *settings.extend_include,
-            *_strings(table["extend-include"], _named(where, "extend-include")),
-        ]
+        settings.extend_include = [*settings.extend_include, *walk_globs("extend-include")]
     if "extend-exclude" in table:
-        settings.extend_exclude = [
-            *settings.extend_exclude,
-            *_strings(table["extend-exclude"], _named(where, "extend-exclude")),
-        ]
+        settings.extend_exclude = [*settings.extend_exclude, *walk_globs("extend-exclude")]
     if "force-exclude" in table:
         if not isinstance(table["force-exclude"], bool):
             raise ConfigError(

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE, ConfigError, Settings, glob_match
+from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE, ConfigError, Settings, absolute_glob_match, glob_match
 from catalint.loader import LoadError, one_name_each, special_kind
 from catalint.text import one_line
 
@@ -55,10 +55,13 @@ def walk_catalogs(
         rel_exc = _rel_root(base, directory, nested, "exclude")
         rel_ext = _rel_root(base, directory, nested, "extend-exclude")  # a config's, never a flag's
 
-        dirs[:] = sorted(d for d in dirs if not _excluded(d, here, rel_exc, rel_ext))
+        # an extended config's globs with a folder are absolute (read from its own folder): the walked
+        # folder's real path for them, once a folder
+        real = os.path.realpath(root) if here.has_absolute_globs() else None
+        dirs[:] = sorted(d for d in dirs if not _excluded(d, here, rel_exc, rel_ext, real))
         below.update((os.path.join(root, d), here) for d in dirs)
         for name in sorted(files):
-            if _included(name, here, rel_inc, rel_ext) and not _excluded(name, here, rel_exc, rel_ext):
+            if _included(name, here, rel_inc, rel_ext, real) and not _excluded(name, here, rel_exc, rel_ext, real):
                 kind = special_kind(base / name)
                 if kind is None:
                     yield str(base / name)
@@ -68,17 +71,22 @@ def walk_catalogs(
                     )
 
 
-def _excluded(name: str, here: Settings, rel_exc: str, rel_ext: str) -> bool:
-    """Whether exclude or extend-exclude covers a name in a walked folder (rel_*: that folder's path for each)."""
-    return glob_match(rel_exc + name, here.exclude) or (
-        bool(here.extend_exclude) and glob_match(rel_ext + name, here.extend_exclude)
+def _excluded(name: str, here: Settings, rel_exc: str, rel_ext: str, real: str | None = None) -> bool:
+    """Whether exclude or extend-exclude covers a name in a walked folder (rel_*: that folder's path for each;
+    real: its real path, for the absolute globs of an extended config)."""
+    return (
+        glob_match(rel_exc + name, here.exclude)
+        or (bool(here.extend_exclude) and glob_match(rel_ext + name, here.extend_exclude))
+        or (real is not None and absolute_glob_match(f"{real}/{name}", [*here.exclude, *here.extend_exclude]))
     )
 
 
-def _included(name: str, here: Settings, rel_inc: str, rel_ext: str) -> bool:
+def _included(name: str, here: Settings, rel_inc: str, rel_ext: str, real: str | None = None) -> bool:
     """Whether include or extend-include takes in a file name in a walked folder."""
-    return glob_match(rel_inc + name, here.include) or (
-        bool(here.extend_include) and glob_match(rel_ext + name, here.extend_include)
+    return (
+        glob_match(rel_inc + name, here.include)
+        or (bool(here.extend_include) and glob_match(rel_ext + name, here.extend_include))
+        or (real is not None and absolute_glob_match(f"{real}/{name}", [*here.include, *here.extend_include]))
     )
 
 
