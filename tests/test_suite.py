@@ -96,6 +96,13 @@ def test_trace_scenarios_without_traces_are_skipped_with_a_notice(cli, tmp_path:
     result = cli("check", suite(tmp_path, text))
     assert result.exit_code == 0
     assert "skipping the trace-scored scenarios 'picks time': give --traces DIR" in result.stderr
+    # with nothing else in the suite, nothing would be checked: an error, as an empty suite is, not a pass
+    only = cli("check", suite(tmp_path, text.split("tool_quality:")[0]), "--output-format", "json")
+    assert only.exit_code == 2 and only.stdout == ""
+    assert only.stderr.strip() == (
+        "suite.yml: error: nothing to check without recorded runs: the scenarios 'picks time' are scored"
+        " against them: give --traces DIR"
+    )
 
 
 def test_a_traces_folder_that_does_not_exist_is_an_error(cli, tmp_path: Path) -> None:

@@ -640,6 +640,15 @@ BAD_TRACES = [
     ("run-not-object", "t.json", '[\n  {"tool_calls": []},\n  7\n]\n', "7", "must be an object"),
     ("negative-tokens", "t.json", NEGATIVE_TOKENS, "-5", "conversation.tokens.total"),
     ("string-tokens", "t.json", STRING_TOKENS, '"12"', "conversation.tokens.total"),
+    # a string "true" read as no error: execution success came out 100
+    (
+        "string-is-error",
+        "t.json",
+        '{"tool_calls": [\n  {"name": "a", "is_error": "true"}\n]}\n',
+        '"true"',
+        "true or false",
+    ),
+    ("number-isError", "t.jsonl", '{"tool_calls": [{"name": "a", "isError": 1}]}\n', "1}", "isError must be"),
     ("empty-file", "t.json", "", None, "empty"),
     ("blank-jsonl", "t.jsonl", "\n\n", None, "empty"),
 ]

@@ -1120,6 +1120,11 @@ def check_cmd(
             click.echo(_line(f"{suite}: notice: --catalog {name}: no tool_quality block reads that server"), err=True)
     if loaded.scenarios and not traces_dir:
         names = ", ".join(repr(s.name) for s in loaded.scenarios)
+        if not loaded.blocks:  # nothing would be checked: no silent pass (an empty suite is an error too)
+            fail(
+                f"{suite}: error: nothing to check without recorded runs: the scenarios {names} are scored"
+                " against them: give --traces DIR"
+            )
         click.echo(_line(f"{suite}: notice: skipping the trace-scored scenarios {names}: give --traces DIR"), err=True)
     resolver = SettingsResolver(config_path, {})
     quality: list[dict[str, Any]] = []

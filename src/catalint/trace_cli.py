@@ -38,7 +38,13 @@ def trace_group() -> None:
 @click.option("--expected-tool", help="pass^k: the tool every run should select.")
 @click.option("--min-selection-rate", type=click.FloatRange(0, 1), help="pass^k: the floor (default 1.0).")
 @click.option("--max-total-tokens", type=click.IntRange(min=0), help="pass^k: each run's token budget.")
-@click.option("--gate", "gates", multiple=True, metavar="'TARGET OP N'", help="A gate such as 'tool_selection.f1>=80'.")
+@click.option(
+    "--gate",
+    "gates",
+    multiple=True,
+    metavar="'TARGET OP N'",
+    help="A gate such as 'tool_selection.f1>=80'; replaces the spec's check on that target.",
+)
 @click.option("--output-format", type=click.Choice(FORMATS), default="text", show_default=True)
 @output_option()
 @click.option("--compare", "baseline", type=click.Path(dir_okay=False), help="A saved JSON report to diff against.")
@@ -63,7 +69,8 @@ def score_cmd(
     "conversation": {"tokens": {"total": N}}, "cost": X}. A JSON array holds several
     runs, a JSON Lines file one per line. Calls resolve to SERVER.TOOL ids through
     the catalogs. What the runs are scored against comes from --spec (the blocks
-    of a suite's agent entry) or from --class/--expected-tool; --gate adds checks.
+    of a suite's agent entry) or from --class/--expected-tool; --gate adds a check,
+    or replaces the spec's check on the same target (as lint's --gate does).
 
     Exit codes: 0 every gate passed, 1 a gate or floor failed, 2 input error.
     """

@@ -244,6 +244,9 @@ def _run(number: int, label: str, data: Any, file: str, span: Any, base: str) ->
             raise fail(f"a call's server must be a string, got {_kind(server)}", pointer + "/server")
         raw_name = item.get("name")
         name = raw_name if isinstance(raw_name, str) else ""
+        for flag in ("is_error", "isError"):  # a string "true" must not read as a success
+            if item.get(flag) is not None and not isinstance(item[flag], bool):
+                raise fail(f"a call's {flag} must be true or false, got {_kind(item[flag])}", f"{pointer}/{flag}")
         key = "args" if "args" in item else "arguments"
         args = item.get(key, {})
         calls.append(Call(i + 1, name, server or None, args, _errored(item), None if name else raw_name))
