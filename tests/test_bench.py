@@ -866,7 +866,8 @@ def test_text_report_uses_the_spec_name(cli):
     write_spec(Path.cwd(), weather_spec([], name="weather desk"))
     out = cli("bench", "run", "spec.json").stdout
     assert out.startswith("catalint bench: weather desk\n")
-    assert "mutations: none" in out
+    # an empty list is none given: --auto's, as `bench run --help` says of a spec with none
+    assert "mutations: (--auto: every kind on every gold tool)" in out
 
 
 def test_markdown_report_has_a_table_and_confusions(cli):
@@ -1404,3 +1405,54 @@ def test_a_bench_that_would_list_too_many_flips_is_refused_at_the_mutation_that_
     assert result.stderr.startswith("spec.json: error: this bench would list over 3 flipped picks (4 by mutation ")
     monkeypatch.setattr(bench, "MAX_FLIPS", 4)
     assert cli("bench", "run", "spec.json").exit_code == 0
+
+
+def test_a_spec_with_both_or_neither_catalog_fails_the_schema_too(cli, tmp_path: Path) -> None:
+    """bench schema is what specs are checked against: an editor using it flags what bench run refuses."""
+    import jsonschema
+
+    from catalint.bench_spec import spec_schema
+
+    intents = [{"query": "weather in Paris", "gold": ["weather_now"]}]
+    validator = jsonschema.Draft202012Validator(spec_schema())
+    assert not validator.is_valid({"intents": intents})
+    assert not validator.is_valid({"intents": intents, "catalog": [], "catalog_path": "x.json"})
+    assert validator.is_valid({"intents": intents, "catalog_path": "x.json"})
+    (tmp_path / "neither.json").write_text(json.dumps({"intents": intents}))
+    line = cli("bench", "run", str(tmp_path / "neither.json")).stderr.strip()
+    assert line.endswith("error: give exactly one of catalog (inline) and catalog_path")
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_bench_catalog_with_two_tools_of_one_name_is_refused(cli, tmp_path: Path, inline: bool) -> None:
+    tools = [
+        {"name": "a_tool", "description": "Look up the weather for a city.", "inputSchema": {"type": "object"}},
+        {"name": "a_tool", "description": "Translate a paragraph of text.", "inputSchema": {"type": "object"}},
+    ]
+    spec: dict[str, Any] = {"intents": [{"query": "weather", "gold": ["a_tool"]}]}
+    if inline:
+        spec["catalog"] = tools
+    else:
+        (tmp_path / "cat.json").write_text(json.dumps({"tools": tools}, indent=2))
+        spec["catalog_path"] = "cat.json"
+    (tmp_path / "spec.json").write_text(json.dumps(spec, indent=2))
+    result = cli("bench", "run", str(tmp_path / "spec.json"))
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    where = "spec.json" if inline else "cat.json"
+    assert re.search(rf"{where}:\d+:\d+: error: the catalog has two tools named 'a_tool' \(CAT-001\)", result.stderr)
+
+
+def test_bench_run_and_check_read_standard_input(cli, tmp_path: Path) -> None:
+    """'-' is standard input, as for lint, diff and trace score (it was 'No such file or directory');
+    relative paths in it are read from the working directory."""
+    write_spec(tmp_path, weather_spec([{"tool": "weather_now", "kind": "blank"}], name="piped"))
+    text = (tmp_path / "spec.json").read_text()
+    piped = cli("bench", "run", "-", input=text)
+    assert piped.exit_code == 0 and piped.stdout == cli("bench", "run", "spec.json").stdout
+    (tmp_path / "good.json").write_text(
+        json.dumps({"tools": [{"name": "get_time", "description": "Get the current UTC time as ISO 8601 text."}]})
+    )
+    suite = "tool_quality:\n  - {name: g, catalog: good.json, expect: [{min_score: {'>=': 0.1}}]}\n"
+    checked = cli("check", "-", input=suite)
+    assert checked.exit_code == 0, checked.output
+    assert "g" in checked.stdout and "error" not in checked.stderr

@@ -96,9 +96,9 @@ def load_spec(path: str) -> Spec:
         span = source.span(pointer)
         return LoadError(display, message, span.line, span.col, pointer)
 
-    _validate(data, fail)
-    if ("catalog" in data) == ("catalog_path" in data):
+    if isinstance(data, dict) and ("catalog" in data) == ("catalog_path" in data):  # before the schema's oneOf
         raise fail("give exactly one of catalog (inline) and catalog_path", "")
+    _validate(data, fail)
     if "catalog" in data:
         try:
             catalog = build_catalog(data["catalog"], _Prefixed(source, "/catalog"), path, display)
@@ -112,6 +112,14 @@ def load_spec(path: str) -> Spec:
             raise fail(f"catalog_path {data['catalog_path']!r}: {problem} ({target})", "/catalog_path")
         catalog = load_path(str(target))
     names = {t.name for t in catalog.tools}
+    if len(names) < len(catalog.tools):  # a pick, a gold name or a mutation of that name would be ambiguous
+        seen: set[str] = set()
+        twin = next(t for t in catalog.tools if t.name in seen or seen.add(t.name))  # type: ignore[func-returns-value]
+        message = f"the catalog has two tools named {twin.name!r} (CAT-001): a pick or mutation of it is ambiguous"
+        if "catalog" in data:
+            raise fail(message, "/catalog" + twin.pointer + "/name")
+        line, col = catalog.start(twin.pointer + "/name")
+        raise LoadError(catalog.display, message, line, col, twin.pointer + "/name")
     intents = []
     for i, raw in enumerate(data["intents"]):
         for j, name in enumerate(raw["gold"]):
@@ -119,7 +127,7 @@ def load_spec(path: str) -> Spec:
                 raise fail(f"gold names {name!r}, which is not a tool of the catalog", f"/intents/{i}/gold/{j}")
         intents.append(Intent(raw["query"], tuple(dict.fromkeys(raw["gold"]))))
     mutations = None
-    if "mutations" in data:
+    if data.get("mutations"):  # absent or empty: none given, so bench run makes them (--auto)
         mutations = []
         for i, raw in enumerate(data["mutations"]):
             if raw["tool"] not in names:

@@ -665,8 +665,9 @@ def within_limit(data: bytes, label: str) -> bytes:
 
 
 def parse_document(path: str) -> tuple[Any, Any]:
-    """Any JSON or YAML document catalint reads (a bench spec, a suite): its data and source map."""
-    text = read_text(path)
+    """Any JSON or YAML document catalint reads (a bench spec, a suite): its data and source map; '-' reads
+    standard input (its relative paths are then read from the working directory)."""
+    text = decode_bytes(read_stdin(path), path) if path == "-" else read_text(path)
     if not text.strip():
         raise LoadError(path, "empty file")
     return parse_yaml(text, path) if looks_like_yaml(path, text) else parse_json(text, path)
