@@ -189,6 +189,34 @@ def test_markdown_report_is_tables_and_nested_headings(cli, tmp_path: Path, monk
     assert "\n## Agent scenarios\n\n### research agent: PASS\n" in out
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "tool_quality:\n  - name: x\n",
+            "2:5: error: invalid suite at tool_quality/0: give exactly one of server or catalog, none is given",
+        ),
+        (
+            "tool_quality:\n  - {name: x, server: a, catalog: b.json}\n",
+            "2:5: error: invalid suite at tool_quality/0:"
+            " give exactly one of server or catalog, not server and catalog",
+        ),
+        (
+            "servers:\n  shop: {}\ntool_quality:\n  - {name: x, server: shop}\n",
+            "2:9: error: invalid suite at servers/shop: give exactly one of command, url or catalog, none is given",
+        ),
+        (
+            "agents:\n  - name: x\n    distractors: {count: 2, source: {from: near_duplicate}, correct: [a]}\n",
+            "3:37: error: invalid suite at agents/0/distractors/source: from: near_duplicate needs of",
+        ),
+    ],
+)
+def test_a_oneof_mistake_is_said_in_the_suites_words(cli, tmp_path: Path, text: str, said: str) -> None:
+    # the validator's own words were "... is not valid under any of the schemas listed in the 'oneOf' keyword"
+    result = cli("check", suite(tmp_path, text), "--traces", ".")
+    assert result.exit_code == 2 and result.stderr.startswith(f"suite.yml:{said}"), result.stderr
+
+
 def test_a_suite_with_nothing_to_check_says_so(cli, tmp_path: Path) -> None:
     result = cli("check", suite(tmp_path, "servers:\n  a: {command: [x]}\n"))
     assert result.exit_code == 2

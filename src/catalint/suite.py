@@ -86,9 +86,42 @@ def _validated(path: str, what: str, pointer: str, misread: Callable[[Any], str 
         where = "/".join(parts) or "the root"
         inner = "".join(f"/{p.replace('~', '~0').replace('/', '~1')}" for p in parts)
         span = source.span(inner)
-        message = misread(data) or f"invalid {what} at {where}: {spec_message(error)}"
+        said = _one_of_message(error, resolve_pointer(schema, pointer), schema) or spec_message(error)
+        message = misread(data) or f"invalid {what} at {where}: {said}"
         raise LoadError(path, message, span.line, span.col, inner)
     return data, source
+
+
+def _one_of_message(error: Any, node: Any, schema: Any) -> str | None:
+    """A oneOf failure in a user's words, read from the branches (the validator only says none or several
+    matched): "give exactly one of server or catalog", "from: near_duplicate needs of"."""
+    if type(error.kind).__name__ not in ("OneOfNotValid", "OneOfMultipleValid") or not isinstance(error.instance, dict):
+        return None
+    for key in error.schema_path:  # down to the oneOf, through the $refs on the way
+        while isinstance(node, dict) and "$ref" in node and key != "$ref":
+            node = resolve_pointer(schema, str(node["$ref"]).removeprefix("#"))
+        if key == "$ref":
+            continue
+        try:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+    if not isinstance(node, list) or not all(isinstance(b, dict) for b in node):
+        return None
+    given = error.instance
+    for branch in node:  # branches told apart by a constant (from: catalog, from: near_duplicate)
+        props = branch.get("properties", {})
+        consts = {k: v["const"] for k, v in props.items() if isinstance(v, dict) and "const" in v}
+        if consts and all(given.get(k) == v for k, v in consts.items()):
+            missing = [r for r in branch.get("required", []) if r not in given]
+            label = ", ".join(f"{k}: {v}" for k, v in consts.items())
+            return f"{label} needs {' and '.join(missing)}" if missing else None
+    keys = [b["required"][0] for b in node if len(b.get("required", [])) == 1]
+    if len(keys) != len(node) or len(keys) < 2:
+        return None
+    named = ", ".join(keys[:-1]) + f" or {keys[-1]}"
+    there = [k for k in keys if k in given]
+    return f"give exactly one of {named}" + (f", not {' and '.join(there)}" if len(there) > 1 else ", none is given")
 
 
 _SUITE_AS_SPEC = (
