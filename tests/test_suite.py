@@ -301,3 +301,20 @@ def test_blocks_that_read_one_catalog_lint_it_once(cli, tmp_path: Path, monkeypa
     assert "tool_quality [FAIL] strict (catalog good.json)" in lines
     assert "tool_quality [PASS] again (catalog good.json)" in lines
     assert len([line for line in result.stderr.splitlines() if "missing.json" in line]) == 1
+
+
+def test_a_scenario_that_asks_for_more_runs_than_were_recorded_says_so(cli, tmp_path: Path) -> None:
+    write_catalog(tmp_path / "good.json", [GOOD])
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "picks-time.jsonl").write_text('{"tool_calls": [{"name": "get_time"}]}\n' * 2)
+    text = (
+        "servers:\n  s: {catalog: good.json}\nagents:\n  - name: picks time\n    servers: [s]\n    runs: N\n"
+        "    equal_function_sets: {classes: [{name: t, members: [get_time]}]}\n"
+    )
+    asked = cli("check", suite(tmp_path, text.replace("N", "10")), "--traces", "runs")
+    assert asked.exit_code == 0, asked.output
+    assert "runs: notice: scenario 'picks time' asks for runs: 10, and 2 recorded runs were found: it is scored" in (
+        asked.stderr
+    )
+    matched = cli("check", suite(tmp_path, text.replace("N", "2")), "--traces", "runs")
+    assert "asks for runs" not in matched.stderr

@@ -86,6 +86,18 @@ def test_worked_example_one_scores_100_and_passes_the_default_gate(cli, tmp_path
     assert "gate [PASS] tool_selection.f1 100 >= 50" in text
 
 
+def test_server_qualified_classes_without_a_catalog_say_why_calls_do_not_match(cli, tmp_path: Path) -> None:
+    # a call with no server resolves through a catalog only: F1 0 without one, with only a notice about names
+    write_jsonl(tmp_path / "q.jsonl", [{"tool_calls": [{"name": "checkout", "args": {}}]}])
+    bare = cli("trace", "score", "q.jsonl", "--class", "buy=shop.checkout")
+    assert "calls that name no server cannot match the SERVER.TOOL members of the classes" in bare.stdout
+    write_catalog(tmp_path / "shop.json", [{"name": "checkout", "description": "Pay for the cart.", "inputSchema": {}}])
+    given = cli("trace", "score", "q.jsonl", "--class", "buy=shop.checkout", "--catalog", "shop=shop.json")
+    assert "SERVER.TOOL members" not in given.stdout and "selection F1 100" in given.stdout
+    unqualified = cli("trace", "score", "q.jsonl", "--class", "buy=checkout")
+    assert "SERVER.TOOL members" not in unqualified.stdout
+
+
 def test_a_score_with_no_check_says_that_nothing_can_fail(cli, tmp_path: Path) -> None:
     # "scenario [PASS]" with no gate row read as a pass of something
     write_json(tmp_path / "run.json", HIT)

@@ -93,6 +93,7 @@ class Scenario:
     name_free: bool = False
     orchestration: bool = False
     checks: list[tuple[str, Check]] = field(default_factory=list)  # (block, check)
+    runs: int | None = None  # the entry's runs: (how many runs it asks for), when it says
     # (message, pointer inside the entry) -> an error placed in the file the scenario came from; None without one
     locate: Callable[[str, str], Exception] | None = None
 
@@ -154,6 +155,9 @@ def parse_scenario(entry: dict[str, Any], where: str, fail: Any) -> Scenario:
         s.distractors = Distractors(
             d["count"], d["source"]["from"], list(d["source"].get("of", [])), list(d["correct"]), d.get("complexity")
         )
+    declared = entry.get("runs")
+    if isinstance(declared, int) and not isinstance(declared, bool):
+        s.runs = max(declared, 1)  # the reference clamps runs: 0 up to 1
     s.name_free = bool(entry.get("discovery", {}).get("name_free", False))
     s.orchestration = "orchestration" in entry
     for block, (_, default) in BLOCKS.items():
@@ -244,6 +248,13 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
     }
     if not scope:
         notices.append("no catalog given: name validity and schema compliance need --catalog SERVER=PATH")
+        qualified = any("." in m for c in [*classes, *(s.te_classes or [])] for m in c.members)
+        if qualified and any(call.server is None for r in runs for call in r.calls):
+            # a call with no server resolves through a catalog only: without one, it matches no SERVER.TOOL id
+            notices.append(
+                "no catalog given: calls that name no server cannot match the SERVER.TOOL members of the classes"
+                " (selection, discovery and distractor figures count them as misses): give --catalog SERVER=PATH"
+            )
     else:
         notices += _unknown_members(s, scope, padding)
 
