@@ -318,3 +318,28 @@ def test_a_scenario_that_asks_for_more_runs_than_were_recorded_says_so(cli, tmp_
     )
     matched = cli("check", suite(tmp_path, text.replace("N", "2")), "--traces", "runs")
     assert "asks for runs" not in matched.stderr
+
+
+def test_check_compare_reports_tool_quality_gates_that_flipped(cli, tmp_path: Path) -> None:
+    """--compare read only the scenarios: a tool_quality gate that went from PASS to FAIL was not said."""
+    open_schema = {**GOOD, "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}}
+    write_catalog(tmp_path / "cat.json", [open_schema])
+    text = "tool_quality:\n  - name: strict\n    catalog: cat.json\n    expect:\n      - schema_warnings: {'<=': 0}\n"
+    name = suite(tmp_path, text)
+    (tmp_path / "catalint.toml").write_text('ignore = ["SCH"]\n')
+    assert cli("check", name, "--output-format", "json", "-o", "base.json").exit_code == 0
+    (tmp_path / "catalint.toml").unlink()
+    result = cli("check", name, "--compare", "base.json")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    at = lines.index("tool_quality compared with the baseline:")
+    assert lines[at + 1].startswith("  strict: schema_warnings 0 -> ")
+    assert "  strict: gate flipped PASS -> FAIL: schema_warnings <= 0" in lines[at:]
+    doc = json.loads(cli("check", name, "--compare", "base.json", "--output-format", "json").stdout)
+    (entry,) = doc["tool_quality_comparison"]
+    assert entry["flipped"] == [{"target": "schema_warnings", "expected": "<= 0", "baseline": True, "current": False}]
+    markdown = cli("check", name, "--compare", "base.json", "--output-format", "markdown").stdout
+    assert "- strict: gate flipped PASS -> FAIL: schema_warnings &lt;= 0" in markdown
+    same = cli("check", name, "--compare", "base.json", "--output-format", "json", "-o", "now.json")
+    assert same.exit_code == 1
+    assert "  strict: no change" in cli("check", name, "--compare", "now.json").stdout

@@ -323,6 +323,19 @@ def _comparison(results: list[Result], baseline: str | None) -> list[dict[str, A
         fail(str(exc))
 
 
+def _quality_comparison(quality: list[dict[str, Any]], baseline: str | None) -> list[dict[str, Any]] | None:
+    """check --compare for the tool_quality blocks, or None without a baseline or blocks."""
+    from catalint.cli import fail
+    from catalint.trace_report import CompareError, compare_quality, load_baseline
+
+    if not baseline or not quality:
+        return None
+    try:
+        return compare_quality(quality, load_baseline(baseline))
+    except CompareError as exc:
+        fail(str(exc))
+
+
 def _report(results: list[Result], output_format: str, output_file: str | None, baseline: str | None) -> None:
     from catalint.cli import save
     from catalint.trace_report import to_json, to_markdown, to_text
@@ -381,14 +394,18 @@ def report_check(
 ) -> None:
     """check's report: the tool_quality rows, then the scored scenarios."""
     from catalint.cli import save
+    from catalint.formatters.md import text as md_text
     from catalint.text import one_line
-    from catalint.trace_report import report_dict, to_markdown, to_text
+    from catalint.trace_report import quality_compare_lines, report_dict, to_markdown, to_text
 
     comparison = _comparison(results, baseline)
+    blocks_compared = _quality_comparison(quality, baseline)
     if output_format == "json":
         doc = report_dict(results, comparison)
         doc["passed"] = doc["passed"] and all(q["passed"] for q in quality)
         doc = {"catalint": doc.pop("catalint"), "version": doc.pop("version"), "tool_quality": quality, **doc}
+        if blocks_compared is not None:
+            doc["tool_quality_comparison"] = blocks_compared
         text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     else:
         lines = []
@@ -399,9 +416,14 @@ def report_check(
             lines.append(f"tool_quality [{'PASS' if q['passed'] else 'FAIL'}] {q['name']} ({q['kind']} {q['source']})")
             for gate in q["gates"]:
                 lines.append(f"  gate [{'PASS' if gate['passed'] else 'FAIL'}] {gate['message']}")
+        if blocks_compared:
+            lines += quality_compare_lines(blocks_compared)
         head = "".join(one_line(line) + "\n" for line in lines)  # block names and errors come from the suite
         if output_format == "markdown":
             head = "# catalint check\n\n" + _quality_markdown(quality)
+            if blocks_compared:
+                shown = quality_compare_lines(blocks_compared)
+                head += f"**{md_text(shown[0])}**\n\n" + "".join(f"- {md_text(x.strip())}\n" for x in shown[1:])
             body = to_markdown(results, comparison, "## Agent scenarios") if results or comparison else ""
         else:
             body = to_text(results, comparison) if results or comparison else ""

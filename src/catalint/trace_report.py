@@ -238,6 +238,58 @@ def compare(results: list[Result], baseline: dict[str, Any]) -> list[dict[str, A
     return out
 
 
+def compare_quality(quality: list[dict[str, Any]], baseline: dict[str, Any]) -> list[dict[str, Any]]:
+    """check --compare for the tool_quality blocks: per block (by name), each gate's actual value before and
+    now, and the gates whose result flipped; read as defensively as compare() reads the scenarios."""
+    old: dict[str, dict[str, Any]] = {}
+    blocks = baseline.get("tool_quality")
+    for entry in blocks if isinstance(blocks, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+            old.setdefault(entry["name"], entry)
+    out = []
+    for block in quality:
+        before = old.get(block["name"])
+        if before is None:
+            out.append({"block": block["name"], "new": True, "deltas": [], "flipped": []})
+            continue
+        gates = {}
+        for g in before.get("gates") if isinstance(before.get("gates"), list) else []:
+            if isinstance(g, dict) and isinstance(g.get("passed"), bool):
+                gates[(str(g.get("target")), str(g.get("expected")))] = g
+        deltas, flipped = [], []
+        for row in block.get("gates", []):
+            key = (row["target"], row["expected"])
+            was = gates.get(key)
+            if was is None:
+                continue
+            a, b = was.get("actual"), row.get("actual")
+            if is_number(a) and is_number(b) and a != b:
+                deltas.append({"metric": row["target"], "baseline": a, "current": b, "delta": round(b - a, 6)})
+            if was["passed"] is not row["passed"]:
+                flipped.append(
+                    {"target": key[0], "expected": key[1], "baseline": was["passed"], "current": row["passed"]}
+                )
+        out.append({"block": block["name"], "new": False, "deltas": deltas, "flipped": flipped})
+    return out
+
+
+def quality_compare_lines(comparison: list[dict[str, Any]]) -> list[str]:
+    out = ["tool_quality compared with the baseline:"]
+    for entry in comparison:
+        name = entry["block"]
+        if entry["new"]:
+            out.append(f"  {name}: not in the baseline")
+            continue
+        if not entry["deltas"] and not entry["flipped"]:
+            out.append(f"  {name}: no change")
+        for d in entry["deltas"]:
+            out.append(f"  {name}: {d['metric']} {_p(d['baseline'])} -> {_p(d['current'])} ({d['delta']:+g})")
+        for f in entry["flipped"]:
+            was, now = ("PASS" if f["baseline"] else "FAIL"), ("PASS" if f["current"] else "FAIL")
+            out.append(f"  {name}: gate flipped {was} -> {now}: {f['target']} {f['expected']}")
+    return out
+
+
 def compare_lines(comparison: list[dict[str, Any]]) -> list[str]:
     out = ["compared with the baseline:"]
     for entry in comparison:
