@@ -148,6 +148,22 @@ def test_statistics_name_every_severity_a_rules_findings_have(cli, tmp_path: Pat
     }
     assert [s["count"] for s in data["statistics"]] == sorted((s["count"] for s in data["statistics"]), reverse=True)
     assert result.exit_code == 1 and len(data["files"]) == 2  # the gate and the exit code are the run's
+    # a --report file is a whole report: --statistics (and -q) shape the one on standard output
+    both = cli(
+        "lint",
+        "--statistics",
+        "-q",
+        "a/tools.json",
+        "b/tools.json",
+        "--report",
+        "json:r.json",
+        "--report",
+        "text:r.txt",
+    )
+    assert "statistics" not in json.loads((tmp_path / "r.json").read_text())
+    assert len(json.loads((tmp_path / "r.json").read_text())["findings"]) == data["summary"]["findings"]
+    assert (tmp_path / "r.txt").read_text().splitlines()[-1].startswith("Found ")
+    assert "Found " not in both.stdout and "a/tools.json:" not in both.stdout
 
 
 def test_json_output_has_every_field_and_every_tool(cli, catalog: Path) -> None:

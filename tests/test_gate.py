@@ -716,6 +716,11 @@ def test_a_tool_ignored_for_all_rules_is_left_out_of_the_scores(cli, weather: Pa
         ("set_unit", False, "ignored"),
     ]
     assert (data["summary"]["min_score"], data["files"][0]["quality"]["mean_score"]) == (1.0, 1.0)
+    # a client profile's CMP rules still run on such a tool (ALL leaves them out): it has findings, not "ignored"
+    strict = ("--target", "openai-strict", "--output-format", "json")
+    targeted = json.loads(cli("lint", "weather.tools.json", *args, *strict).stdout)
+    alerts = next(t for t in targeted["files"][0]["tools"] if t["name"] == "get_alerts")
+    assert alerts["finding_count"] > 0 and alerts["status"] == "findings" and alerts["scored"] is False
     table = cli("lint", "weather.tools.json", *args, "--scores").stdout
     assert "  left out of the scores (a per-tool ignore of ALL): get_alerts, set_unit" in table
     assert "  catalog: min 1.00, mean 1.00 (grade A)" in table

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import io
 import json
@@ -784,7 +785,9 @@ def lint(
     )
     from functools import partial
 
-    outputs = [(target, partial(render, run, fmt, statistics=statistics)) for fmt, target in extra_reports]
+    # --report files are whole reports: --statistics and -q shape the one on standard output (or -o)
+    whole = dataclasses.replace(run, quiet=False) if run.quiet else run
+    outputs = [(target, partial(render, whole, fmt)) for fmt, target in extra_reports]
     if not (silent and output_file is None):  # -s: no report on standard output, as ruff -s
         outputs.append((output_file, partial(render, run, output_format, statistics=statistics)))
     save_all(outputs)
