@@ -514,6 +514,24 @@ def test_only_new_outside_a_repository_says_so(tmp_path: Path) -> None:
             os.environ["GIT_CEILING_DIRECTORIES"] = env_ceiling
 
 
+def test_a_git_that_refuses_the_repository_is_quoted_not_taken_for_no_repository(
+    repo: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a container job git may refuse a checkout owned by another user: its words, not 'not a repository'."""
+    path, base = repo
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "git").write_text(
+        "#!/bin/sh\necho \"fatal: detected dubious ownership in repository at '$PWD'\" >&2\nexit 128\n"
+    )
+    (fake / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    proc, _, _ = _run_step(path, tmp_path, base_sha=base, only_new="true")
+    assert proc.returncode == 2
+    assert proc.stdout.startswith("::error title=catalint::only-new: git cannot read the repository: fatal: detected")
+    assert "not a git repository" not in proc.stdout
+
+
 def test_pull_request_summary_diffs_only_the_catalogs_that_changed(tmp_path: Path) -> None:
     repo = _new_repo(tmp_path)
     for i in range(5):

@@ -124,9 +124,15 @@ def test_an_extended_files_walk_globs_are_read_from_its_own_folder(cli, tmp_path
 
     assert shown("proj") == ["proj/tools.json"]
     assert shown("--force-exclude", "proj/legacy/tools.json", "proj/tools.json") == ["proj/tools.json"]
-    # a glob without a folder matches a name at any depth, from anywhere, as before
+    # a glob without a folder, or one that starts with **/, matches at any depth, from anywhere, as before:
+    # also from a base kept outside the project (configs/base.toml)
     write(tmp_path / "base.toml", 'extend-exclude = ["legacy"]\n')
     assert shown("proj") == ["proj/tools.json"]
+    write(tmp_path / "configs" / "base.toml", 'extend-exclude = ["**/legacy"]\n')
+    write(tmp_path / "proj" / "catalint.toml", 'extend = "../configs/base.toml"\n')
+    assert shown("proj") == ["proj/tools.json"]
+    assert shown("--force-exclude", "proj/legacy/tools.json", "proj/tools.json") == ["proj/tools.json"]
+    write(tmp_path / "proj" / "catalint.toml", 'extend = "../base.toml"\n')
     # and the base's own folder reads it as before when it is the nearest config
     (tmp_path / "proj" / "catalint.toml").unlink()
     write(tmp_path / "catalint.toml", 'extend-exclude = ["proj/legacy"]\n')

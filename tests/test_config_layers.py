@@ -95,6 +95,8 @@ def toml(table: dict[str, Any]) -> str:
 @example(base={"extend-select": ["C"], "severity": {"C": "info"}}, child={"ignore": ["ALL"]}, flags=None)
 @example(base={"select": ["DESC-001"]}, child=None, flags={"ignore": ["DESC"], "severity": {"ALL": "info"}})
 @example(base={"select": [], "ignore": ["DESC-001"]}, child={"select": ["DESC"]}, flags=None)
+# a layer that names no rule still takes (and spends) the ignore a select = [] below it hands on
+@example(base={"select": [], "ignore": ["DESC-001"]}, child={}, flags={"extend-select": ["DESC"]})
 def test_a_stack_of_layers_selects_and_rates_as_the_model_says(
     tmp_path_factory: Any, base: dict[str, Any], child: dict[str, Any] | None, flags: dict[str, Any] | None
 ) -> None:
@@ -105,7 +107,7 @@ def test_a_stack_of_layers_selects_and_rates_as_the_model_says(
         config = root / "child.toml"
         config.write_text('extend = "base.toml"\n' + toml(child))
     resolved = SettingsResolver(config, flags or {}).for_dir(root)
-    stack = [t for t in (base, child, flags) if t is not None]
+    stack = [t for t in (base, child) if t is not None] + [flags or {}]  # the command line is a layer, flags or not
     on, levels = model(stack)
     assert resolved.enabled_codes() == on, stack
     for rule in RULES:

@@ -49,8 +49,13 @@ while IFS= read -r check; do
 done <<< "${INPUT_GATE:-}"
 base="${BASE_SHA:-}"
 in_repo=true  # a checkout with `path:` puts the repository below the workspace, where git cannot see it
-git rev-parse --git-dir > /dev/null 2>&1 || in_repo=false
 no_repo="the workspace is not a git repository (actions/checkout with \`path:\` puts it in a folder below)"
+if ! command -v git > /dev/null 2>&1; then
+  in_repo=false no_repo="git is not installed on the runner"
+elif ! said="$(git rev-parse --git-dir 2>&1 > /dev/null)"; then
+  in_repo=false  # git's own words, unless it says there is no repository (dubious ownership, say)
+  [[ "$said" == *"not a git repository"* ]] || no_repo="git cannot read the repository: $(printf '%s' "$said" | head -n 1)"
+fi
 have_base=false  # the base commit is in the clone (actions/checkout fetches one commit by default)
 wants_base=false  # only-new compares with it, the summary diffs against it
 [ "${INPUT_ONLY_NEW:-false}" = "true" ] && wants_base=true

@@ -292,15 +292,16 @@ class Settings:
         from the settings' folder; file: as given, None for standard input). A glob that is absolute, or
         climbs out of its folder with '..', is made absolute from root and matches the file's whole path,
         as ruff reads such patterns."""
-        plain = [p for p in patterns if not _anchored(p)]
+        base = root if root is not None else self.root
+        anchored = [p for p in patterns if _anchored(p, base)]
+        plain = [p for p in patterns if p not in anchored]
         if plain and glob_match(self._rel_from(rel, file, root), plain):
             return True
-        if file is None or len(plain) == len(patterns):
+        if file is None or not anchored:
             return False
         path = Path(file)
         where = (path.parent.resolve() / path.name).as_posix()  # as _relative reads a file: links in its name kept
-        base = root if root is not None else self.root
-        return any(fnmatch.fnmatch(where, _anchor(p, base)) for p in patterns if _anchored(p))
+        return any(fnmatch.fnmatch(where, _anchor(p, base)) for p in anchored)
 
     def _rel_from(self, rel: str, file: str | None, root: Path | None) -> str:
         """A linted file's path for the globs of an entry read from root (None: the settings' folder, where rel is
@@ -342,7 +343,7 @@ def unused_notices(all_settings: Iterable[Settings]) -> list[str]:
     tools were not in them, or whose rules were not selected, says nothing: pre-commit passes only changed
     files. An entry that several settings hold (a shared config they extend, a --per-tool-ignores flag) is
     judged over all its copies, and noticed once."""
-    copies: dict[tuple[str, str, str], list[FileIgnore | ToolIgnore]] = {}
+    copies: dict[tuple[str, str, str, tuple[str, ...]], list[FileIgnore | ToolIgnore]] = {}
     for settings in all_settings:
         where = shown_path(settings.path) if settings.path else COMMAND_LINE
         entries: list[FileIgnore | ToolIgnore] = [
@@ -350,9 +351,10 @@ def unused_notices(all_settings: Iterable[Settings]) -> list[str]:
             *settings.per_tool_ignores,
         ]
         for e in entries:
-            copies.setdefault((type(e).__name__, e.source or where, e.label), []).append(e)
+            files = tuple(e.files) if isinstance(e, ToolIgnore) else ()  # the label does not show them
+            copies.setdefault((type(e).__name__, e.source or where, e.label, files), []).append(e)
     notices = []
-    for (kind_of, source, label), group in copies.items():
+    for (kind_of, source, label, _), group in copies.items():
         no_tool = kind_of == "ToolIgnore" and not any(e.matched for e in group)
         if no_tool and source == COMMAND_LINE:  # typed for this run: most likely a mistyped name
             notices.append(f"{source}: notice: {label} matched no tool in the linted files")
@@ -407,15 +409,29 @@ def _has_folder(pattern: str) -> bool:
     return "/" in pattern.strip("/")
 
 
+def _any_depth(pattern: str) -> bool:
+    """Whether a glob starts with **/: it matches at any depth from anywhere, wherever it is read from."""
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return pattern.lstrip("/").startswith("**/")
+
+
 def absolute_glob_match(path: str, patterns: list[str]) -> bool:
     """Whether an absolute path matches one of the absolute patterns among patterns (fnmatch: `*` crosses
     `/`); the others are for glob_match."""
     return any(fnmatch.fnmatch(path, p.rstrip("/")) for p in patterns if os.path.isabs(p))
 
 
-def _anchored(pattern: str) -> bool:
-    """Whether a file glob is absolute or climbs out of its folder ('../legacy/*.json')."""
-    return os.path.isabs(pattern) or ".." in pattern.replace("\\", "/").split("/")
+def _anchored(pattern: str, base: Path) -> bool:
+    """Whether a file glob climbs out of its folder ('../legacy/*.json') or is an absolute path: one whose
+    first folder is a folder of the file system's root and not one of base's ('/sub/*.json' names base's sub,
+    its leading '/' read past, as in a .gitignore)."""
+    parts = pattern.replace("\\", "/").split("/")
+    if ".." in parts:
+        return True
+    if not os.path.isabs(pattern) or len(parts) < 3 or not parts[1] or _WILDCARD.search(parts[1]):
+        return False
+    return os.path.isdir("/" + parts[1]) and not os.path.exists(base / parts[1])
 
 
 def _anchor(pattern: str, base: Path) -> str:
@@ -596,8 +612,9 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
     select = _codes(table["select"], _named(where, "select")) if "select" in table else None
     extend = _codes(table["extend-select"], _named(where, "extend-select")) if "extend-select" in table else []
     ignore = _codes(table["ignore"], _named(where, "ignore")) if "ignore" in table else []
-    if select is not None or extend or ignore:  # as in ruff, a layer decides every rule it names
-        settings.rule_layers.append((None if select is None else tuple(select), tuple(extend), tuple(ignore)))
+    # as in ruff, every table is a layer, deciding every rule it names (one that names none still takes the
+    # ignore a `select = []` below it hands on)
+    settings.rule_layers.append((None if select is None else tuple(select), tuple(extend), tuple(ignore)))
     if "fail-severity" in table:
         settings.fail_severity = _severity(table["fail-severity"], _named(where, "fail-severity"))
 
@@ -608,7 +625,7 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
         if where == COMMAND_LINE or root is None:  # a flag's: read from the directory argument, as ever
             return globs
         # "/legacy" names the folder's own legacy, as in a .gitignore
-        return [_anchor(g.lstrip("/"), root) if _has_folder(g) else g for g in globs]
+        return [_anchor(g.lstrip("/"), root) if _has_folder(g) and not _any_depth(g) else g for g in globs]
 
     if "include" in table:
         settings.include = walk_globs("include")
