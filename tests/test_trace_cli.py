@@ -409,6 +409,25 @@ def test_a_look_alike_call_counts_as_chose_distractor(cli, tmp_path: Path) -> No
     assert any(line.startswith("distractors (2 from near_duplicate): accuracy 75") for line in text)
 
 
+@pytest.mark.parametrize("source", ["near_duplicate", "catalog"])
+def test_scoring_against_the_padded_catalog_is_an_error(cli, tmp_path: Path, source: str) -> None:
+    """The distractors: block pads the catalog itself: given the one trace distract padded, its distractors
+    counted as the server's own tools and accuracy went from 50 to 100 without a word."""
+    write_catalog(tmp_path / "wx.json", [WEATHER, SEARCH])
+    spec = DISTRACTOR_SPEC.replace("{from: near_duplicate, of: [get_weather]}", f"{{from: {source}}}")
+    if source == "near_duplicate":
+        spec = DISTRACTOR_SPEC
+    (tmp_path / "weather.yaml").write_text(spec)
+    write_jsonl(tmp_path / "runs.jsonl", [{"tool_calls": [{"name": "get_weather", "args": {"city": "Paris"}}]}])
+    of = ["--of", "get_weather"] if source == "near_duplicate" else []
+    cli("trace", "distract", "wx.json", "--count", "2", "--from", source, *of, "-o", "padded.json")
+    args = ("trace", "score", "runs.jsonl", "--spec", "weather.yaml")
+    assert cli(*args, "--catalog", "wx=wx.json").exit_code == 0
+    line = one_error_line(cli(*args, "--catalog", "wx=padded.json"))
+    assert "distractors: the catalog already holds tools trace distract adds (" in line
+    assert "name the catalog before it was padded; the distractors: block adds them itself" in line
+
+
 def test_three_clean_runs_certify_alpha_to_the_one_third(cli, tmp_path: Path) -> None:
     write_catalog(tmp_path / "wx.json", [WEATHER, SEARCH])
     (tmp_path / "weather.yaml").write_text(DISTRACTOR_SPEC)

@@ -192,6 +192,26 @@ def _renamed(tool: dict[str, Any], name: str) -> dict[str, Any]:
     return {key: name if key == "name" else copy.deepcopy(value) for key, value in tool.items()}
 
 
+def already_padded(tools: list[dict[str, Any]], source: str, of: list[str]) -> list[str]:
+    """The names of tools that `trace distract` would have added, found among tools already: a bundled tool
+    word for word (from: catalog), or a look-alike of a tool in of with the original's text (near_duplicate).
+    A suite that names the padded catalog has its distractors chosen again among the rest."""
+    if source == "catalog":
+        known = {(t.get("name"), t.get("description")) for t in bundled()}
+        return [t["name"] for t in tools if (t.get("name"), t.get("description")) in known]
+    by_name = {t.get("name"): t for t in tools}
+    found = []
+    for name in of:
+        original = by_name.get(name)
+        if original is None:
+            continue
+        rest = {k: v for k, v in original.items() if k != "name"}
+        found += [
+            v for v in variants(name) if v in by_name and {k: x for k, x in by_name[v].items() if k != "name"} == rest
+        ]
+    return found
+
+
 def pad(tools: list[dict[str, Any]], distractors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The presented list: the real tools with the distractors spread evenly among them.
 

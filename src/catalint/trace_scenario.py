@@ -389,9 +389,17 @@ def _names(classes: list[EqClass], more: list[EqClass], scope: dict[str, Catalog
 
 
 def distractor_tools(d: Distractors, scope: dict[str, Catalog]) -> list[dict[str, Any]]:
-    from catalint.distractors import DistractorError, descriptions, from_catalog, near_duplicates
+    from catalint.distractors import DistractorError, already_padded, descriptions, from_catalog, near_duplicates
 
     real = [t.raw for c in scope.values() for t in c.tools]
+    padded = already_padded(real, d.source, [_bare(name, scope) for name in d.of])
+    if padded:  # scored against the padded catalog, its distractors would count as the server's own tools
+        shown = ", ".join(padded[:3]) + (f" and {len(padded) - 3} more" if len(padded) > 3 else "")
+        raise ScenarioError(
+            f"distractors: the catalog already holds tools trace distract adds ({shown}): name the catalog"
+            " before it was padded; the distractors: block adds them itself",
+            "/distractors",
+        )
     try:
         if d.source == "catalog":
             return from_catalog([t["name"] for t in real], d.count, descriptions(real))
