@@ -1092,7 +1092,7 @@ def check_cmd(
     gate). With --traces DIR, each agents:/tests:
     entry with trace blocks (equal_function_sets, tool_selection, distractors,
     orchestration, token_efficiency) is scored against its recorded runs:
-    DIR/NAME.json, .jsonl or .yaml, or the folder DIR/NAME/ (NAME as written, or
+    DIR/NAME.json, .jsonl, .ndjson, .yaml or .yml, or the folder DIR/NAME/ (NAME as written, or
     lower-cased with dashes). One row per check; exit 1 when any fails, 2 for an
     invalid suite, an unreadable catalog or traces, or a server that could not be read.
     """

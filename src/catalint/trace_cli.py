@@ -154,6 +154,8 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     from catalint.text import one_line
 
     refuse_clobber([output_file], [catalog], "the catalog being padded", "padded catalog")
+    if source == "catalog" and of:  # a usage error, not the catalog's: said before it is read
+        fail("error: --of is for --from near_duplicate")
     try:
         loaded = load_path(catalog)
     except LoadError as exc:
@@ -161,8 +163,6 @@ def distract_cmd(catalog: str, count: int, source: str, of: tuple[str, ...], out
     tools = [t.raw for t in loaded.tools]
     try:
         if source == "catalog":
-            if of:
-                raise DistractorError("--of is for --from near_duplicate")
             extra = from_catalog([t["name"] for t in tools], count, descriptions(tools))
         else:
             extra = near_duplicates(tools, list(of), count)
