@@ -96,8 +96,9 @@ def load_spec(path: str) -> Spec:
         span = source.span(pointer)
         return LoadError(display, message, span.line, span.col, pointer)
 
-    if isinstance(data, dict) and ("catalog" in data) == ("catalog_path" in data):  # before the schema's oneOf
-        raise fail("give exactly one of catalog (inline) and catalog_path", "")
+    known = spec_schema()["properties"]
+    if isinstance(data, dict) and all(k in known for k in data) and ("catalog" in data) == ("catalog_path" in data):
+        raise fail("give exactly one of catalog (inline) and catalog_path", "")  # the schema's oneOf says less
     _validate(data, fail)
     if "catalog" in data:
         try:

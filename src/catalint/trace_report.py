@@ -274,26 +274,19 @@ def compare_quality(quality: list[dict[str, Any]], baseline: dict[str, Any]) -> 
 
 
 def quality_compare_lines(comparison: list[dict[str, Any]]) -> list[str]:
-    out = ["tool_quality compared with the baseline:"]
-    for entry in comparison:
-        name = entry["block"]
-        if entry["new"]:
-            out.append(f"  {name}: not in the baseline")
-            continue
-        if not entry["deltas"] and not entry["flipped"]:
-            out.append(f"  {name}: no change")
-        for d in entry["deltas"]:
-            out.append(f"  {name}: {d['metric']} {_p(d['baseline'])} -> {_p(d['current'])} ({d['delta']:+g})")
-        for f in entry["flipped"]:
-            was, now = ("PASS" if f["baseline"] else "FAIL"), ("PASS" if f["current"] else "FAIL")
-            out.append(f"  {name}: gate flipped {was} -> {now}: {f['target']} {f['expected']}")
-    return out
+    return _change_lines("tool_quality compared with the baseline:", comparison, "block")
 
 
 def compare_lines(comparison: list[dict[str, Any]]) -> list[str]:
-    out = ["compared with the baseline:"]
+    return _change_lines("compared with the baseline:", comparison, "scenario")
+
+
+def _change_lines(title: str, comparison: list[dict[str, Any]], key: str) -> list[str]:
+    """A comparison's lines: per scenario or block (its name under key), the figures that changed and the
+    gates that flipped."""
+    out = [title]
     for entry in comparison:
-        name = entry["scenario"]
+        name = entry[key]
         if entry["new"]:
             out.append(f"  {name}: not in the baseline")
             continue
