@@ -1058,9 +1058,17 @@ def test_a_file_glob_that_is_absolute_or_climbs_out_is_read_from_its_folder(cli,
         f'[[per-tool-ignores]]\ntools = ["get_weather"]\nrules = ["DESC-012"]\nfiles = ["../{tmp_path.name}/sub/*"]\n'
     )
     assert codes_of("sub/tools.json") == {"DESC-006"}
-    # a leading '/' is read past, as in a .gitignore: "/sub/*.json" is the folder's sub
+    # a leading '/' is read past, as in a .gitignore: "/sub/*.json" is the folder's sub; so is "/lib/..." though
+    # the machine has a /lib, and from a config kept in .github/ (files matched from the working directory)
     (tmp_path / "catalint.toml").write_text('[per-file-ignores]\n"/sub/*.json" = ["DESC-006"]\n')
     assert codes_of("sub/tools.json") == {"DESC-012"}
+    (tmp_path / "lib").mkdir()
+    write_catalog(tmp_path / "lib" / "tools.json", [TOOL])
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "catalint.toml").write_text(
+        '[per-file-ignores]\n"/sub/*.json" = ["DESC-006"]\n"/lib/*.json" = ["DESC-006"]\n'
+    )
+    assert codes_of("sub/tools.json", "lib/tools.json", "--config", ".github/catalint.toml") == {"DESC-012"}
     (tmp_path / "catalint.toml").write_text('[per-file-ignores]\n"../elsewhere/*.json" = ["DESC-006"]\n')
     elsewhere = json.loads(cli("lint", "--output-format", "json", "--no-gate", "sub/tools.json").stdout)
     assert {f["code"] for f in elsewhere["findings"]} == {"DESC-006", "DESC-012"}  # a glob for files elsewhere
@@ -1075,5 +1083,6 @@ def test_two_per_tool_ignores_told_apart_only_by_their_files_are_judged_apart(cl
     )
     notices = json.loads(cli("lint", "--output-format", "json", "--no-gate", "tools.json").stdout)["notices"]
     assert notices == [
-        "catalint.toml: notice: per-tool ignore tools=get_weather rules=DESC-006 matched no finding; remove it"
+        "catalint.toml: notice: per-tool ignore tools=get_weather rules=DESC-006 files=*.json matched no finding;"
+        " remove it"
     ]

@@ -365,6 +365,9 @@ def test_sec001_catches_published_concealment_wordings(desc: str, phrase: str) -
     "desc",
     [
         "Send a message. silent: when true, do not notify the user about this change by push notification.",
+        # hard-wrapped, as docstrings are: the noun on the next line
+        "Send a message. silent: when true, do not notify the user about this\nchange by push notification.",
+        "Send a message. silent: when true, do not notify the user about it by push notification.",
         "Post a reply. Set quiet to avoid notifying the user about new comments.",
         "Send a message. There is no need to tell the user's contacts; the tool does it.",
         "Create a template. There is no need to tell the user how the fields map.",

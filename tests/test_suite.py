@@ -313,11 +313,20 @@ def test_a_scenario_that_asks_for_more_runs_than_were_recorded_says_so(cli, tmp_
     )
     asked = cli("check", suite(tmp_path, text.replace("N", "10")), "--traces", "runs")
     assert asked.exit_code == 0, asked.output
-    assert "runs: notice: scenario 'picks time' asks for runs: 10, and 2 recorded runs were found: it is scored" in (
-        asked.stderr
-    )
+    said = "the scenario asks for runs: 10, and 2 recorded runs were found: it is scored on those"
+    assert f"  notice: {said}" in asked.stdout.splitlines()
+    doc = json.loads(cli("check", "suite.yml", "--traces", "runs", "--output-format", "json").stdout)
+    assert said in doc["scenarios"][0]["notices"]  # in the report, not only on the screen
+    zero = cli("check", suite(tmp_path, text.replace("N", "0")), "--traces", "runs")
+    assert "asks for runs: 0 (read as 1), and 2 recorded runs were found" in zero.stdout
     matched = cli("check", suite(tmp_path, text.replace("N", "2")), "--traces", "runs")
-    assert "asks for runs" not in matched.stderr
+    assert "asks for runs" not in matched.output
+    # trace score --spec reads the same entry
+    (tmp_path / "spec.yml").write_text(
+        "name: picks time\nruns: 10\nequal_function_sets: {classes: [{name: t, members: [get_time]}]}\n"
+    )
+    spec = cli("trace", "score", "runs/picks-time.jsonl", "--spec", "spec.yml", "--catalog", "s=good.json")
+    assert said in spec.stdout
 
 
 def test_check_compare_reports_tool_quality_gates_that_flipped(cli, tmp_path: Path) -> None:

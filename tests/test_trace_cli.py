@@ -96,6 +96,13 @@ def test_server_qualified_classes_without_a_catalog_say_why_calls_do_not_match(c
     assert "SERVER.TOOL members" not in given.stdout and "selection F1 100" in given.stdout
     unqualified = cli("trace", "score", "q.jsonl", "--class", "buy=checkout")
     assert "SERVER.TOOL members" not in unqualified.stdout
+    both = cli("trace", "score", "q.jsonl", "--class", "buy=shop.checkout,checkout")  # the bare name matches
+    assert "SERVER.TOOL members" not in both.stdout and "selection F1 100" in both.stdout
+    (tmp_path / "d.yaml").write_text(
+        "distractors: {count: 2, source: {from: near_duplicate, of: [checkout]}, correct: [shop.checkout]}\n"
+    )
+    distracted = cli("trace", "score", "q.jsonl", "--spec", "d.yaml")  # a qualified correct id, the same
+    assert "SERVER.TOOL members" in distracted.stdout
 
 
 def test_a_score_with_no_check_says_that_nothing_can_fail(cli, tmp_path: Path) -> None:
@@ -410,9 +417,10 @@ def test_a_look_alike_call_counts_as_chose_distractor(cli, tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("source", ["near_duplicate", "catalog"])
-def test_scoring_against_the_padded_catalog_is_an_error(cli, tmp_path: Path, source: str) -> None:
+def test_scoring_against_the_padded_catalog_says_so(cli, tmp_path: Path, source: str) -> None:
     """The distractors: block pads the catalog itself: given the one trace distract padded, its distractors
-    counted as the server's own tools and accuracy went from 50 to 100 without a word."""
+    counted as the server's own tools and accuracy went from 50 to 100 without a word. A notice, not an
+    error: a real catalog may hold a look-alike of its own (an alias)."""
     write_catalog(tmp_path / "wx.json", [WEATHER, SEARCH])
     spec = DISTRACTOR_SPEC.replace("{from: near_duplicate, of: [get_weather]}", f"{{from: {source}}}")
     if source == "near_duplicate":
@@ -422,10 +430,27 @@ def test_scoring_against_the_padded_catalog_is_an_error(cli, tmp_path: Path, sou
     of = ["--of", "get_weather"] if source == "near_duplicate" else []
     cli("trace", "distract", "wx.json", "--count", "2", "--from", source, *of, "-o", "padded.json")
     args = ("trace", "score", "runs.jsonl", "--spec", "weather.yaml")
-    assert cli(*args, "--catalog", "wx=wx.json").exit_code == 0
-    line = one_error_line(cli(*args, "--catalog", "wx=padded.json"))
-    assert "distractors: the catalog already holds tools trace distract adds (" in line
-    assert "name the catalog before it was padded; the distractors: block adds them itself" in line
+    plain = cli(*args, "--catalog", "wx=wx.json")
+    assert plain.exit_code == 0 and "trace distract adds" not in plain.stdout
+    padded = cli(*args, "--catalog", "wx=padded.json")
+    assert "notice: distractors: the catalog already holds 2 tools trace distract adds (" in padded.stdout
+    assert "if it is the padded one, name the catalog before padding" in padded.stdout
+
+
+def test_a_catalog_with_an_alias_of_its_own_is_not_taken_for_a_padded_one(cli, tmp_path: Path) -> None:
+    # camelCase of a name without '_' is the name itself; and one alias is fewer than the two asked for
+    search = {**SEARCH, "name": "Search"}
+    write_catalog(tmp_path / "wx.json", [WEATHER, search, {**WEATHER, "name": "getWeather"}])
+    (tmp_path / "s.yaml").write_text(DISTRACTOR_SPEC.replace("of: [get_weather]", "of: [get_weather, Search]"))
+    write_jsonl(tmp_path / "runs.jsonl", [{"tool_calls": [{"name": "get_weather", "args": {"city": "Paris"}}]}])
+    result = cli("trace", "score", "runs.jsonl", "--spec", "s.yaml", "--catalog", "wx=wx.json")
+    assert result.exit_code == 0 and "trace distract adds" not in result.stdout
+    # a description that is no string is no crash
+    write_catalog(tmp_path / "odd.json", [WEATHER, {**SEARCH, "description": ["a", "list"]}])
+    (tmp_path / "c.yaml").write_text(
+        DISTRACTOR_SPEC.replace("{from: near_duplicate, of: [get_weather]}", "{from: catalog}")
+    )
+    assert cli("trace", "score", "runs.jsonl", "--spec", "c.yaml", "--catalog", "wx=odd.json").exit_code == 0
 
 
 def test_three_clean_runs_certify_alpha_to_the_one_third(cli, tmp_path: Path) -> None:

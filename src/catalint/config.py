@@ -423,15 +423,16 @@ def absolute_glob_match(path: str, patterns: list[str]) -> bool:
 
 
 def _anchored(pattern: str, base: Path) -> bool:
-    """Whether a file glob climbs out of its folder ('../legacy/*.json') or is an absolute path: one whose
-    first folder is a folder of the file system's root and not one of base's ('/sub/*.json' names base's sub,
-    its leading '/' read past, as in a .gitignore)."""
-    parts = pattern.replace("\\", "/").split("/")
-    if ".." in parts:
+    """Whether a file glob climbs out of its folder ('../legacy/*.json') or is a whole path: one that starts
+    with its folder's path, or the working directory's ('/home/me/proj/sub/*.json'). Any other leading '/'
+    is read past, as in a .gitignore ('/sub/*.json' is the folder's sub), the same on every machine."""
+    posix = pattern.replace("\\", "/")
+    if ".." in posix.split("/"):
         return True
-    if not os.path.isabs(pattern) or len(parts) < 3 or not parts[1] or _WILDCARD.search(parts[1]):
+    if not os.path.isabs(pattern):
         return False
-    return os.path.isdir("/" + parts[1]) and not os.path.exists(base / parts[1])
+    places = {Path(base).resolve().as_posix(), Path(base).absolute().as_posix(), Path.cwd().resolve().as_posix()}
+    return any(posix == p or posix.startswith(p.rstrip("/") + "/") for p in places)
 
 
 def _anchor(pattern: str, base: Path) -> str:
@@ -737,6 +738,8 @@ def _tool_ignore(entry: Any, where: str, source: str, root: Path | None) -> Tool
     codes = _codes(entry["rules"], f"{where}: rules")
     files = _strings(entry.get("files", []), f"{where}: files")
     label = f"per-tool ignore tools={','.join(tools)} rules={','.join(codes)}"
+    if files:  # two entries told apart only by their files must read apart in a notice
+        label += f" files={','.join(files)}"
     return ToolIgnore(tools, codes, reason, files, label, source=source, root=root)
 
 

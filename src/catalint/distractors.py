@@ -196,19 +196,22 @@ def already_padded(tools: list[dict[str, Any]], source: str, of: list[str]) -> l
     """The names of tools that `trace distract` would have added, found among tools already: a bundled tool
     word for word (from: catalog), or a look-alike of a tool in of with the original's text (near_duplicate).
     A suite that names the padded catalog has its distractors chosen again among the rest."""
+    named = [t for t in tools if isinstance(t.get("name"), str)]
     if source == "catalog":
-        known = {(t.get("name"), t.get("description")) for t in bundled()}
-        return [t["name"] for t in tools if (t.get("name"), t.get("description")) in known]
-    by_name = {t.get("name"): t for t in tools}
+        known = {(t["name"], t["description"]) for t in bundled()}
+        return [
+            t["name"] for t in named if isinstance(t.get("description"), str) and (t["name"], t["description"]) in known
+        ]
+    by_name = {t["name"]: t for t in named}
     found = []
     for name in of:
         original = by_name.get(name)
         if original is None:
             continue
         rest = {k: v for k, v in original.items() if k != "name"}
-        found += [
-            v for v in variants(name) if v in by_name and {k: x for k, x in by_name[v].items() if k != "name"} == rest
-        ]
+        for v in variants(name):  # a variant may be the name itself (camelCase of 'Search'): not a look-alike
+            if v != name and v in by_name and {k: x for k, x in by_name[v].items() if k != "name"} == rest:
+                found.append(v)
     return found
 
 

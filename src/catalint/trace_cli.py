@@ -207,14 +207,7 @@ def check_traces(
                 f"(looked for {', '.join(slug + x for x in ('.json', '.jsonl', '.ndjson', '.yaml', '.yml'))}"
                 f" or a folder {slug}/)"
             )
-        runs = _runs(found, output_file)
-        if scenario.runs is not None and scenario.runs != len(runs):  # the figures are over what was recorded
-            _notice(
-                f"{traces_dir}: notice: scenario {scenario.name!r} asks for runs: {scenario.runs}, and"
-                f" {len(runs)} recorded run{'s were' if len(runs) != 1 else ' was'} found: it is scored on"
-                f" {'those' if len(runs) != 1 else 'that one'}"
-            )
-        results.append(_evaluate(scenario, runs, catalogs, []))
+        results.append(_evaluate(scenario, _runs(found, output_file), catalogs, []))
     return results
 
 

@@ -157,7 +157,7 @@ def parse_scenario(entry: dict[str, Any], where: str, fail: Any) -> Scenario:
         )
     declared = entry.get("runs")
     if isinstance(declared, int) and not isinstance(declared, bool):
-        s.runs = max(declared, 1)  # the reference clamps runs: 0 up to 1
+        s.runs = declared  # the reference clamps runs: 0 up to 1; evaluate says so
     s.name_free = bool(entry.get("discovery", {}).get("name_free", False))
     s.orchestration = "orchestration" in entry
     for block, (_, default) in BLOCKS.items():
@@ -219,6 +219,14 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
     notices: list[str] = []
     scope = _scope(s, catalogs, notices)
     padding = distractor_tools(s.distractors, scope) if s.distractors else []
+    if s.distractors:
+        notices += _padded_notice(s.distractors, scope)
+    if s.runs is not None and max(s.runs, 1) != len(runs):  # the figures are over what was recorded
+        asked = f"runs: {s.runs}" + (" (read as 1)" if s.runs < 1 else "")
+        notices.append(
+            f"the scenario asks for {asked}, and {len(runs)} recorded run{'s were' if len(runs) != 1 else ' was'}"
+            f" found: it is scored on {'those' if len(runs) != 1 else 'that one'}"
+        )
     resolver = Resolver(scope, padding)
     runs = resolved(runs, resolver)  # calls name servers as the scenario's catalogs say
     sections: dict[str, Any] = {}
@@ -248,8 +256,11 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
     }
     if not scope:
         notices.append("no catalog given: name validity and schema compliance need --catalog SERVER=PATH")
-        qualified = any("." in m for c in [*classes, *(s.te_classes or [])] for m in c.members)
-        if qualified and any(call.server is None for r in runs for call in r.calls):
+        ids = [m for c in [*classes, *(s.te_classes or [])] for m in c.members]
+        ids += list(s.distractors.correct) if s.distractors else []
+        bare = {m for m in ids if "." not in m}
+        qualified = {m.split(".", 1)[1] for m in ids if "." in m} - bare
+        if any(call.server is None and call.name in qualified for r in runs for call in r.calls):
             # a call with no server resolves through a catalog only: without one, it matches no SERVER.TOOL id
             notices.append(
                 "no catalog given: calls that name no server cannot match the SERVER.TOOL members of the classes"
@@ -389,17 +400,9 @@ def _names(classes: list[EqClass], more: list[EqClass], scope: dict[str, Catalog
 
 
 def distractor_tools(d: Distractors, scope: dict[str, Catalog]) -> list[dict[str, Any]]:
-    from catalint.distractors import DistractorError, already_padded, descriptions, from_catalog, near_duplicates
+    from catalint.distractors import DistractorError, descriptions, from_catalog, near_duplicates
 
     real = [t.raw for c in scope.values() for t in c.tools]
-    padded = already_padded(real, d.source, [_bare(name, scope) for name in d.of])
-    if padded:  # scored against the padded catalog, its distractors would count as the server's own tools
-        shown = ", ".join(padded[:3]) + (f" and {len(padded) - 3} more" if len(padded) > 3 else "")
-        raise ScenarioError(
-            f"distractors: the catalog already holds tools trace distract adds ({shown}): name the catalog"
-            " before it was padded; the distractors: block adds them itself",
-            "/distractors",
-        )
     try:
         if d.source == "catalog":
             return from_catalog([t["name"] for t in real], d.count, descriptions(real))
@@ -411,6 +414,23 @@ def distractor_tools(d: Distractors, scope: dict[str, Catalog]) -> list[dict[str
         raise ScenarioError(f"distractors: {exc}", "/distractors") from None
     except RecursionError:  # a look-alike is a deep copy of its original, which can be hundreds of levels deep
         raise ScenarioError("distractors: a tool is nested too deeply to copy", "/distractors/source/of") from None
+
+
+def _padded_notice(d: Distractors, scope: dict[str, Catalog]) -> list[str]:
+    """A notice when the catalog already holds as many of the tools trace distract adds as the block asks for:
+    most likely the padded catalog, whose distractors then count as the server's own (the block pads the
+    catalog itself). A notice, not an error: a real catalog may carry an alias of its own."""
+    from catalint.distractors import already_padded
+
+    real = [t.raw for c in scope.values() for t in c.tools]
+    padded = already_padded(real, d.source, [_bare(name, scope) for name in d.of])
+    if len(padded) < max(d.count, 1):
+        return []
+    shown = ", ".join(padded[:3]) + (f" and {len(padded) - 3} more" if len(padded) > 3 else "")
+    return [
+        f"distractors: the catalog already holds {len(padded)} tools trace distract adds ({shown}): if it is the"
+        " padded one, name the catalog before padding (the distractors: block adds them itself)"
+    ]
 
 
 def _bare(name: str, scope: dict[str, Catalog]) -> str:

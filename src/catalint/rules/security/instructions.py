@@ -277,7 +277,8 @@ _INSTRUCTIONS = (
             |this\s+(?:step|note|block|part|requirement|rule|call|behaviou?r))
         | \b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|avoid)\s+(?:ever\s+)?
           (?:notify|notifying|alert|alerting|warn|warning)\s+{USER}\s+(?:about|of)\s+
-          (?:(?:it|them)\b|(?:this|that|these)\b(?![ \t]+[a-z]))
+          (?:(?:it|them)\b(?!\s+(?:by|via|through|with|when|whenever|if|unless|using|over|in|on)\b)
+            |(?:this|that|these)\b(?!\s+[a-z]))
         | \bno\s+need\s+to\s+(?:tell|inform|notify|alert)\s+{USER}\b(?!'s|’s)
           (?!\s+(?:the|their|your|a|an|its|his|her|which|how|what|when|where|whether|why)\b)
         | \bno\s+need\s+to\s+(?:mention|reveal|disclose|explain|say)\s+(?:(?:this|these|that|it|them|anything)\s+)?
