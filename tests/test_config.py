@@ -1086,3 +1086,19 @@ def test_two_per_tool_ignores_told_apart_only_by_their_files_are_judged_apart(cl
         "catalint.toml: notice: per-tool ignore tools=get_weather rules=DESC-006 files=*.json matched no finding;"
         " remove it"
     ]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_catalog_named_through_a_folder_link_is_matched_by_that_name(cli, tmp_path: Path) -> None:
+    """As ruff reads paths: lnk/tools.json (lnk -> real) is lnk/tools.json to the globs, not real/tools.json."""
+    (tmp_path / "real").mkdir()
+    write_catalog(tmp_path / "real" / "tools.json", [TOOL])
+    (tmp_path / "lnk").symlink_to("real")
+    (tmp_path / "catalint.toml").write_text('[per-file-ignores]\n"lnk/*.json" = ["DESC-006"]\n')
+
+    def codes_of(path: str) -> set[str]:
+        out = json.loads(cli("lint", "--output-format", "json", "--no-gate", path).stdout)
+        return {f["code"] for f in out["findings"]}
+
+    assert codes_of("lnk/tools.json") == {"DESC-012"}
+    assert codes_of("real/tools.json") == {"DESC-006", "DESC-012"}

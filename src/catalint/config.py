@@ -394,11 +394,15 @@ def _relative(file: str, root: Path) -> str:
     whatever spelling named it (servers, $PWD/servers, or legacy from inside servers)."""
     path = Path(file)  # a link is matched by its own name, not by where it points
     resolved = path.parent.resolve() / path.name if path.name not in ("", ".", "..") else path.resolve()
+    # a folder link below root as named (lnk/tools.json, lnk -> real) is matched by that name, as ruff does;
+    # a path that only resolves below root (a linked workspace) by the resolved one
+    spelt = Path(os.path.abspath(file))
     for base in (root, Path.cwd().resolve()):
-        try:
-            return resolved.relative_to(base).as_posix()
-        except ValueError:
-            continue
+        for candidate in (spelt, resolved) if spelt != resolved else (resolved,):
+            try:
+                return candidate.relative_to(base).as_posix()
+            except ValueError:
+                continue
     return resolved.as_posix()
 
 
