@@ -998,7 +998,7 @@ def test_a_per_tool_ignore_flag_is_judged_over_every_config(cli, tmp_path: Path)
     ]
 
 
-def test_a_per_tool_ignore_of_a_tool_in_another_file_is_not_called_stale(cli, tmp_path: Path) -> None:
+def test_a_per_tool_ignore_of_a_tool_in_another_file_is_not_called_stale(cli, tmp_path: Path, monkeypatch) -> None:
     """pre-commit passes the changed files only: an ignore for a tool of another catalog must not read as
     stale there, while one for a tool present that suppressed nothing is."""
     write_catalog(tmp_path / "a.tools.json", [TOOL])
@@ -1013,6 +1013,11 @@ def test_a_per_tool_ignore_of_a_tool_in_another_file_is_not_called_stale(cli, tm
         " remove it if no catalog has one",
         "catalint.toml: notice: per-tool ignore tools=get_weather rules=DESC-001 matched no finding; remove it",
     ]
+    # under pre-commit (it passes the changed files only) a tool in another file is no news at all
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    hooked = [line for line in cli("lint", "--no-gate", "a.tools.json").stdout.splitlines() if "notice" in line]
+    assert hooked == [notices[1]]
+    monkeypatch.delenv("PRE_COMMIT")
     everything = cli("lint", "--no-gate", "a.tools.json", "b.tools.json").stdout
     assert (
         "debug_dump rules=DESC-006" not in everything and "get_weather rules=DESC-001 matched no finding" in everything

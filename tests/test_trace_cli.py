@@ -430,11 +430,15 @@ def test_scoring_against_the_padded_catalog_says_so(cli, tmp_path: Path, source:
     of = ["--of", "get_weather"] if source == "near_duplicate" else []
     cli("trace", "distract", "wx.json", "--count", "2", "--from", source, *of, "-o", "padded.json")
     args = ("trace", "score", "runs.jsonl", "--spec", "weather.yaml")
-    plain = cli(*args, "--catalog", "wx=wx.json")
+    plain = cli(*args, "--catalog", "wx=wx.json", "--output-format", "json")
     assert plain.exit_code == 0 and "trace distract adds" not in plain.stdout
-    padded = cli(*args, "--catalog", "wx=padded.json")
-    assert "notice: distractors: the catalog already holds 2 tools trace distract adds (" in padded.stdout
-    assert "if it is the padded one, name the catalog before padding" in padded.stdout
+    padded = cli(*args, "--catalog", "wx=padded.json", "--output-format", "json")
+    assert padded.exit_code == 0, padded.output
+    (said,) = scenario(padded)["notices"]
+    assert said.startswith("distractors: the catalog already holds 2 tools trace distract adds (")
+    assert "read as the catalog before padding" in said
+    # read so, it scores as the catalog before padding did (it used to count its distractors as real tools)
+    assert scenario(padded)["figures"] == scenario(plain)["figures"]
 
 
 def test_a_catalog_with_an_alias_of_its_own_is_not_taken_for_a_padded_one(cli, tmp_path: Path) -> None:

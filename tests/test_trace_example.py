@@ -100,3 +100,35 @@ def test_rule_trace_explains_the_definitions() -> None:
     assert done.returncode == 0
     for needle in ("Selection F1", "Clopper-Pearson", "pass^k", "token_efficiency.{f1", "calls.{name_validity"):
         assert needle in done.stdout
+
+
+def test_the_example_suite_pointed_at_its_padded_catalog_scores_as_before(tmp_path: Path) -> None:
+    """'resists look-alikes' asks for 3 look-alikes of web_search: given the catalog trace distract padded with
+    them, the run used to stop ('only 1 variant of web_search is available'); it is read as the unpadded one."""
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    here = tmp_path / "examples" / "traces"
+    padded = catalint(
+        "trace",
+        "distract",
+        "catalogs/search.json",
+        "--count",
+        "3",
+        "--from",
+        "near_duplicate",
+        "--of",
+        "web_search",
+        "-o",
+        "catalogs/search.padded.json",
+        cwd=here,
+    )
+    assert padded.returncode == 0, padded.stderr
+    before = json.loads(catalint("check", "suite.yml", "--traces", "runs", "--output-format", "json", cwd=here).stdout)
+    suite = here / "suite.yml"
+    suite.write_text(suite.read_text().replace("catalogs/search.json", "catalogs/search.padded.json"))
+    done = catalint("check", "suite.yml", "--traces", "runs", "--output-format", "json", cwd=here)
+    assert done.returncode == 0, done.stderr
+    after = json.loads(done.stdout)
+    old = next(s for s in before["scenarios"] if s["scenario"] == "resists look-alikes")
+    new = next(s for s in after["scenarios"] if s["scenario"] == "resists look-alikes")
+    assert new["figures"] == old["figures"]
+    assert any("read as the catalog before padding" in n for n in new["notices"])

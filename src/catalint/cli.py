@@ -423,13 +423,14 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
     "-q",
     "--quiet",
     is_flag=True,
-    help="Text format: print the findings (or --statistics rows) and nothing else, as ruff -q.",
+    help="Text format: print the findings (or --statistics rows) and failed gate checks, nothing else (ruff -q).",
 )
 @click.option(
     "-s",
     "--silent",
     is_flag=True,
-    help="Print no report to standard output (-o and --report files are still written); the exit code says it.",
+    help="Print no report to standard output (-o and --report files are still written; errors still go to"
+    " standard error); the exit code says it.",
 )
 @click.option(
     "--show-files", is_flag=True, help="Print the catalog files that would be linted, one a line, and lint nothing."
@@ -952,7 +953,7 @@ def bench_group() -> None:
 @click.option("--output-format", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 @output_option()
 def bench_run(spec: str, min_drop: float | None, auto: bool, output_format: str, output_file: str | None) -> None:
-    """Run a bench SPEC (YAML or JSON): baseline selection, then each mutation.
+    """Run a bench SPEC (YAML or JSON; '-' reads standard input): baseline selection, then each mutation.
 
     Exit codes: 0 done (and --min-drop met), 1 --min-drop not met, 2 bad spec.
     'catalint bench explain' documents the selector; 'catalint bench schema'

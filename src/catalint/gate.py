@@ -331,7 +331,8 @@ A failed check makes the run exit 1 (as findings at the fail severity do);
 --exit-zero turns that into 0. A gate on an unknown target is a config error
 (exit 2). A check on one tool runs on the files that have that tool; when none
 of the linted files has it, a --gate check is a config error (a misspelt name)
-and a configured one a notice (pre-commit lints only the changed files).
+and a configured one a notice (pre-commit lints only the changed files), as is
+a --gate check under pre-commit (a hook's args).
 
 Default, when no gate is configured: min_score >= 0.50, mean_score >= 0.70,
 critical_count <= 0.

@@ -10,7 +10,7 @@ applies the block's default gate.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from catalint.gate import SCALES, Check, GateError, Row, parse_matcher, parse_short, row_for
@@ -218,9 +218,9 @@ class ScenarioError(Exception):
 def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: list[Check] | None = None) -> Result:
     notices: list[str] = []
     scope = _scope(s, catalogs, notices)
-    padding = distractor_tools(s.distractors, scope) if s.distractors else []
     if s.distractors:
-        notices += _padded_notice(s.distractors, scope)
+        scope = _unpadded(s.distractors, scope, notices)
+    padding = distractor_tools(s.distractors, scope) if s.distractors else []
     if s.runs is not None and max(s.runs, 1) != len(runs):  # the figures are over what was recorded
         asked = f"runs: {s.runs}" + (" (read as 1)" if s.runs < 1 else "")
         notices.append(
@@ -416,21 +416,23 @@ def distractor_tools(d: Distractors, scope: dict[str, Catalog]) -> list[dict[str
         raise ScenarioError("distractors: a tool is nested too deeply to copy", "/distractors/source/of") from None
 
 
-def _padded_notice(d: Distractors, scope: dict[str, Catalog]) -> list[str]:
-    """A notice when the catalog already holds as many of the tools trace distract adds as the block asks for:
-    most likely the padded catalog, whose distractors then count as the server's own (the block pads the
-    catalog itself). A notice, not an error: a real catalog may carry an alias of its own."""
+def _unpadded(d: Distractors, scope: dict[str, Catalog], notices: list[str]) -> dict[str, Catalog]:
+    """The catalogs less the tools trace distract adds, when they hold as many of them as the block asks for:
+    the padded catalog, whose distractors would otherwise count as the server's own (the block pads the
+    catalog itself). Read so, with a notice; fewer than that is a real catalog's alias, left alone."""
     from catalint.distractors import already_padded
 
     real = [t.raw for c in scope.values() for t in c.tools]
     padded = already_padded(real, d.source, [_bare(name, scope) for name in d.of])
     if len(padded) < max(d.count, 1):
-        return []
+        return scope
     shown = ", ".join(padded[:3]) + (f" and {len(padded) - 3} more" if len(padded) > 3 else "")
-    return [
-        f"distractors: the catalog already holds {len(padded)} tools trace distract adds ({shown}): if it is the"
-        " padded one, name the catalog before padding (the distractors: block adds them itself)"
-    ]
+    notices.append(
+        f"distractors: the catalog already holds {len(padded)} tools trace distract adds ({shown}): read as the"
+        " catalog before padding (the distractors: block adds them itself; name that one to drop this notice)"
+    )
+    gone = set(padded)
+    return {name: replace(c, tools=[t for t in c.tools if t.name not in gone]) for name, c in scope.items()}
 
 
 def _bare(name: str, scope: dict[str, Catalog]) -> str:
