@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -819,3 +820,67 @@ def test_both_sides_are_matched_by_heads_path_for_file_globs(cli, tmp_path: Path
     doc = json.loads(cli("diff", "old.json", "sub/tools.json", "--output-format", "json").stdout)
     # the one tool is left out of the scores on both sides, not only on head's
     assert (doc["totals"]["mean_score_before"], doc["totals"]["mean_score_after"]) == (None, None)
+
+
+def test_a_finding_whose_list_entry_moved_is_neither_introduced_nor_fixed() -> None:
+    """An item put before it in required moves SCH-007's pointer from /required/1 to /required/2: the same
+    finding, which only-new used to report as new (and so fail on a legacy critical)."""
+    props = {"query": {"type": "string", "description": "Text"}, "limit": {"type": "integer", "description": "N"}}
+    old = {
+        "name": "find",
+        "description": "Find things by text. Returns ids.",
+        "inputSchema": {"type": "object", "properties": props, "required": ["query", "ghost"]},
+    }
+    new = copy.deepcopy(old)
+    new["inputSchema"]["required"] = ["limit", "query", "ghost"]
+    result = compare(catalog([old]), catalog([new]))
+    assert not [f for f in result.introduced if f.code == "SCH-007"]
+    assert not [f for f in result.fixed if f.code == "SCH-007"]
+    # a second ghost is new all the same
+    new["inputSchema"]["required"] = ["limit", "query", "ghost", "phantom"]
+    result = compare(catalog([old]), catalog([new]))
+    assert [f.pointer.rsplit("/", 1)[-1] for f in result.introduced if f.code == "SCH-007"] == ["3"]
+    assert not [f for f in result.fixed if f.code == "SCH-007"]
+
+
+def test_diff_of_two_revisions_uses_the_config_of_heads_folder(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HEAD given as REV:path took the working directory's config, so an ignored rule showed as introduced."""
+    loose = tool(CLEAN, name="get_date", description="Date")  # DESC-001, new in the second commit
+    write_catalog(repo / "sub" / "tools.json", [WEATHER, loose])
+    (repo / "sub" / "catalint.toml").write_text('ignore = ["DESC"]\n')
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "second")
+    monkeypatch.chdir(repo)
+    runner = CliRunner()
+    for head in ("HEAD:sub/tools.json", "sub/tools.json"):
+        out = runner.invoke(diff_command, ["HEAD~1:sub/tools.json", head, "--output-format", "json"])
+        assert out.exit_code == 0, out.output
+        codes = {f["code"] for f in json.loads(out.stdout)["findings"]["introduced"]}
+        assert not any(c.startswith("DESC") for c in codes), (head, codes)
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_committed_symbolic_link_is_read_through_at_a_revision(lint, repo: Path) -> None:
+    """git keeps a link as a blob holding its target's path: read as a catalog it failed, so every finding of
+    an unchanged linked catalog counted as new under --baseline-rev, and diff stopped."""
+    (repo / "link.json").symlink_to("sub/tools.json")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "link")
+    result = lint(repo, "--output-format", "json", "--baseline-rev", "HEAD", "link.json")
+    assert lint_codes(result) == []
+    side = load_side("HEAD:link.json", repo)
+    assert side.display == "link.json@HEAD" and [t.name for t in side.tools] == ["get_weather", "get_time"]
+
+
+def test_baseline_rev_says_when_the_version_at_rev_cannot_be_read(lint, repo: Path) -> None:
+    (repo / "sub" / "tools.json").write_text("{not json")
+    git(repo, "commit", "-qam", "broken")
+    write_catalog(repo / "sub" / "tools.json", [WEATHER])
+    result = lint(repo, "--output-format", "json", "--baseline-rev", "HEAD", "sub/tools.json")
+    notices = json.loads(result.stdout)["notices"]
+    assert any(
+        n.startswith("sub/tools.json: notice: --baseline-rev: its version at HEAD could not be read (")
+        and n.endswith("): every finding is kept")
+        for n in notices
+    ), notices
+    assert lint_codes(result) == [("DESC-006", "get_weather")]  # all kept, as for a new file

@@ -738,6 +738,11 @@ def lint(
                 continue
             named = stdin_filename if file == "-" else file
             base = base_catalog if at_revision is None else at_revision(named)
+            if at_revision is not None and named in at_revision.unread:  # not new, yet no baseline: say so
+                run.notices.append(
+                    f"{named}: notice: --baseline-rev: its version at {baseline_rev} could not be read"
+                    f" ({at_revision.unread[named]}): every finding is kept"
+                )
             base_result = None
             if base is not None:
                 from catalint.diff import apply_baseline

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 import subprocess
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -95,6 +96,9 @@ def _load_file(spec: str, cwd: Path) -> Catalog:
     return load_text(read_text(str(target), spec), str(target), spec)
 
 
+MAX_LINK_HOPS = 8  # symbolic links followed in a row at a revision
+
+
 def _load_revision(rev: str, path: str, cwd: Path, spec: str, known: dict[str, str] | None = None) -> Catalog:
     """The file at path (relative to cwd, or absolute) as committed at rev; shown as path@rev. known: the
     repository's top and cwd's prefix in it, where a caller asks for many files (see _in_repository)."""
@@ -102,16 +106,26 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str, known: dict[str, s
         raise LoadError(spec, f"{rev!r} is not a git revision: a revision cannot begin with '-'")
     # git prints paths as the bytes the file system holds: decoded as Python decodes file names (os.fsdecode,
     # surrogateescape), a folder whose name is not UTF-8 goes back to git as the same bytes
-    obj = f"{rev}:{_in_repository(path, cwd, spec, known)}"
-    kind = _git(["cat-file", "-t", obj], cwd, spec).decode().strip()
-    if kind != "blob":
-        raise LoadError(spec, f"{path} is a {kind} at {rev}, not a file")
+    rel = _in_repository(path, cwd, spec, known)
     display = f"{path}@{rev}"
-    size = int(_git(["cat-file", "-s", obj], cwd, spec).decode().strip() or 0)
-    if size > MAX_FILE_BYTES:
-        raise LoadError(display, f"file is over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
-    data = _git(["cat-file", "blob", obj], cwd, spec)
-    return load_text(decode_bytes(data, display), str(cwd / path), display)
+    for _ in range(MAX_LINK_HOPS + 1):
+        obj = f"{rev}:{rel}"
+        kind = _git(["cat-file", "-t", obj], cwd, spec).decode().strip()
+        if kind != "blob":
+            raise LoadError(spec, f"{path} is a {kind} at {rev}, not a file")
+        size = int(_git(["cat-file", "-s", obj], cwd, spec).decode().strip() or 0)
+        if size > MAX_FILE_BYTES:
+            raise LoadError(display, f"file is over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
+        data = _git(["cat-file", "blob", obj], cwd, spec)
+        # a symbolic link is committed as a blob holding its target's path: read the target, as a checkout would
+        maybe_link = size < 4096 and b"\n" not in data and not data.lstrip().startswith((b"{", b"["))
+        mode = _git(["ls-tree", "-z", rev, "--", f":(top,literal){rel}"], cwd, spec)[:6] if maybe_link else b""
+        if mode != b"120000":
+            return load_text(decode_bytes(data, display), str(cwd / path), display)
+        rel = posixpath.normpath(posixpath.join(posixpath.dirname(rel), os.fsdecode(data)))
+        if rel == ".." or rel.startswith("../") or posixpath.isabs(rel):
+            raise LoadError(display, f"a symbolic link at {rev} to {os.fsdecode(data)!r}, outside the repository")
+    raise LoadError(display, f"more than {MAX_LINK_HOPS} symbolic links in a row at {rev}")
 
 
 def _in_repository(path: str, cwd: Path, spec: str, known: dict[str, str] | None = None) -> str:
@@ -149,18 +163,27 @@ class AtRevision:
         self.rev = rev
         self.cwd = cwd
         self.problem: str | None = None
+        self.unread: dict[str, str] = {}  # a linted file whose version at rev is there but could not be read: why
         self._known: dict[str, str] = {}  # the repository's top and cwd's prefix, asked once a run
         self._renames: dict[str, str] | None = None  # new path -> old path, from the top of the repository
 
     def __call__(self, file: str) -> Catalog | None:
         try:
-            return self._load(self._rel(file))  # its own version: no git diff for an unmoved file
-        except LoadError:
-            pass
+            rel = self._rel(file)
+        except LoadError as exc:  # outside the repository: every finding is new, and the run says why
+            self.unread[file] = exc.message
+            return None
         try:
-            old = self.renames().get(self._rel(file))
+            return self._load(rel)  # its own version: no git diff for an unmoved file
+        except LoadError as exc:
+            if _git_succeeds(["cat-file", "-e", f"{self.rev}:{rel}"], self.cwd):  # there, and unreadable
+                self.unread[file] = exc.message
+                return None
+        try:
+            old = self.renames().get(rel)
             return None if old is None else self._load(old)
-        except LoadError:
+        except LoadError as exc:
+            self.unread[file] = exc.message
             return None
 
     def path_at(self, file: str) -> str | None:
@@ -925,9 +948,40 @@ def _unmatched(ours: list[tuple[Key, Finding]], theirs: list[tuple[Key, Finding]
 def _finding_delta(
     base: FileResult, head: FileResult, new_names: dict[int, str]
 ) -> tuple[list[Finding], list[Finding]]:
-    """Findings introduced in head and fixed from base."""
+    """Findings introduced in head and fixed from base. One left on each side that differs only by the index
+    of a list entry on its way (an item inserted before it in required, anyOf, enum), with the same message,
+    is the same finding moved, and is neither."""
     old, new = _keyed(base, new_names), _keyed(head, {})
-    return _unmatched(new, old), _unmatched(old, new)
+    introduced, fixed = _unmatched(new, old), _unmatched(old, new)
+    if not introduced or not fixed:
+        return introduced, fixed
+    keys = {id(f): key for key, f in [*old, *new]}
+
+    def loose(f: Finding) -> tuple[str, str, str, str]:
+        code, tool, pointer = keys[id(f)]
+        return code, tool, _INDEX.sub("/*", pointer), f.message
+
+    gone = Counter(loose(f) for f in fixed)
+    moved: Counter[tuple[str, str, str, str]] = Counter()
+    kept = []
+    for f in introduced:
+        key = loose(f)
+        if gone[key]:
+            gone[key] -= 1
+            moved[key] += 1
+        else:
+            kept.append(f)
+    still = []
+    for f in fixed:
+        key = loose(f)
+        if moved[key]:
+            moved[key] -= 1
+        else:
+            still.append(f)
+    return kept, still
+
+
+_INDEX = re.compile(r"/\d+(?=/|$)")  # an array index in a JSON pointer
 
 
 def new_findings(result: FileResult, baseline: Catalog, settings: Settings) -> list[Finding]:

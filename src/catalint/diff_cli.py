@@ -80,7 +80,9 @@ def diff_command(
     cwd = Path.cwd()
     try:
         resolver = SettingsResolver(config_path, {})
-        settings = resolver.for_file(head) if is_file_side(head, cwd) else resolver.for_dir(cwd)
+        # the config lint would use on HEAD's file: for REV:path, the one of path's folder in the work tree
+        where = head if is_file_side(head, cwd) else head.partition(":")[2] if head != "-" else None
+        settings = resolver.for_file(where) if where else resolver.for_dir(cwd)
     except ConfigError as exc:
         fail(f"error: {exc}")
         return
