@@ -884,3 +884,18 @@ def test_baseline_rev_says_when_the_version_at_rev_cannot_be_read(lint, repo: Pa
         for n in notices
     ), notices
     assert lint_codes(result) == [("DESC-006", "get_weather")]  # all kept, as for a new file
+
+
+def test_a_tool_score_check_follows_a_rename_to_its_baseline_score(lint, repo: Path) -> None:
+    """Findings followed a renamed tool, its baseline score did not: tool["fetch_weather"].score failed where
+    the same tool unrenamed passed as 'no lower than at the baseline'."""
+    poor = tool(WEATHER, description="Weather for a city")
+    write_catalog(repo / "sub" / "tools.json", [poor])
+    git(repo, "commit", "-qam", "poor")
+    write_catalog(repo / "sub" / "tools.json", [tool(poor, name="fetch_weather")])
+    gate = ["--gate", 'tool["fetch_weather"].score>=0.95']
+    result = lint(repo, "--baseline-rev", "HEAD", *gate, "sub/tools.json")
+    assert result.exit_code == 0, result.stdout
+    assert (
+        'gate [PASS] tool["fetch_weather"].score' in result.stdout and "no lower than at the baseline" in result.stdout
+    )

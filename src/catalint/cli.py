@@ -754,7 +754,7 @@ def lint(
             result.quality = assess(result, checks, result.tokens, strict=False, unscored=unscored)
             if base_result is not None:  # the baseline stands for this file: its tools, this file's globs
                 left_out = settings.unscored(catalog, (t.tool.name for t in base_result.tools))
-                result.quality.gate = _gate_against(result.quality.gate, base_result, left_out)
+                result.quality.gate = _gate_against(result.quality.gate, base_result, left_out, result)
             for check in checks:
                 if check.tool is not None:
                     gated_tools.setdefault(check.target, []).append(result)
@@ -848,13 +848,19 @@ def _unused_flag_notices(
     return notices
 
 
-def _gate_against(rows: list[Any], base: FileResult, unscored: set[str]) -> list[Any]:
+def _gate_against(rows: list[Any], base: FileResult, unscored: set[str], head: FileResult) -> list[Any]:
     """The gate rows with score checks judged against the baseline's scores (gate.against_baseline),
-    as its lint scored them."""
+    as its lint scored them; a tool renamed since is known by its new name, as its findings are."""
+    from catalint.diff import rename_map
     from catalint.gate import against_baseline
     from catalint.tdqs import mean_score, score
 
-    scores = {tr.tool.name: (tr.score or score(tr.tool)).score for tr in base.tools if tr.tool.name not in unscored}
+    renamed = rename_map(base.catalog, head.catalog)
+    scores = {
+        renamed.get(tr.tool.index, tr.tool.name): (tr.score or score(tr.tool)).score
+        for tr in base.tools
+        if tr.tool.name not in unscored
+    }
     if not scores:
         return rows
     # the mean rounded as the current one is: unrounded, an unchanged catalog fell below itself

@@ -984,6 +984,11 @@ def _finding_delta(
 _INDEX = re.compile(r"/\d+(?=/|$)")  # an array index in a JSON pointer
 
 
+def rename_map(base: Catalog, head: Catalog) -> dict[int, str]:
+    """Each base tool renamed in head: its head name, by base index (as diff pairs them)."""
+    return _match(base.tools, head.tools).new_names()
+
+
 def new_findings(result: FileResult, baseline: Catalog, settings: Settings) -> list[Finding]:
     """Findings of result that the baseline, linted with the same settings, does not have."""
     return _new_findings(result, _lint_baseline(as_file_of(baseline, result.catalog), settings))
