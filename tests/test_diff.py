@@ -870,6 +870,16 @@ def test_a_committed_symbolic_link_is_read_through_at_a_revision(lint, repo: Pat
     assert lint_codes(result) == []
     side = load_side("HEAD:link.json", repo)
     assert side.display == "link.json@HEAD" and [t.name for t in side.tools] == ["get_weather", "get_time"]
+    # a whole path into the repository, a link to a link, and a target whose name starts with '['
+    (repo / "[v2]").mkdir()
+    (repo / "[v2]" / "tools.json").write_text((repo / "sub" / "tools.json").read_text())
+    (repo / "abs.json").symlink_to(repo / "sub" / "tools.json")
+    (repo / "again.json").symlink_to("link.json")
+    (repo / "bracket.json").symlink_to("[v2]/tools.json")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "more links")
+    for name in ("abs.json", "again.json", "bracket.json"):
+        assert [t.name for t in load_side(f"HEAD:{name}", repo).tools] == ["get_weather", "get_time"], name
 
 
 def test_baseline_rev_says_when_the_version_at_rev_cannot_be_read(lint, repo: Path) -> None:
@@ -899,3 +909,39 @@ def test_a_tool_score_check_follows_a_rename_to_its_baseline_score(lint, repo: P
     assert (
         'gate [PASS] tool["fetch_weather"].score' in result.stdout and "no lower than at the baseline" in result.stdout
     )
+
+
+def test_a_finding_in_another_branch_is_new_though_its_message_is_the_same() -> None:
+    """Fix one oneOf branch and break another the same way: the entry did not move, so it is one fixed and one
+    introduced (the moved-entry pairing hid it: diff said 0 and 0, only-new passed a new critical)."""
+
+    def branch(kind: str, described: bool) -> dict[str, Any]:
+        ident = {"type": "string", "maxLength": 9, **({"description": "Its id."} if described else {})}
+        return {"type": "object", "properties": {"kind": {"const": kind}, "id": ident}, "required": ["kind", "id"]}
+
+    def catalog_of(first: bool, second: bool) -> Catalog:
+        schema = {
+            "type": "object",
+            "properties": {
+                "target": {"description": "What.", "oneOf": [branch("user", first), branch("team", second)]}
+            },
+            "required": ["target"],
+        }
+        return catalog([{"name": "fetch", "description": "Fetch a record by id. Returns it.", "inputSchema": schema}])
+
+    result = compare(catalog_of(False, True), catalog_of(True, False))
+    assert [f.code for f in result.introduced if f.code == "DESC-006"] == ["DESC-006"]
+    assert [f.code for f in result.fixed if f.code == "DESC-006"] == ["DESC-006"]
+
+
+def test_baseline_scores_count_every_tool_when_a_rename_takes_an_existing_name(lint, repo: Path) -> None:
+    """x renamed to y beside a y: the baseline's min and mean had lost one of the two tools."""
+    poor = tool(WEATHER, name="y_weather", description="Weather")
+    good = tool(CLEAN, name="x_time")
+    write_catalog(repo / "sub" / "tools.json", [poor, good])
+    git(repo, "commit", "-qam", "two")
+    write_catalog(repo / "sub" / "tools.json", [poor, tool(good, name="y_weather")])
+    gate = ["--gate", "min_score>=0.9", "--gate", "mean_score>=0.9"]
+    result = lint(repo, "--baseline-rev", "HEAD", "--select", "DESC-001", *gate, "sub/tools.json")
+    rows = [line for line in result.stdout.splitlines() if line.startswith("gate ")]
+    assert rows and all(r.startswith("gate [PASS]") and "no lower than at the baseline" in r for r in rows), rows

@@ -441,6 +441,27 @@ def test_scoring_against_the_padded_catalog_says_so(cli, tmp_path: Path, source:
     assert scenario(padded)["figures"] == scenario(plain)["figures"]
 
 
+def test_unpadding_one_server_leaves_another_servers_tool_of_the_same_name(cli, tmp_path: Path) -> None:
+    """A bundled distractor's name may be a real tool of another server: only the padded catalog loses it."""
+    write_catalog(tmp_path / "wx.json", [WEATHER, SEARCH])
+    cli("trace", "distract", "wx.json", "--count", "2", "-o", "padded.json")
+    added = [t for t in json.loads((tmp_path / "padded.json").read_text())["tools"] if t not in (WEATHER, SEARCH)]
+    first = added[0]  # a distractor trace distract put in wx, and a real tool of other's by the same name
+    mine = {"name": first["name"], "description": "My own, different text.", "inputSchema": {"type": "object"}}
+    write_catalog(tmp_path / "other.json", [mine])
+    (tmp_path / "s.yaml").write_text(
+        "servers: [wx, other]\ndistractors: {count: 2, source: {from: catalog}, correct: [wx.get_weather]}\n"
+    )
+    run = {"tool_calls": [{"name": first["name"], "server": "other", "args": {}}]}
+    write_jsonl(tmp_path / "runs.jsonl", [run])
+    args = ("trace", "score", "runs.jsonl", "--spec", "s.yaml", "--catalog", "other=other.json")
+    result = cli(*args, "--catalog", "wx=padded.json", "--output-format", "json")
+    calls = scenario(result)["calls"]
+    # other's own tool is still there to call, and its schema is the one the call is checked against
+    assert (calls["name_validity"], calls["schema_compliance"]) == (100, 100), calls
+    assert any("read as the catalog before padding" in n for n in scenario(result)["notices"])
+
+
 def test_a_catalog_with_an_alias_of_its_own_is_not_taken_for_a_padded_one(cli, tmp_path: Path) -> None:
     # camelCase of a name without '_' is the name itself; and one alias is fewer than the two asked for
     search = {**SEARCH, "name": "Search"}

@@ -753,8 +753,13 @@ def lint(
             unscored = settings.unscored(catalog, (t.tool.name for t in result.tools))
             result.quality = assess(result, checks, result.tokens, strict=False, unscored=unscored)
             if base_result is not None:  # the baseline stands for this file: its tools, this file's globs
-                left_out = settings.unscored(catalog, (t.tool.name for t in base_result.tools))
-                result.quality.gate = _gate_against(result.quality.gate, base_result, left_out, result)
+                from catalint.diff import rename_map
+
+                # a tool renamed since is known by its new name: its score, its per-tool ignore of ALL
+                renamed = rename_map(base_result.catalog, catalog)
+                names = [renamed.get(t.tool.index, t.tool.name) for t in base_result.tools]
+                left_out = settings.unscored(catalog, names)
+                result.quality.gate = _gate_against(result.quality.gate, base_result, left_out, names)
             for check in checks:
                 if check.tool is not None:
                     gated_tools.setdefault(check.target, []).append(result)
@@ -848,24 +853,27 @@ def _unused_flag_notices(
     return notices
 
 
-def _gate_against(rows: list[Any], base: FileResult, unscored: set[str], head: FileResult) -> list[Any]:
+def _gate_against(rows: list[Any], base: FileResult, unscored: set[str], names: list[str]) -> list[Any]:
     """The gate rows with score checks judged against the baseline's scores (gate.against_baseline),
-    as its lint scored them; a tool renamed since is known by its new name, as its findings are."""
-    from catalint.diff import rename_map
+    as its lint scored them. names: each baseline tool's name now (a tool renamed since is known by its new
+    name, as its findings are); unscored: the names a per-tool ignore of ALL leaves out."""
     from catalint.gate import against_baseline
     from catalint.tdqs import mean_score, score
 
-    renamed = rename_map(base.catalog, head.catalog)
-    scores = {
-        renamed.get(tr.tool.index, tr.tool.name): (tr.score or score(tr.tool)).score
-        for tr in base.tools
-        if tr.tool.name not in unscored
-    }
-    if not scores:
+    kept = [
+        (name, (tr.score or score(tr.tool)).score)
+        for name, tr in zip(names, base.tools, strict=True)
+        if name not in unscored
+    ]
+    if not kept:
         return rows
+    values = [value for _, value in kept]  # every tool counts, two that now share a name too
+    by_name: dict[str, float] = {}
+    for name, value in kept:
+        by_name[name] = min(value, by_name.get(name, value))
     # the mean rounded as the current one is: unrounded, an unchanged catalog fell below itself
-    before = {"min_score": min(scores.values()), "mean_score": mean_score(list(scores.values()))}
-    return against_baseline(rows, before, scores)
+    before = {"min_score": min(values), "mean_score": mean_score(values)}
+    return against_baseline(rows, before, by_name)
 
 
 def _check_gated_tools(gated: dict[str, list[FileResult]], given: tuple[str, ...]) -> list[str]:

@@ -356,10 +356,10 @@ def unused_notices(all_settings: Iterable[Settings]) -> list[str]:
     notices = []
     for (kind_of, source, label, _), group in copies.items():
         no_tool = kind_of == "ToolIgnore" and not any(e.matched for e in group)
+        if no_tool and os.environ.get("PRE_COMMIT") == "1":
+            continue  # pre-commit passes the changed files only (a hook's args too): the tool may live in another
         if no_tool and source == COMMAND_LINE:  # typed for this run: most likely a mistyped name
             notices.append(f"{source}: notice: {label} matched no tool in the linted files")
-        elif no_tool and os.environ.get("PRE_COMMIT") == "1":
-            continue  # pre-commit passes the changed files only: the tool may well live in another one
         elif any(e.seen for e in group) and not any(e.used for e in group):
             # a tool in no linted file may be in a file this run did not lint (pre-commit passes a few)
             advice = (

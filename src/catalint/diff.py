@@ -23,7 +23,7 @@ from catalint.config import Settings
 from catalint.engine import FileResult, ToolResult, lint_catalog
 from catalint.loader import MAX_FILE_BYTES, LoadError, decode_bytes, load_path, load_text, read_text
 from catalint.model import Catalog, Finding, Tool
-from catalint.sourcemap import join_pointer, pointer_in_tool
+from catalint.sourcemap import join_pointer, pointer_in_tool, resolve_pointer
 from catalint.tdqs import mean_score
 from catalint.tdqs import score as tdqs_score
 from catalint.text import casefold, clip_folded, fold_space, last_space, next_space, word_count
@@ -118,12 +118,15 @@ def _load_revision(rev: str, path: str, cwd: Path, spec: str, known: dict[str, s
             raise LoadError(display, f"file is over {MAX_FILE_BYTES // 2**20} MiB, the most catalint reads")
         data = _git(["cat-file", "blob", obj], cwd, spec)
         # a symbolic link is committed as a blob holding its target's path: read the target, as a checkout would
-        maybe_link = size < 4096 and b"\n" not in data and not data.lstrip().startswith((b"{", b"["))
+        maybe_link = size < 4096 and b"\n" not in data  # a link's blob is one line: its target's path
         mode = _git(["ls-tree", "-z", rev, "--", f":(top,literal){rel}"], cwd, spec)[:6] if maybe_link else b""
         if mode != b"120000":
             return load_text(decode_bytes(data, display), str(cwd / path), display)
-        rel = posixpath.normpath(posixpath.join(posixpath.dirname(rel), os.fsdecode(data)))
-        if rel == ".." or rel.startswith("../") or posixpath.isabs(rel):
+        # the target from the top of the repository: relative to the link's folder, or a whole path into it
+        top = _rev_parse("--show-toplevel", cwd, spec, known)
+        target = posixpath.normpath(posixpath.join(top, posixpath.dirname(rel), os.fsdecode(data)))
+        rel = posixpath.relpath(target, top)
+        if rel == ".." or rel.startswith("../"):
             raise LoadError(display, f"a symbolic link at {rev} to {os.fsdecode(data)!r}, outside the repository")
     raise LoadError(display, f"more than {MAX_LINK_HOPS} symbolic links in a row at {rev}")
 
@@ -956,29 +959,36 @@ def _finding_delta(
     if not introduced or not fixed:
         return introduced, fixed
     keys = {id(f): key for key, f in [*old, *new]}
+    raws = {id(f): tr.tool.raw for r in (base, head) for tr in r.tools for f in tr.findings}
 
     def loose(f: Finding) -> tuple[str, str, str, str]:
         code, tool, pointer = keys[id(f)]
         return code, tool, _INDEX.sub("/*", pointer), f.message
 
-    gone = Counter(loose(f) for f in fixed)
-    moved: Counter[tuple[str, str, str, str]] = Counter()
+    waiting: dict[tuple[str, str, str, str], list[Finding]] = {}
+    for f in fixed:
+        waiting.setdefault(loose(f), []).append(f)
+    paired: set[int] = set()
     kept = []
     for f in introduced:
-        key = loose(f)
-        if gone[key]:
-            gone[key] -= 1
-            moved[key] += 1
-        else:
+        twin = next((g for g in waiting.get(loose(f), []) if id(g) not in paired and _moved(g, f, keys, raws)), None)
+        if twin is None:
             kept.append(f)
-    still = []
-    for f in fixed:
-        key = loose(f)
-        if moved[key]:
-            moved[key] -= 1
         else:
-            still.append(f)
-    return kept, still
+            paired.add(id(twin))
+    return kept, [f for f in fixed if id(f) not in paired]
+
+
+def _moved(was: Finding, now: Finding, keys: dict[int, Key], raws: dict[int, Any]) -> bool:
+    """Whether a finding went from one list entry to another because the entry itself moved: the entry at the
+    first index where the two pointers part is the same value before and after (an item put before it),
+    not another entry that came to have the same problem (one anyOf branch fixed, another broken)."""
+    a, b = keys[id(was)][2].split("/"), keys[id(now)][2].split("/")
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+    if at is None or not (a[at].isdigit() and b[at].isdigit()):
+        return False
+    before = resolve_pointer(raws[id(was)], "/".join(a[: at + 1]))
+    return before is not None and before == resolve_pointer(raws[id(now)], "/".join(b[: at + 1]))
 
 
 _INDEX = re.compile(r"/\d+(?=/|$)")  # an array index in a JSON pointer

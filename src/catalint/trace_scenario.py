@@ -422,8 +422,10 @@ def _unpadded(d: Distractors, scope: dict[str, Catalog], notices: list[str]) -> 
     catalog itself). Read so, with a notice; fewer than that is a real catalog's alias, left alone."""
     from catalint.distractors import already_padded
 
-    real = [t.raw for c in scope.values() for t in c.tools]
-    padded = already_padded(real, d.source, [_bare(name, scope) for name in d.of])
+    of = [_bare(name, scope) for name in d.of]
+    # each catalog on its own: trace distract pads one, and another server's real tool of the same name stays
+    found = {name: already_padded([t.raw for t in c.tools], d.source, of) for name, c in scope.items()}
+    padded = [tool for names in found.values() for tool in names]
     if len(padded) < max(d.count, 1):
         return scope
     shown = ", ".join(padded[:3]) + (f" and {len(padded) - 3} more" if len(padded) > 3 else "")
@@ -431,8 +433,10 @@ def _unpadded(d: Distractors, scope: dict[str, Catalog], notices: list[str]) -> 
         f"distractors: the catalog already holds {len(padded)} tools trace distract adds ({shown}): read as the"
         " catalog before padding (the distractors: block adds them itself; name that one to drop this notice)"
     )
-    gone = set(padded)
-    return {name: replace(c, tools=[t for t in c.tools if t.name not in gone]) for name, c in scope.items()}
+    return {
+        name: replace(c, tools=[t for t in c.tools if t.name not in set(found[name])]) if found[name] else c
+        for name, c in scope.items()
+    }
 
 
 def _bare(name: str, scope: dict[str, Catalog]) -> str:
