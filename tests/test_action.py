@@ -727,3 +727,19 @@ def test_job_summary_stays_under_githubs_limit(tmp_path: Path) -> None:
     assert 1024 * 1024 - 4096 < size <= 1024 * 1024  # full, not over
     assert summary.startswith("## catalint")
     assert summary.rstrip().endswith("run `catalint lint` and `catalint diff` for the rest.")
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_an_unchanged_linked_catalog_counts_as_unchanged_in_the_summary(tmp_path: Path) -> None:
+    """git keeps a link as its target's path: compared with the target's bytes, it always looked changed."""
+    repo = _new_repo(tmp_path)
+    (repo / "data").mkdir()
+    write_catalog(repo / "data" / "real.json", [GOOD])
+    (repo / "tools.json").symlink_to("data/real.json")
+    _git("add", ".", cwd=repo)
+    _git("commit", "-qm", "base", cwd=repo)
+    base = _git("rev-parse", "HEAD", cwd=repo)
+    _git("commit", "-q", "--allow-empty", "-m", "head", cwd=repo)
+    _, _, summary = _run_step(repo, tmp_path, base_sha=base, paths="tools.json")
+    assert "### catalint diff:" not in summary
+    assert "1 linted catalog unchanged since the base commit." in summary

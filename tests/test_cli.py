@@ -246,6 +246,9 @@ def test_flags_the_run_has_no_use_for_are_noticed(cli, catalog: Path) -> None:
     github = cli("lint", "--no-gate", "--scores", "--output-format", "github", "tools.json").stdout
     assert "--scores, --explain and --statistics shape the text report; the github format does not show them" in github
     assert "notice" not in cli("lint", "--no-gate", "--scores", "tools.json").stdout
+    quiet = json.loads(cli("lint", "--no-gate", "-q", "--output-format", "json", "tools.json").stdout)
+    assert "notice: -q shapes the text report; the json report is whole" in quiet["notices"]
+    assert quiet["findings"]  # whole indeed
 
 
 def test_tok002_without_a_budget_is_noticed(cli, catalog: Path) -> None:

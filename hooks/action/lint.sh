@@ -195,6 +195,10 @@ try:  # blob ids at the base and of the working files (filtered as git would sto
                              capture_output=True, text=True, check=True).stdout.splitlines()
         if len(base) == len(now) == len(asked):
             for i, b, n in zip(asked, base, now):
+                if os.path.islink(files[i]) and b != n:  # git keeps a link as its target's path: compare that
+                    link = os.fsencode(os.readlink(files[i]))
+                    n = subprocess.run(["git", "hash-object", "--stdin"], input=link, capture_output=True,
+                                       check=True).stdout.decode().strip()
                 same[i] = b == n
 except (OSError, subprocess.CalledProcessError):
     pass  # each is diffed, as before

@@ -793,6 +793,7 @@ def lint(
         scores or bool(explain_tools) or statistics,
         tool_token_budget,
         catalog_token_budget,
+        quiet,
     )
     from functools import partial
 
@@ -826,7 +827,12 @@ def _named_in_select(settings: Any, code: str) -> bool:
 
 
 def _unused_flag_notices(
-    output_format: str, settings: Iterable[Any], text_only: bool, tool_budget: int | None, catalog_budget: int | None
+    output_format: str,
+    settings: Iterable[Any],
+    text_only: bool,
+    tool_budget: int | None,
+    catalog_budget: int | None,
+    quiet: bool = False,
 ) -> list[str]:
     """Notices for flags this run had no use for, rather than silence."""
     notices = []
@@ -835,6 +841,8 @@ def _unused_flag_notices(
             f"notice: --scores, --explain and --statistics shape the text report; the {output_format} format"
             " does not show them (json carries every score)"
         )
+    if quiet and output_format != "text":  # -q shapes the text report only, as ruff's does its own
+        notices.append(f"notice: -q shapes the text report; the {output_format} report is whole")
     enabled = {code for s in settings for code in s.enabled_codes()}
     for budget, code, flag in (
         (tool_budget, "TOK-001", "--tool-token-budget"),
