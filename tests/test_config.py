@@ -1107,3 +1107,19 @@ def test_a_catalog_named_through_a_folder_link_is_matched_by_that_name(cli, tmp_
 
     assert codes_of("lnk/tools.json") == {"DESC-012"}
     assert codes_of("real/tools.json") == {"DESC-006", "DESC-012"}
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_catalog_through_a_folder_link_takes_the_config_above_the_link(cli, tmp_path: Path) -> None:
+    """As ruff walks the folders as named: ext -> ../outside/real is linted with the project's config, not
+    the built-in defaults of the target's folders."""
+    (tmp_path / "outside" / "real").mkdir(parents=True)
+    write_catalog(tmp_path / "outside" / "real" / "tools.json", [TOOL])
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "ext").symlink_to(tmp_path / "outside" / "real")
+    (tmp_path / "proj" / "catalint.toml").write_text('select = ["DESC-006"]\n')
+    os.chdir(tmp_path / "proj")
+    shown = cli("lint", "--show-settings", "ext/tools.json").stdout.splitlines()
+    assert shown[1] == "config: catalint.toml"
+    out = json.loads(cli("lint", "--output-format", "json", "--no-gate", "ext/tools.json").stdout)
+    assert {f["code"] for f in out["findings"]} == {"DESC-006"}

@@ -839,7 +839,9 @@ def find_config(start: Path, known: dict[Path, Path | None] | None = None) -> Pa
     """The nearest config file at or above the directory start. known: each folder's answer, read and added
     to, so that a tree is searched once a folder (500 nested folders, each asking again up to the root, took
     13 s)."""
-    directory = start.resolve()
+    # the folders above start as named, as ruff walks them: a catalog reached through a folder link takes the
+    # config above the link, not above its target
+    directory = Path(os.path.abspath(start))
     walked: list[Path] = []
     found: Path | None = None
     for folder in (directory, *directory.parents):
