@@ -744,19 +744,17 @@ def lint(
                     f" ({at_revision.unread[named]}): every finding is kept"
                 )
             base_result = None
+            renamed: dict[int, str] = {}
             if base is not None:
                 from catalint.diff import apply_baseline
 
-                base_result = apply_baseline(result, base, settings)[1]
+                _, base_result, renamed = apply_baseline(result, base, settings)
             checks = settings.gate_checks()
             catalog = result.catalog
             unscored = settings.unscored(catalog, (t.tool.name for t in result.tools))
             result.quality = assess(result, checks, result.tokens, strict=False, unscored=unscored)
             if base_result is not None:  # the baseline stands for this file: its tools, this file's globs
-                from catalint.diff import rename_map
-
                 # a tool renamed since is known by its new name: its score, its per-tool ignore of ALL
-                renamed = rename_map(base_result.catalog, catalog)
                 names = [renamed.get(t.tool.index, t.tool.name) for t in base_result.tools]
                 left_out = settings.unscored(catalog, names)
                 result.quality.gate = _gate_against(result.quality.gate, base_result, left_out, names)

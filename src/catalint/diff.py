@@ -994,19 +994,15 @@ def _moved(was: Finding, now: Finding, keys: dict[int, Key], raws: dict[int, Any
 _INDEX = re.compile(r"/\d+(?=/|$)")  # an array index in a JSON pointer
 
 
-def rename_map(base: Catalog, head: Catalog) -> dict[int, str]:
-    """Each base tool renamed in head: its head name, by base index (as diff pairs them)."""
-    return _match(base.tools, head.tools).new_names()
-
-
 def new_findings(result: FileResult, baseline: Catalog, settings: Settings) -> list[Finding]:
     """Findings of result that the baseline, linted with the same settings, does not have."""
-    return _new_findings(result, _lint_baseline(as_file_of(baseline, result.catalog), settings))
+    base_result = _lint_baseline(as_file_of(baseline, result.catalog), settings)
+    return _finding_delta(base_result, result, _renamed(base_result, result))[0]
 
 
-def _new_findings(result: FileResult, base_result: FileResult) -> list[Finding]:
-    new_names = _match(base_result.catalog.tools, result.catalog.tools).new_names()
-    return _finding_delta(base_result, result, new_names)[0]
+def _renamed(base_result: FileResult, result: FileResult) -> dict[int, str]:
+    """Each baseline tool renamed in result: its new name, by baseline index (as diff pairs them)."""
+    return _match(base_result.catalog.tools, result.catalog.tools).new_names()
 
 
 def filter_baseline(result: FileResult, baseline: Catalog, settings: Settings) -> int:
@@ -1014,16 +1010,18 @@ def filter_baseline(result: FileResult, baseline: Catalog, settings: Settings) -
     return apply_baseline(result, baseline, settings)[0]
 
 
-def apply_baseline(result: FileResult, baseline: Catalog, settings: Settings) -> tuple[int, FileResult]:
-    """filter_baseline, and the baseline's own lint result (its scores judge the gate's)."""
+def apply_baseline(result: FileResult, baseline: Catalog, settings: Settings) -> tuple[int, FileResult, dict[int, str]]:
+    """filter_baseline, the baseline's own lint result (its scores judge the gate's), and the tools renamed
+    since (a baseline tool's new name, by its index), paired once for both."""
     base_result = _lint_baseline(as_file_of(baseline, result.catalog), settings)
-    keep = {id(f) for f in _new_findings(result, base_result)}
+    renamed = _renamed(base_result, result)
+    keep = {id(f) for f in _finding_delta(base_result, result, renamed)[0]}
     dropped = 0
     for tr in result.tools:
         kept = [f for f in tr.findings if id(f) in keep]
         dropped += len(tr.findings) - len(kept)
         tr.findings = kept
-    return dropped, base_result
+    return dropped, base_result, renamed
 
 
 def _lint_baseline(baseline: Catalog, settings: Settings) -> FileResult:
