@@ -303,37 +303,31 @@ def _evaluate(scenario: Scenario, runs: list[Any], catalogs: dict[str, Catalog],
         fail(f"error: scenario {scenario.name!r}: {exc}")
 
 
-def _comparison(results: list[Result], baseline: str | None) -> list[dict[str, Any]] | None:
-    """--compare BASELINE.json: the deltas, or None without a baseline; an unreadable one exits 2."""
+def _baseline(path: str | None) -> dict[str, Any] | None:
+    """--compare BASELINE.json, read once a run; None without one; an unreadable one exits 2."""
     from catalint.cli import fail
-    from catalint.trace_report import CompareError, compare, load_baseline
+    from catalint.trace_report import CompareError, load_baseline
 
-    if not baseline:
+    if not path:
         return None
     try:
-        return compare(results, load_baseline(baseline))
+        return load_baseline(path)
     except CompareError as exc:
         fail(str(exc))
 
 
-def _quality_comparison(quality: list[dict[str, Any]], baseline: str | None) -> list[dict[str, Any]] | None:
-    """check --compare for the tool_quality blocks, or None without a baseline or blocks."""
-    from catalint.cli import fail
-    from catalint.trace_report import CompareError, compare_quality, load_baseline
+def _comparison(results: list[Result], baseline: dict[str, Any] | None) -> list[dict[str, Any]] | None:
+    """The scenarios' deltas against the baseline report, or None without one."""
+    from catalint.trace_report import compare
 
-    if not baseline or not quality:
-        return None
-    try:
-        return compare_quality(quality, load_baseline(baseline))
-    except CompareError as exc:
-        fail(str(exc))
+    return None if baseline is None else compare(results, baseline)
 
 
 def _report(results: list[Result], output_format: str, output_file: str | None, baseline: str | None) -> None:
     from catalint.cli import save
     from catalint.trace_report import to_json, to_markdown, to_text
 
-    comparison = _comparison(results, baseline)
+    comparison = _comparison(results, _baseline(baseline))
     render = {"text": to_text, "json": to_json, "markdown": to_markdown}[output_format]
     text = render(results, comparison)
     if output_format == "markdown":
@@ -389,10 +383,12 @@ def report_check(
     from catalint.cli import save
     from catalint.formatters.md import text as md_text
     from catalint.text import one_line
-    from catalint.trace_report import quality_compare_lines, report_dict, to_markdown, to_text
+    from catalint.trace_report import compare_quality, quality_compare_lines, report_dict, to_markdown, to_text
 
-    comparison = _comparison(results, baseline)
-    blocks_compared = _quality_comparison(quality, baseline)
+    before = _baseline(baseline)
+    comparison = _comparison(results, before)
+    # the tool_quality blocks, against the same report
+    blocks_compared = compare_quality(quality, before) if before is not None and quality else None
     if output_format == "json":
         doc = report_dict(results, comparison)
         doc["passed"] = doc["passed"] and all(q["passed"] for q in quality)

@@ -214,15 +214,13 @@ def compare(results: list[Result], baseline: dict[str, Any]) -> list[dict[str, A
             a = a if a is None or is_number(a) else None
             delta = round(b - a, 6) if is_number(a) and is_number(b) else None
             deltas.append({"metric": key, "baseline": a, "current": b, "delta": delta})
-        gates = {}
-        for g in before.get("gates") if isinstance(before.get("gates"), list) else []:
-            if isinstance(g, dict) and isinstance(g.get("passed"), bool):
-                gates[(str(g.get("target")), str(g.get("expected")))] = g["passed"]
+        gates = _gates_of(before)
         flipped = []
         for _, row in result.rows:
             key = (row.check.target, row.check.expected())
-            if key in gates and gates[key] is not row.passed:
-                flipped.append({"target": key[0], "expected": key[1], "baseline": gates[key], "current": row.passed})
+            if key in gates and gates[key]["passed"] is not row.passed:
+                was = gates[key]["passed"]
+                flipped.append({"target": key[0], "expected": key[1], "baseline": was, "current": row.passed})
         floor = before.get("floor")
         floor_before = floor.get("passed") if isinstance(floor, dict) else None
         if result.floor and isinstance(floor_before, bool) and floor_before is not result.floor.passed:
@@ -252,10 +250,7 @@ def compare_quality(quality: list[dict[str, Any]], baseline: dict[str, Any]) -> 
         if before is None:
             out.append({"block": block["name"], "new": True, "deltas": [], "flipped": []})
             continue
-        gates = {}
-        for g in before.get("gates") if isinstance(before.get("gates"), list) else []:
-            if isinstance(g, dict) and isinstance(g.get("passed"), bool):
-                gates[(str(g.get("target")), str(g.get("expected")))] = g
+        gates = _gates_of(before)
         deltas, flipped = [], []
         for row in block.get("gates", []):
             key = (row["target"], row["expected"])
@@ -271,6 +266,16 @@ def compare_quality(quality: list[dict[str, Any]], baseline: dict[str, Any]) -> 
                 )
         out.append({"block": block["name"], "new": False, "deltas": deltas, "flipped": flipped})
     return out
+
+
+def _gates_of(entry: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """A baseline entry's gate rows by (target, expected), those that say whether they passed."""
+    rows = entry.get("gates")
+    return {
+        (str(g.get("target")), str(g.get("expected"))): g
+        for g in (rows if isinstance(rows, list) else [])
+        if isinstance(g, dict) and isinstance(g.get("passed"), bool)
+    }
 
 
 def quality_compare_lines(comparison: list[dict[str, Any]]) -> list[str]:
