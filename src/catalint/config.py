@@ -247,8 +247,7 @@ class Settings:
             return True
         anchored = [g for g in (*self.exclude, *self.extend_exclude) if os.path.isabs(g)]  # an extended file's
         if anchored:
-            path = Path(file)
-            where = path.parent.resolve() / path.name
+            where = _link_kept(file)
             return any(absolute_glob_match(p.as_posix(), anchored) for p in (where, *where.parents))
         return False
 
@@ -299,8 +298,7 @@ class Settings:
             return True
         if file is None or not anchored:
             return False
-        path = Path(file)
-        where = (path.parent.resolve() / path.name).as_posix()  # as _relative reads a file: links in its name kept
+        where = _link_kept(file).as_posix()  # as _relative reads a file
         return any(fnmatch.fnmatch(where, _anchor(p, base)) for p in anchored)
 
     def _rel_from(self, rel: str, file: str | None, root: Path | None) -> str:
@@ -390,12 +388,18 @@ def flag_glob_notices(all_settings: list[Settings]) -> list[str]:
     return notices
 
 
+def _link_kept(file: str) -> Path:
+    """file's whole path, its folders resolved and its own name kept: a link is matched by its own name, not
+    by where it points."""
+    path = Path(file)
+    return path.parent.resolve() / path.name if path.name not in ("", ".", "..") else path.resolve()
+
+
 def _relative(file: str, root: Path) -> str:
     """file's path from root, with / between parts. A file outside root (a --config kept in .github/) is
     read from the working folder, as ruff reads a --config's globs, else by its whole path: the same
     whatever spelling named it (servers, $PWD/servers, or legacy from inside servers)."""
-    path = Path(file)  # a link is matched by its own name, not by where it points
-    resolved = path.parent.resolve() / path.name if path.name not in ("", ".", "..") else path.resolve()
+    resolved = _link_kept(file)
     # a folder link below root as named (lnk/tools.json, lnk -> real) is matched by that name, as ruff does;
     # a path that only resolves below root (a linked workspace) by the resolved one
     spelt = Path(os.path.abspath(file))
@@ -408,18 +412,21 @@ def _relative(file: str, root: Path) -> str:
     return resolved.as_posix()
 
 
-def _has_folder(pattern: str) -> bool:
-    """Whether a walk glob names a path (a slash inside it) rather than a name matched at any depth."""
+def _bare_glob(pattern: str) -> str:
+    """A glob without a leading ./ or / and a trailing /, as _glob_match reads it ("./sub/", "/sub": "sub")."""
     while pattern.startswith("./"):
         pattern = pattern[2:]
-    return "/" in pattern.strip("/")
+    return pattern.strip("/")
+
+
+def _has_folder(pattern: str) -> bool:
+    """Whether a walk glob names a path (a slash inside it) rather than a name matched at any depth."""
+    return "/" in _bare_glob(pattern)
 
 
 def _any_depth(pattern: str) -> bool:
     """Whether a glob starts with **/: it matches at any depth from anywhere, wherever it is read from."""
-    while pattern.startswith("./"):
-        pattern = pattern[2:]
-    return pattern.lstrip("/").startswith("**/")
+    return _bare_glob(pattern).startswith("**/")
 
 
 def absolute_glob_match(path: str, patterns: list[str]) -> bool:

@@ -74,19 +74,21 @@ def walk_catalogs(
 def _excluded(name: str, here: Settings, rel_exc: str, rel_ext: str, real: str | None = None) -> bool:
     """Whether exclude or extend-exclude covers a name in a walked folder (rel_*: that folder's path for each;
     real: its real path, for the absolute globs of an extended config)."""
-    return (
-        glob_match(rel_exc + name, here.exclude)
-        or (bool(here.extend_exclude) and glob_match(rel_ext + name, here.extend_exclude))
-        or (real is not None and absolute_glob_match(f"{real}/{name}", [*here.exclude, *here.extend_exclude]))
-    )
+    return _takes(name, here.exclude, here.extend_exclude, rel_exc, rel_ext, real)
 
 
 def _included(name: str, here: Settings, rel_inc: str, rel_ext: str, real: str | None = None) -> bool:
     """Whether include or extend-include takes in a file name in a walked folder."""
+    return _takes(name, here.include, here.extend_include, rel_inc, rel_ext, real)
+
+
+def _takes(name: str, globs: list[str], extended: list[str], rel: str, rel_ext: str, real: str | None) -> bool:
+    """Whether a list of globs, or its extend- list (read from rel_ext), takes in a name; absolute globs match
+    the real path."""
     return (
-        glob_match(rel_inc + name, here.include)
-        or (bool(here.extend_include) and glob_match(rel_ext + name, here.extend_include))
-        or (real is not None and absolute_glob_match(f"{real}/{name}", [*here.include, *here.extend_include]))
+        glob_match(rel + name, globs)
+        or (bool(extended) and glob_match(rel_ext + name, extended))
+        or (real is not None and absolute_glob_match(f"{real}/{name}", [*globs, *extended]))
     )
 
 

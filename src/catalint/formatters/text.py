@@ -31,14 +31,7 @@ def format_text(run: Run, statistics: bool = False) -> str:
             tag = tags[code]
             lines.append(f"{count:>6}  {code:<{code_width}}  {tag:<{tag_width}}  {r.name if r else ''}".rstrip())
     if run.quiet:  # -q: the findings and the failed gate checks (what fails the run), as ruff -q
-        many = len(run.files) > 1
-        lines += [
-            one_line(row.line(fr.catalog.display if many else None))
-            for fr in run.files
-            if fr.quality is not None
-            for row in fr.quality.gate
-            if not row.passed
-        ]
+        lines += [line for line in gate_rows(run) if line.startswith("gate [FAIL]")]
         return "".join(line + "\n" for line in lines)
     if run.show_scores:
         lines += score_tables(run)
