@@ -160,32 +160,34 @@ if [ "${INPUT_SUMMARY:-true}" = "true" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
   fi
   cat "$work/summary.md" >> "$step"
   if [ -n "$base" ] && [ -f "$work/report.json" ]; then
-    # NUL-separated: a file name may hold a line break (git allows one)
-    "$python" -c 'import json, sys; [sys.stdout.write(f["file"] + "\0") for f in json.load(open(sys.argv[1]))["files"]]' \
-      "$work/report.json" > "$work/files.txt"
     if [ "$in_repo" = false ]; then
       printf '\n> What each catalog changed is not shown: %s.\n' "$no_repo" >> "$step"
     elif [ "$have_base" = false ]; then
       printf '\n> The base commit %s is not in this clone and could not be fetched, so what each catalog changed is not shown: give actions/checkout `fetch-depth: 0`.\n' "$base" >> "$step"
     fi
-    # beside each, what it was at the base: N (new in the pull request), S (the same bytes: nothing to diff),
+    # the linted catalogs (files.txt, NUL-separated: a file name may hold a line break, as git allows), and
+    # beside each what it was at the base: N (new in the pull request), S (the same bytes: nothing to diff),
     # or C and its path there, its own or the one git sees it moved from (as --baseline-rev finds it); one
     # process for all, which asks git about moves once and compares every file in two git calls
+    : > "$work/files.txt"
     : > "$work/olds.txt"
-    [ "$have_base" = true ] && "$python" - "$work/report.json" "$base" > "$work/olds.txt" 2>/dev/null <<'PY'
+    [ "$have_base" = true ] && "$python" - "$work/report.json" "$base" "$work/files.txt" > "$work/olds.txt" \
+      2>/dev/null <<'PY'
 import json, os, subprocess, sys
 from pathlib import Path
 
 from catalint.diff import AtRevision
+from catalint.loader import LoadError
 
 rev = sys.argv[2]
-at = AtRevision(rev, Path.cwd())
 files = [f["file"] for f in json.load(open(sys.argv[1]))["files"]]
+with open(sys.argv[3], "w", encoding="utf-8", errors="surrogateescape") as listed:
+    listed.write("".join(f + "\0" for f in files))
+at = AtRevision(rev, Path.cwd())
 olds = [at.path_at(f) for f in files]
 same = [False] * len(files)
 try:  # blob ids at the base and of the working files (filtered as git would store them), a batch each
-    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True)
-    top_dir = top.stdout.strip()
+    top_dir = at.top()
     asked = [i for i, old in enumerate(olds) if old and "\n" not in old + files[i]]
     if asked:
         specs = "".join(f"{rev}:{os.path.relpath(olds[i], top_dir)}\n" for i in asked)
@@ -200,7 +202,7 @@ try:  # blob ids at the base and of the working files (filtered as git would sto
                     n = subprocess.run(["git", "hash-object", "--stdin"], input=link, capture_output=True,
                                        check=True).stdout.decode().strip()
                 same[i] = b == n
-except (OSError, subprocess.CalledProcessError):
+except (OSError, subprocess.CalledProcessError, LoadError):
     pass  # each is diffed, as before
 for old, unchanged in zip(olds, same):
     sys.stdout.write(("N" if not old else "S" if unchanged else "C" + os.path.relpath(old)) + "\0")

@@ -196,18 +196,19 @@ class AtRevision:
             rel = self._rel(file)
             if not _git_succeeds(["cat-file", "-e", f"{self.rev}:{rel}"], self.cwd):
                 rel = self.renames().get(rel, "")
-            return os.path.join(self._top(), rel) if rel else None
+            return os.path.join(self.top(), rel) if rel else None
         except LoadError:
             return None
 
     def _rel(self, file: str) -> str:
         return _in_repository(file, self.cwd, file, self._known)
 
-    def _top(self) -> str:
+    def top(self) -> str:
+        """The repository's top folder (git asked once a run)."""
         return _rev_parse("--show-toplevel", self.cwd, self.rev, self._known)
 
     def _load(self, rel: str) -> Catalog:
-        return _load_revision(self.rev, os.path.join(self._top(), rel), self.cwd, f"{self.rev}:{rel}", self._known)
+        return _load_revision(self.rev, os.path.join(self.top(), rel), self.cwd, f"{self.rev}:{rel}", self._known)
 
     def renames(self) -> dict[str, str]:
         if self._renames is None:
