@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import io
 import json
@@ -793,10 +792,11 @@ def lint(
         catalog_token_budget,
         quiet,
     )
+    from dataclasses import replace  # not at start-up (the lint's own modules have loaded it by now)
     from functools import partial
 
     # --report files are whole reports: --statistics and -q shape the one on standard output (or -o)
-    whole = dataclasses.replace(run, quiet=False) if run.quiet else run
+    whole = replace(run, quiet=False) if run.quiet else run
     outputs = [(target, partial(render, whole, fmt)) for fmt, target in extra_reports]
     if not (silent and output_file is None):  # -s: no report on standard output, as ruff -s
         outputs.append((output_file, partial(render, run, output_format, statistics=statistics)))
