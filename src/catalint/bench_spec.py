@@ -114,8 +114,8 @@ def load_spec(path: str) -> Spec:
         catalog = load_path(str(target))
     names = {t.name for t in catalog.tools}
     if len(names) < len(catalog.tools):  # a pick, a gold name or a mutation of that name would be ambiguous
-        seen: set[str] = set()
-        twin = next(t for t in catalog.tools if t.name in seen or seen.add(t.name))  # type: ignore[func-returns-value]
+        first = {t.name: t.index for t in reversed(catalog.tools)}  # each name's first tool
+        twin = next(t for t in catalog.tools if first[t.name] != t.index)
         message = f"the catalog has two tools named {twin.name!r} (CAT-001): a pick or mutation of it is ambiguous"
         if "catalog" in data:
             raise fail(message, "/catalog" + twin.pointer + "/name")

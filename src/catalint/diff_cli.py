@@ -81,8 +81,10 @@ def diff_command(
     try:
         resolver = SettingsResolver(config_path, {})
         # the config lint would use on HEAD's file: for REV:path, the one of path's folder in the work tree
-        where = head if is_file_side(head, cwd) else head.partition(":")[2] if head != "-" else None
-        settings = resolver.for_file(where) if where else resolver.for_dir(cwd)
+        if head == "-":
+            settings = resolver.for_dir(cwd)
+        else:
+            settings = resolver.for_file(head if is_file_side(head, cwd) else head.partition(":")[2])
     except ConfigError as exc:
         fail(f"error: {exc}")
         return

@@ -424,7 +424,7 @@ def _unpadded(d: Distractors, scope: dict[str, Catalog], notices: list[str]) -> 
 
     of = [_bare(name, scope) for name in d.of]
     # each catalog on its own: trace distract pads one, and another server's real tool of the same name stays
-    found = {name: already_padded([t.raw for t in c.tools], d.source, of) for name, c in scope.items()}
+    found = {name: set(already_padded([t.raw for t in c.tools], d.source, of)) for name, c in scope.items()}
     padded = [tool for names in found.values() for tool in names]
     if len(padded) < max(d.count, 1):
         return scope
@@ -434,7 +434,7 @@ def _unpadded(d: Distractors, scope: dict[str, Catalog], notices: list[str]) -> 
         " catalog before padding (the distractors: block adds them itself; name that one to drop this notice)"
     )
     return {
-        name: replace(c, tools=[t for t in c.tools if t.name not in set(found[name])]) if found[name] else c
+        name: replace(c, tools=[t for t in c.tools if t.name not in found[name]]) if found[name] else c
         for name, c in scope.items()
     }
 

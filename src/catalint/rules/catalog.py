@@ -330,19 +330,14 @@ def inconsistent_naming(tools: list[Tool]) -> Iterator[CatalogHit]:
         # to list entities, search_* to run a query), not a slip.
         convention = {v for v, n in used.items() if n >= 2 and 3 * n > total}
         examples = ", ".join(sorted(t.name for v, t in verbs if v == main_verb)[:3])
+        others = f"other tools say {main_verb!r}" if used[main_verb] > 1 else f"another tool says {main_verb!r}"
         for verb, tool in verbs:
             if verb in used and verb != main_verb and verb not in convention:
                 yield CatalogHit(
                     tool,
                     Hit(
                         join_pointer(tool.pointer, "name"),
-                        f"tool name {tool.name!r} says {verb!r} where "
-                        + (
-                            f"other tools say {main_verb!r}"
-                            if used[main_verb] > 1
-                            else f"another tool says {main_verb!r}"
-                        )
-                        + f" ({examples})",
+                        f"tool name {tool.name!r} says {verb!r} where {others} ({examples})",
                         f"use {main_verb!r} for this action throughout the catalog",
                     ),
                 )
