@@ -252,6 +252,36 @@ def test_an_exclude_replaces_only_its_own_list_not_extend_exclude(cli, tmp_path:
     assert (settings["exclude"], settings["extend-exclude"]) == ([".git"], ["vendor"])
 
 
+def test_an_extend_exclude_flag_adds_to_the_configs_and_reads_folder_globs_from_the_working_folder(
+    cli, tmp_path: Path
+) -> None:
+    """As ruff's --extend-exclude: added to every config's extend-exclude (vendor stays out, exclude's defaults
+    too), a glob with a folder in it read from where it was typed, a bare name matched at any depth."""
+    for rel in ("vendor/tools.json", "node_modules/tools.json", "sub/tools.json", "sub/gen/tools.json", "tools.json"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        write_catalog(tmp_path / rel, [TOOL])
+    (tmp_path / "catalint.toml").write_text('extend-exclude = ["vendor"]\n')
+    (tmp_path / "sub" / "catalint.toml").write_text('extend = "../catalint.toml"\n')  # a nested config takes it too
+
+    def shown(*args: str) -> list[str]:
+        result = cli("lint", "--show-files", "--output-format", "json", *args)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    assert shown(".") == ["tools.json", "sub/tools.json", "sub/gen/tools.json"]
+    assert shown(".", "--extend-exclude", "sub/gen") == ["tools.json", "sub/tools.json"]
+    assert shown("sub", "--extend-exclude", "sub/gen") == ["sub/tools.json"]
+    assert shown(".", "--extend-exclude", "gen", "--extend-exclude", "sub/tools.json") == ["tools.json"]
+    os.chdir(tmp_path / "sub")  # typed here, gen is this folder's gen
+    assert shown(".", "--extend-exclude", "./gen/") == ["tools.json"]
+    assert shown("..", "--extend-exclude", "sub/gen") == ["../tools.json", "../sub/tools.json", "../sub/gen/tools.json"]
+    # named on the command line with force-exclude (the pre-commit hook), the same
+    assert shown("--force-exclude", "--extend-exclude", "gen", "gen/tools.json", "tools.json") == ["tools.json"]
+    asked = ("--show-settings", "--output-format", "json", "--extend-exclude", "gen/*", "tools.json")
+    settings = json.loads(cli("lint", *asked).stdout)
+    assert settings["extend-exclude"] == ["vendor", (tmp_path / "sub" / "gen").resolve().as_posix() + "/*"]
+
+
 def test_force_exclude_reads_an_exclude_flag_from_the_working_folder(cli, tmp_path: Path) -> None:
     # as the walk from there does; the nearest config's folder is where its own globs are read from
     (tmp_path / "sub" / "gen" / "x").mkdir(parents=True)

@@ -393,6 +393,12 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
 )
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Globs skipped in directories (replaces the defaults).")
 @click.option(
+    "--extend-exclude",
+    multiple=True,
+    metavar="GLOB",
+    help="Globs skipped besides exclude (added to the config's extend-exclude; read from the working directory).",
+)
+@click.option(
     "--force-exclude/--no-force-exclude",
     default=None,
     help="Skip files named on the command line that exclude covers too (the pre-commit hook sets it).",
@@ -512,6 +518,7 @@ def lint(
     fail_severity: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    extend_exclude: tuple[str, ...],
     force_exclude: bool | None,
     output_format: str,
     output_file: str | None,
@@ -573,6 +580,8 @@ def lint(
         overrides["include"] = list(include)
     if exclude:
         overrides["exclude"] = list(exclude)
+    if extend_exclude:
+        overrides["extend-exclude"] = list(extend_exclude)
     if force_exclude is not None:
         overrides["force-exclude"] = force_exclude
     if severities:

@@ -636,8 +636,9 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
         """A list of include/exclude globs; an extended file's with a slash made absolute from its folder, as
         in ruff (read from the folder of the file that extends it, 'proj/legacy' named nothing)."""
         globs = _strings(table[key], _named(where, key))
-        if where == COMMAND_LINE or root is None:  # a flag's: read from the directory argument, as ever
-            return globs
+        if root is None or (where == COMMAND_LINE and not key.startswith("extend-")):
+            return globs  # a config's own, or --include/--exclude's: read from the directory argument, as ever
+        # an extended file's, or --extend-exclude's: from that file's folder, or where the flag was typed
         # "/legacy" names the folder's own legacy, as in a .gitignore
         return [_anchor(g.lstrip("/"), root) if _has_folder(g) and not _any_depth(g) else g for g in globs]
 
