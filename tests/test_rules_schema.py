@@ -104,6 +104,34 @@ def test_sch001_near_miss_every_property_has_a_default() -> None:
     assert not fires("SCH-001", tool(nested))
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Optional Kubernetes field selector to filter pods",
+        "Optional: check only this watched topic",
+        "Return a minified configuration (Optional, default true)",
+        "The last point notifications were checked (optional). Default: Now",
+        "The paths to upload. If omitted, the file chooser is cancelled.",
+        "Username to get teams for. If not provided, the authenticated user",
+    ],
+)
+def test_sch001_near_miss_every_property_says_it_is_optional(said: str) -> None:
+    # Go and zod generators leave an empty "required" out, as Pydantic does; the descriptions say it instead
+    props = {"limit": {"type": "integer", "default": 10}, "filter": {"type": "string", "description": said}}
+    assert not fires("SCH-001", tool({"type": "object", "properties": props, "additionalProperties": False}))
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["The optional filter to apply", "Make it optional or required", "Field selector; optionally a label", ""],
+)
+def test_sch001_fires_when_a_description_does_not_say_its_argument_is_optional(said: str) -> None:
+    props = {"owner": {"type": "string", "description": "Optional repository owner"}, "q": {"type": "string"}}
+    if said:
+        props["q"]["description"] = said
+    assert only("SCH-001", {"type": "object", "properties": props, "additionalProperties": False})
+
+
 def test_sch001_fires_when_one_property_has_no_default() -> None:
     props = {"limit": {"type": "integer", "default": 10}, "query": STR}
     assert only("SCH-001", {"type": "object", "properties": props, "additionalProperties": False})

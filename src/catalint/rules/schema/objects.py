@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,8 +49,10 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     the model cannot tell which ones it must fill in. This is the first rule of the
     published tool-schema-lint checks this project follows. A tool whose arguments
     are all optional says so with `"required": []`, which passes; so does an
-    object whose every property declares a `default`, which says as much already
-    (and generators such as Pydantic leave an empty `required` out).
+    object whose every property declares a `default` or says in its description
+    that it may be left out ("Optional repository owner", "(Optional, default
+    true)", "If omitted, the chooser is cancelled"), which says as much already
+    (and generators such as Pydantic, zod and Go's leave an empty `required` out).
 
     **Bad.** `{"type": "object", "properties": {"city": {"type": "string"}}}`
 
@@ -63,8 +66,8 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
     for node in used_nodes(tool):
         props = node.schema.get("properties")
         if isinstance(props, dict) and props and "required" not in node.schema and not node.condition:
-            if all(isinstance(p, dict) and "default" in p for p in props.values()):
-                continue  # every argument has a default: optional, and said to be
+            if all(isinstance(p, dict) and ("default" in p or _said_optional(p)) for p in props.values()):
+                continue  # every argument has a default or says it may be left out: optional, and said to be
             if _refines_parent(node) or _requires_through_subschemas(node, root):
                 continue
             yield Hit(
@@ -72,6 +75,21 @@ def missing_required(tool: Tool) -> Iterator[Hit]:
                 f"{where_of(node)} declares properties but no required list",
                 'add "required": [...] naming the arguments the tool needs (or [] if none)',
             )
+
+
+# A description that says its argument may be left out: "Optional repository owner", "Optional: only this topic",
+# "(Optional, default true)", "... (optional). Default: Now", "If omitted, ...", "If not provided, ...".
+_SAID_OPTIONAL = re.compile(
+    r"^\W*optional\b|\(optional\b|\boptional\s*[),.;:]|\b(?:if|when)\s+(?:omitted|left\s+out"
+    r"|not\s+(?:provided|given|specified|set|passed|supplied))\b",
+    re.IGNORECASE,
+)
+
+
+def _said_optional(schema: dict[str, Any]) -> bool:
+    """Whether a property's description says it may be left out."""
+    text = schema.get("description")
+    return isinstance(text, str) and _SAID_OPTIONAL.search(text) is not None
 
 
 def _requires_through_subschemas(node: Node, root: dict[str, Any]) -> bool:
