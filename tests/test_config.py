@@ -139,6 +139,54 @@ def test_nearest_config_wins_and_pyproject_without_table_is_skipped(cli, tmp_pat
     assert by_file == {("server", "DESC-006"), ("deeper", "DESC-012")}
 
 
+def test_a_file_below_no_config_takes_the_working_directorys(cli, tmp_path: Path) -> None:
+    """As in ruff: a snapshot written to a temporary folder, or <(catalint snapshot ...), is linted with the
+    project's config, not the built-in defaults; a config above the file still comes first."""
+    (tmp_path / "proj" / "sub").mkdir(parents=True)
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "proj" / "catalint.toml").write_text('select = ["DESC-001"]\n')
+    outside = write_catalog(tmp_path / "tmp" / "snap.json", [{"name": "a", "description": "short", "inputSchema": {}}])
+    os.chdir(tmp_path / "proj" / "sub")
+    result = json.loads(cli("lint", "--output-format", "json", "--exit-zero", str(outside)).stdout)
+    assert {f["code"] for f in result["findings"]} == {"DESC-001"}
+    shown = json.loads(cli("lint", "--show-settings", "--output-format", "json", str(outside)).stdout)
+    assert Path(shown["config"]).resolve() == (tmp_path / "proj" / "catalint.toml").resolve()
+    (tmp_path / "tmp" / "catalint.toml").write_text('select = ["SCH"]\n')  # its own comes first
+    result = json.loads(cli("lint", "--output-format", "json", "--exit-zero", str(outside)).stdout)
+    assert {f["code"][:3] for f in result["findings"]} == {"SCH"}
+    os.chdir(tmp_path)  # no config here nor above: the built-in defaults
+    (tmp_path / "tmp" / "catalint.toml").unlink()
+    result = json.loads(cli("lint", "--output-format", "json", "--exit-zero", str(outside)).stdout)
+    assert {"DESC-001", "DESC-012"} <= {f["code"] for f in result["findings"]}
+
+
+def test_config_given_twice_is_an_error_and_isolated_reads_no_config(cli, tmp_path: Path) -> None:
+    """A second --config used to replace the first in silence (one in a hook's args, one added elsewhere); ruff
+    refuses it. --isolated reads no config at all, as ruff's; with --config it is an error, in either order."""
+    (tmp_path / "a.toml").write_text('select = ["DESC-001"]\n')
+    (tmp_path / "b.toml").write_text('select = ["DESC-012"]\n')
+    (tmp_path / "catalint.toml").write_text('select = ["DESC-001"]\n')
+    catalog = write_catalog(tmp_path / "tools.json", [{"name": "a", "description": "short", "inputSchema": {}}])
+    twice = cli("lint", "--config", "a.toml", "--config", "b.toml", str(catalog))
+    assert (twice.exit_code, twice.stdout) == (2, "")
+    assert twice.stderr == "error: --config given 2 times (a.toml, b.toml): give one config file\n"
+    inline = cli("lint", "--config", "select=['DESC']", str(catalog))
+    assert inline.exit_code == 2 and "--config takes a file, not inline settings: use --select" in inline.stderr
+    assert codes(cli("lint", "--output-format", "json", str(catalog))) == ["DESC-001"]
+    isolated = codes(cli("lint", "--output-format", "json", "--isolated", str(catalog)))
+    assert {"DESC-001", "DESC-012", "SCH-005"} <= set(isolated)
+    assert codes(cli("lint", "--output-format", "json", "--isolated", "--select", "DESC-012", str(catalog))) == [
+        "DESC-012"
+    ]
+    shown = json.loads(cli("lint", "--isolated", "--show-settings", "--output-format", "json", str(catalog)).stdout)
+    assert shown["config"] is None
+    for args in (["--isolated", "--config", "a.toml"], ["--config", "a.toml", "--isolated"]):
+        both = cli("lint", *args, str(catalog))
+        assert (both.exit_code, both.stderr) == (2, "error: --isolated and --config cannot be given together\n")
+    for command in ("diff", "check"):
+        assert "--isolated" in cli(command, "--help").stdout
+
+
 def test_a_walk_takes_each_folders_include_and_exclude_from_its_own_config(cli, tmp_path: Path, monkeypatch) -> None:
     # as ruff does: `lint .`, `lint b` and `cd b && lint .` pick the same files in b
     (tmp_path / "catalint.toml").write_text('exclude = ["top-only"]\n')

@@ -611,6 +611,7 @@ def test_diff_lints_with_the_config_lint_would_use(cli, tmp_path: Path) -> None:
     (tmp_path / "other.toml").write_text('ignore = ["DESC-001"]\n')
     assert "DESC-001" not in introduced(*args, "--config", "other.toml")
     assert "DESC-012" in introduced(*args, "--config", "other.toml")
+    assert {"DESC-001", "DESC-012"} <= introduced(*args, "--isolated")  # no config: the default rules
     (tmp_path / "pyproject.toml").write_text('[tool.catalint]\nselct = ["DESC"]\n')
     bad = cli("diff", "a.json", "b.json")
     assert bad.exit_code == 2 and "unknown setting 'selct'" in bad.stderr

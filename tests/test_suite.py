@@ -41,6 +41,17 @@ def test_catalog_blocks_pass_and_fail_with_the_default_gate(cli, tmp_path: Path)
     assert "tool_quality [FAIL] bad one (catalog cat/bad.json)" in lines
 
 
+def test_check_lints_with_the_nearest_config_and_isolated_with_none(cli, tmp_path: Path) -> None:
+    (tmp_path / "cat").mkdir()
+    write_catalog(tmp_path / "cat" / "bad.json", [BAD])
+    (tmp_path / "catalint.toml").write_text('ignore = ["DESC-001"]\n')
+    gate = "    expect:\n      - {target: critical_count, matcher: {schema: {maximum: 0}}}\n"
+    name = suite(tmp_path, f"tool_quality:\n  - name: bad one\n    catalog: cat/bad.json\n{gate}")
+    assert cli("check", name).exit_code == 0  # DESC-001, its one critical, is ignored
+    isolated = cli("check", "--isolated", name)
+    assert isolated.exit_code == 1 and "critical_count 1 > 0" in isolated.stdout
+
+
 def test_a_server_block_with_expect_in_both_forms(cli, tmp_path: Path) -> None:
     name = suite(
         tmp_path,

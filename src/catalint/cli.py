@@ -509,6 +509,7 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
 def lint(
     paths: tuple[str, ...],
     config_path: Path | None,
+    isolated: bool,
     select: tuple[str, ...],
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
@@ -675,7 +676,7 @@ def lint(
     if from_server or server_url:
         live = _live_catalog(_server(paths, server_url, headers, env, inherit_env, timeout), run.notices)
     try:
-        resolver = SettingsResolver(config_path, overrides)
+        resolver = SettingsResolver(config_path, overrides, isolated)
         resolver.for_dir(Path.cwd())  # report a bad config even when no file is linted
     except ConfigError as exc:
         fail(f"error: {exc}")
@@ -1116,6 +1117,7 @@ def check_cmd(
     output_file: str | None,
     baseline: str | None,
     config_path: Path | None,
+    isolated: bool,
 ) -> None:
     """Run an mcptest-style SUITE (YAML or JSON): tool_quality blocks, and agent scenarios with --traces.
 
@@ -1164,7 +1166,7 @@ def check_cmd(
                 " against them: give --traces DIR"
             )
         click.echo(_line(f"{suite}: notice: skipping the trace-scored scenarios {names}: give --traces DIR"), err=True)
-    resolver = SettingsResolver(config_path, {})
+    resolver = SettingsResolver(config_path, {}, isolated)
     quality: list[dict[str, Any]] = []
     said_before: set[str] = set()  # blocks that read one broken catalog: its error once, each block failed
 

@@ -12,27 +12,53 @@ import click
 
 
 def config_option(help_text: str) -> Callable[[Any], Any]:
-    """--config FILE: a config file used instead of the nearest one; a missing file is an error (exit 2)."""
+    """--config FILE: a config file used instead of the nearest one (a missing file, or two of them, is an error,
+    exit 2); and --isolated: no config file at all, as in ruff."""
 
-    def must_exist(_ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path | None:
-        if value is None:
-            return value
+    def must_exist(ctx: click.Context, _param: click.Parameter, values: tuple[Path, ...]) -> Path | None:
+        from catalint.cli import fail
+
+        if len(values) > 1:  # click would keep the last in silence: one in a hook's args, one added elsewhere
+            shown = ", ".join(str(v) for v in values)
+            fail(f"error: --config given {len(values)} times ({shown}): give one config file")
+        if not values:
+            return None
+        if ctx.params.get("isolated"):  # each of the two callbacks checks the other: whichever comes second
+            fail("error: --isolated and --config cannot be given together")
+        value = values[0]
         from catalint.loader import file_problem
 
         problem = file_problem(value)  # a directory, a FIFO or /dev/zero too: one line, not a usage error
         if problem is not None:
-            from catalint.cli import fail
-
+            if "=" in str(value) and not value.exists():  # ruff's inline --config "select=['E']"
+                problem += " (--config takes a file, not inline settings: use --select, --ignore and the other flags)"
             fail(f"error: --config: {value}: {problem}")
         return value
 
-    return click.option(
-        "--config",
-        "config_path",
-        type=click.Path(path_type=Path, readable=False),  # must_exist and the reader say what is wrong
-        callback=must_exist,
-        help=help_text,
-    )
+    def alone(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+        if value and ctx.params.get("config_path") is not None:
+            from catalint.cli import fail
+
+            fail("error: --isolated and --config cannot be given together")
+        return value
+
+    def both(command: Any) -> Any:
+        command = click.option(
+            "--isolated",
+            is_flag=True,
+            callback=alone,
+            help="Read no config file: the built-in defaults and the flags only (as ruff's --isolated).",
+        )(command)
+        return click.option(
+            "--config",
+            "config_path",
+            multiple=True,
+            type=click.Path(path_type=Path, readable=False),  # must_exist and the reader say what is wrong
+            callback=must_exist,
+            help=help_text,
+        )(command)
+
+    return both
 
 
 def output_target(what: str = "report") -> Callable[[click.Context, click.Parameter, str | None], str | None]:

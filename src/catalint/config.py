@@ -1029,11 +1029,13 @@ _ENABLED: dict[tuple[object, ...], tuple[str, ...]] = {}
 
 
 class SettingsResolver:
-    """Settings for each linted file: --config, else the nearest file; then CLI overrides."""
+    """Settings for each linted file: --config, else the nearest file (none above it: the working directory's,
+    as in ruff); then CLI overrides."""
 
-    def __init__(self, explicit: Path | None, overrides: dict[str, Any]) -> None:
+    def __init__(self, explicit: Path | None, overrides: dict[str, Any], isolated: bool = False) -> None:
         self.explicit = explicit
         self.overrides = overrides
+        self.isolated = isolated  # --isolated: no config file, only the defaults and the flags
         self._by_config: dict[Path | None, Settings] = {}
         self._by_dir: dict[Path, Path | None] = {}
         self._found: dict[Path, Path | None] = {}  # find_config's answers, by resolved folder
@@ -1046,10 +1048,13 @@ class SettingsResolver:
         return self._by_config[config]
 
     def for_dir(self, directory: Path) -> Settings:
-        if self.explicit is not None:
+        if self.explicit is not None or self.isolated:
             return self._settings(self.explicit)
         if directory not in self._by_dir:
-            self._by_dir[directory] = find_config(directory, self._found)
+            found = find_config(directory, self._found)
+            if found is None:  # as in ruff: a file below no config (a snapshot in a temp folder) takes the
+                found = find_config(Path.cwd(), self._found)  # working directory's
+            self._by_dir[directory] = found
         return self._settings(self._by_dir[directory])
 
     def for_file(self, file: str) -> Settings:

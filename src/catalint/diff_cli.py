@@ -53,6 +53,7 @@ def diff_command(
     exit_code: bool,
     fail_severity: str,
     config_path: Path | None,
+    isolated: bool,
 ) -> None:
     """Compare two catalogs: tools added, removed, renamed and changed; TDQS scores, tokens and findings.
 
@@ -79,7 +80,7 @@ def diff_command(
     sides = []
     cwd = Path.cwd()
     try:
-        resolver = SettingsResolver(config_path, {})
+        resolver = SettingsResolver(config_path, {}, isolated)
         # the config lint would use on HEAD's file: for REV:path, the one of path's folder in the work tree
         if head == "-":
             settings = resolver.for_dir(cwd)
