@@ -688,7 +688,7 @@ def test_gate_rows_name_the_file_when_several_are_linted(cli, tmp_path: Path) ->
     ]
 
 
-# ---------------------------------------------------------------- tools a per-tool ignore of ALL leaves out
+# ---------------------------------------------------------------- tools an ignore of ALL leaves out (of a tool, a file)
 
 
 @pytest.fixture
@@ -707,7 +707,7 @@ def test_a_tool_ignored_for_all_rules_is_left_out_of_the_scores(cli, weather: Pa
     assert result.exit_code == 0
     assert "gate [PASS] min_score 1.00 >= 0.50" in rows(result.stdout)
     assert result.stdout.splitlines()[-1].endswith("TDQS min 1.00, mean 1.00 (A).")
-    assert ": 3 tools (2 left out by a per-tool ignore of ALL) in 1 file;" in result.stdout.splitlines()[-1]
+    assert ": 3 tools (2 left out by an ignore of ALL) in 1 file;" in result.stdout.splitlines()[-1]
     assert "matched no finding" not in result.stdout  # leaving a tool out is a use of the entry
     data = json.loads(cli("lint", "weather.tools.json", *args, "--output-format", "json").stdout)
     assert [(t["name"], t.get("scored", True), t["status"]) for t in data["files"][0]["tools"]] == [
@@ -722,7 +722,7 @@ def test_a_tool_ignored_for_all_rules_is_left_out_of_the_scores(cli, weather: Pa
     alerts = next(t for t in targeted["files"][0]["tools"] if t["name"] == "get_alerts")
     assert alerts["finding_count"] > 0 and alerts["status"] == "findings" and alerts["scored"] is False
     table = cli("lint", "weather.tools.json", *args, "--scores").stdout
-    assert "  left out of the scores (a per-tool ignore of ALL): get_alerts, set_unit" in table
+    assert "  left out of the scores (an ignore of ALL): get_alerts, set_unit" in table
     assert "  catalog: min 1.00, mean 1.00 (grade A)" in table
 
 
@@ -746,6 +746,28 @@ def test_a_file_glob_limits_what_an_ignore_of_all_leaves_out(cli, weather: Path)
     assert "gate [PASS] min_score 1.00 >= 0.50" in rows(cli("lint", "weather.tools.json").stdout)
 
 
+def test_a_file_parked_with_a_per_file_ignore_of_all_leaves_the_gate_too(cli, weather: Path) -> None:
+    """As ruff users park a file ("legacy/*" = ["ALL"]): it said "No findings" and failed the gate on its scores."""
+    (weather.parent / "legacy").mkdir()
+    (weather.parent / "legacy" / "old.tools.json").write_text(weather.read_text())
+    weather.unlink()
+    config = '[per-file-ignores]\n"legacy/*" = ["ALL"]\n"nothing/*" = ["ALL"]\n'
+    (weather.parent / "catalint.toml").write_text(config)
+    result = cli("lint", ".")
+    assert result.exit_code == 0, result.stdout
+    assert "gate [PASS] min_score n/a (>= 0.50)" in rows(result.stdout)
+    assert "3 tools (3 left out by an ignore of ALL)" in result.stdout.splitlines()[-1]
+    assert "matched no finding" not in result.stdout  # leaving the tools out is a use of the entry
+    data = json.loads(cli("lint", ".", "--output-format", "json").stdout)
+    assert [t["status"] for t in data["files"][0]["tools"]] == ["ignored"] * 3
+    # one that ignores only some rules, or covers another file, still counts
+    for other in ('"legacy/*" = ["DESC", "SCH", "CAT", "SEC"]', '"legacy/new*" = ["ALL"]'):
+        (weather.parent / "catalint.toml").write_text(f"[per-file-ignores]\n{other}\n")
+        assert "gate [FAIL] min_score 0.20 < 0.50" in rows(cli("lint", ".").stdout)
+    flag = cli("lint", ".", "--isolated", "--per-file-ignores", "legacy/*:ALL")
+    assert flag.exit_code == 0 and "gate [PASS] min_score n/a (>= 0.50)" in rows(flag.stdout)
+
+
 def test_a_file_whose_tools_are_all_left_out_has_no_scores(cli, weather: Path) -> None:
     args = [a for name in ("get_forecast", "get_alerts", "set_unit") for a in ("--per-tool-ignores", f"{name}:ALL")]
     result = cli("lint", "weather.tools.json", *args, "--scores")
@@ -754,7 +776,7 @@ def test_a_file_whose_tools_are_all_left_out_has_no_scores(cli, weather: Path) -
     assert "matched no finding" not in result.stdout  # get_forecast has no finding to suppress
     assert "TDQS" not in result.stdout.splitlines()[-1] and "  catalog: min" not in result.stdout
     markdown = cli("lint", "weather.tools.json", *args, "--output-format", "markdown").stdout
-    assert "No tool scored (3 left out by a per-tool ignore of ALL)." in markdown
+    assert "No tool scored (3 left out by an ignore of ALL)." in markdown
     assert "| `set_unit` | 0.20 | not scored |" in markdown
 
 

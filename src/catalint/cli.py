@@ -872,7 +872,7 @@ def _unused_flag_notices(
 def _gate_against(rows: list[Any], base: FileResult, unscored: set[str], names: list[str]) -> list[Any]:
     """The gate rows with score checks judged against the baseline's scores (gate.against_baseline),
     as its lint scored them. names: each baseline tool's name now (a tool renamed since is known by its new
-    name, as its findings are); unscored: the names a per-tool ignore of ALL leaves out."""
+    name, as its findings are); unscored: the names an ignore of ALL leaves out."""
     from catalint.gate import against_baseline
     from catalint.tdqs import mean_score, score
 

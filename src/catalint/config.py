@@ -323,8 +323,18 @@ class Settings:
         return [e for e in self.per_tool_ignores if not e.files or self._file_globs(e.files, rel, file, e.root)]
 
     def unscored(self, catalog: Catalog, names: Iterable[str]) -> set[str]:
-        """Which of names (tools of catalog, or of a baseline standing for it) a per-tool ignore of ALL covers
-        there: not linted, so left out of the scores."""
+        """Which of names (tools of catalog, or of a baseline standing for it) an ignore of ALL covers there, a
+        per-file one (every tool of the file: a file parked as in ruff, `"legacy/*" = ["ALL"]`) or a per-tool
+        one: not linted, so left out of the scores."""
+        parked = [e for e in self.per_file_ignores if any(r.upper() == "ALL" for r in e.rules)]
+        if parked:
+            rel, file = self.catalog_rel(catalog), (catalog.path if catalog.path != "-" else None)
+            covering = [e for e in parked if self._file_globs([e.pattern], rel, file, e.root)]
+            for e in covering:
+                e.used += 1  # leaving the file's tools out of the scores is a use: not a stale entry
+                e.matched = True
+            if covering:
+                return set(names)
         if not any(e.whole for e in self.per_tool_ignores):
             return set()
         index = ToolIgnoreIndex([e for e in self.tool_ignores(catalog) if e.whole])

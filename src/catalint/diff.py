@@ -272,7 +272,7 @@ class ToolState:
 
     result: ToolResult
     tokens: int
-    scored: bool = True  # False: a per-tool ignore of ALL covers it, and the mean leaves it out
+    scored: bool = True  # False: an ignore of ALL covers it, and the mean leaves it out
 
     @property
     def tool(self) -> Tool:

@@ -21,7 +21,7 @@ class ToolQuality:
     score: Score
     smells: Counter[str]
     tokens: Any = None  # tokens.ToolTokens, when counted
-    scored: bool = True  # False: a per-tool ignore of ALL covers it, and the file's scores leave it out
+    scored: bool = True  # False: an ignore of ALL covers it, and the file's scores leave it out
 
     @property
     def name(self) -> str:

@@ -89,7 +89,7 @@ def format_json_chunks(run: Run, statistics: bool = False) -> Iterator[str]:
             }
             if tq is not None:
                 entry.update(tq.as_dict())
-                if not tq.scored and not tr.findings:  # a per-tool ignore of ALL: not linted (CMP rules aside)
+                if not tq.scored and not tr.findings:  # an ignore of ALL: not linted (CMP rules aside)
                     entry["status"] = "ignored"
             tools.append(entry)
         sch = Counter(f.severity for tr in fr.tools for f in tr.findings if f.code.startswith("SCH-"))

@@ -34,7 +34,7 @@ def format_markdown(run: Run, statistics: bool = False) -> str:
         if q is not None and q.tools:
             tokens = f", {q.token_total:,} tokens" if q.token_total is not None else ""
             left = sum(not t.scored for t in q.tools)
-            out_of = f" ({left} left out by a per-tool ignore of ALL)" if left else ""
+            out_of = f" ({left} left out by an ignore of ALL)" if left else ""
             if q.min_score is None:
                 out.append(f"No tool scored{out_of}{tokens}.")
             else:

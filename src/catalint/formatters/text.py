@@ -79,7 +79,7 @@ def score_tables(run: Run) -> list[str]:
             lines.append(f"  {name:<{width}}  {score:>{wide}}  {mark:^5}  {tokens}  {smells}")
         left = [name for t, name in zip(q.tools, names, strict=True) if not t.scored]
         if left:
-            lines.append(f"  left out of the scores (a per-tool ignore of ALL): {', '.join(left)}")
+            lines.append(f"  left out of the scores (an ignore of ALL): {', '.join(left)}")
         if q.min_score is not None:
             total = q.token_total
             cost = ""
@@ -120,8 +120,8 @@ def explanations(run: Run) -> list[str]:
 def summary(run: Run) -> str:
     files = len(run.files)
     ignored = sum(not t.scored for fr in run.files if fr.quality is not None for t in fr.quality.tools)
-    # a tool a per-tool ignore of ALL covers is listed, not linted
-    apart = f" ({ignored} left out by a per-tool ignore of ALL)" if ignored else ""
+    # a tool an ignore of ALL covers is listed, not linted
+    apart = f" ({ignored} left out by an ignore of ALL)" if ignored else ""
     scope = f"{run.tool_count} tool{'s' * (run.tool_count != 1)}{apart} in {files} file{'s' * (files != 1)}"
     errors = f"; {len(run.errors)} file{'s' * (len(run.errors) != 1)} could not be read" if run.errors else ""
     scores = run.scores()
