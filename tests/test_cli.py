@@ -408,6 +408,14 @@ def test_stdin_filename_alone_reads_stdin(cli, catalog: Path) -> None:
     assert named.stderr == "error: --stdin-filename names standard input: give - among the paths to read it\n"
 
 
+@pytest.mark.parametrize("name", ["", "  "])
+def test_an_empty_stdin_filename_is_refused(cli, name: str) -> None:
+    # every finding would start ':35:5:', which no problem matcher reads
+    result = cli("lint", "--stdin-filename", name, "-", input=json.dumps({"tools": [WEATHER]}))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "error: --stdin-filename: give a file name, not an empty one\n"
+
+
 def test_bad_file_does_not_stop_the_others(cli, catalog: Path, tmp_path: Path) -> None:
     (tmp_path / "broken.json").write_text('{"tools": [\n  {"name": }\n]}')
     result = cli("lint", "broken.json", "tools.json")
@@ -442,6 +450,28 @@ def test_unknown_rule_is_exit_2(cli) -> None:
     result = cli("rule", "DESC-999")
     assert result.exit_code == 2
     assert "unknown rule 'DESC-999'" in result.stderr
+
+
+@pytest.mark.parametrize(("asked", "count"), [("DESC", 13), ("sch-00", 9), ("CAT-00", 5)])
+def test_a_rule_family_names_its_rules(cli, asked: str, count: int) -> None:
+    # it used to answer "did you mean 'DESC-013'?"
+    result = cli("rule", asked)
+    assert (result.exit_code, result.stdout) == (2, "")
+    family = [r.code for r in all_rules() if r.code.startswith(asked.upper())]
+    assert len(family) == count
+    assert result.stderr.startswith(f"error: {asked!r} names {count} rules, not one: {', '.join(family)} (")
+    assert "did you mean" not in result.stderr
+
+
+def test_rule_all_explains_every_rule(cli) -> None:
+    text = cli("rule", "--all").stdout
+    assert text == "\n".join(cli("rule", r.code).stdout for r in all_rules())
+    data = json.loads(cli("rule", "--all", "--output-format", "json").stdout)
+    assert [d["code"] for d in data] == [r.code for r in all_rules()]
+    assert data[0] == json.loads(cli("rule", all_rules()[0].code, "--output-format", "json").stdout)
+    for args, said in ((["--all", "DESC-001"], "not both"), ([], "give one rule CODE, or --all")):
+        result = cli("rule", *args)
+        assert result.exit_code == 2 and said in result.stderr
 
 
 @pytest.mark.parametrize(

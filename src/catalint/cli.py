@@ -658,6 +658,8 @@ def lint(
     live = None
     if paths.count("-") > 1 and not from_server:
         fail("error: '-' (standard input) can be given only once")
+    if not stdin_filename.strip():  # every finding would start ':35:5:', which no problem matcher reads
+        fail("error: --stdin-filename: give a file name, not an empty one")
     if stdin_filename != "-" and "-" not in paths:
         if paths or from_server or server_url:
             fail("error: --stdin-filename names standard input: give - among the paths to read it")
@@ -937,13 +939,24 @@ def rules_cmd(output_format: str) -> None:
 
 
 @main.command("rule")
-@click.argument("code")
+@click.argument("code", required=False)
+@click.option("--all", "every", is_flag=True, help="Explain every rule, in code order (as ruff's rule --all).")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def rule_cmd(code: str, output_format: str) -> None:
+def rule_cmd(code: str | None, every: bool, output_format: str) -> None:
     """Explain one rule (by code such as DESC-009, or by name); TDQS, GATE and TRACE explain those topics."""
     from catalint.docs import explain, rule_dict
-    from catalint.registry import get_rule
+    from catalint.registry import all_rules, get_rule, matches
 
+    if every == (code is not None):
+        fail("error: give one rule CODE, or --all" if not every else "error: give a rule CODE or --all, not both")
+    if every:
+        rules = all_rules()
+        if output_format == "json":
+            click.echo(json.dumps([rule_dict(r) for r in rules], indent=2))
+        else:
+            click.echo("\n".join(explain(r) for r in rules), nl=False)
+        return
+    assert code is not None
     topic = _topic(code)
     if topic is not None:
         out = json.dumps({"code": code.strip().upper(), "explanation": topic}, indent=2)
@@ -951,9 +964,14 @@ def rule_cmd(code: str, output_format: str) -> None:
         return
     r = get_rule(code)
     if r is None:
+        family = [rule.code for rule in all_rules() if code.strip() and matches(code.strip(), rule.code)]
+        if family:  # a prefix, as --select takes: DESC, SCH-00, ALL
+            shown = ", ".join(family) if len(family) <= 16 else f"{', '.join(family[:16])}, ..."
+            fail(
+                f"error: {code!r} names {len(family)} rules, not one: {shown} "
+                "('catalint rule CODE' explains one, 'catalint rule --all' every one)"
+            )
         from difflib import get_close_matches
-
-        from catalint.registry import all_rules
 
         words = {w.lower(): w for rule in all_rules() for w in (rule.code, rule.name)}
         words.update((w.replace("-", "_"), words[w]) for w in list(words))  # missing_description: missing-description
