@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -328,6 +330,49 @@ def test_an_extend_exclude_flag_adds_to_the_configs_and_reads_folder_globs_from_
     asked = ("--show-settings", "--output-format", "json", "--extend-exclude", "gen/*", "tools.json")
     settings = json.loads(cli("lint", *asked).stdout)
     assert settings["extend-exclude"] == ["vendor", (tmp_path / "sub" / "gen").resolve().as_posix() + "/*"]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_walk_skips_what_git_ignores_as_ruffs_respect_gitignore(cli, tmp_path: Path) -> None:
+    """A local `lint .` linted generated and vendored catalogs that CI, cloning the repository, never sees."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("dist/\n*.gen.json\n!keep.gen.json\n")
+    (tmp_path / ".git" / "info" / "exclude").write_text("private/\n")
+    for rel in ("dist/tools.json", "sub/local/tools.json", "sub/tools.json", "private/tools.json", "tools.json"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        write_catalog(tmp_path / rel, [TOOL])
+    (tmp_path / "sub" / ".gitignore").write_text("local/\n")
+    for name in ("a.gen.json", "keep.gen.json"):
+        write_catalog(tmp_path / name, [TOOL])
+
+    def shown(*args: str) -> list[str]:
+        result = cli("lint", "--show-files", "--output-format", "json", *args)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    everything = ["tools.json", "dist/tools.json", "private/tools.json", "sub/tools.json", "sub/local/tools.json"]
+    assert shown(".") == ["tools.json", "sub/tools.json"]
+    assert shown(".", "--include", "*.json") == ["keep.gen.json", "tools.json", "sub/tools.json"]
+    assert shown(".", "--no-respect-gitignore") == everything
+    assert shown("dist") == ["dist/tools.json"]  # a folder named on the command line is walked, as in ruff
+    assert shown("dist/tools.json", "sub") == ["dist/tools.json", "sub/tools.json"]  # a named file is linted
+    (tmp_path / "catalint.toml").write_text("respect-gitignore = false\n")
+    assert shown(".") == everything
+    settings = json.loads(cli("lint", "--show-settings", "--output-format", "json", "tools.json").stdout)
+    assert settings["respect-gitignore"] is False
+    assert shown(".", "--respect-gitignore") == ["tools.json", "sub/tools.json"]
+    (tmp_path / "catalint.toml").write_text('respect-gitignore = "yes"\n')
+    bad = cli("lint", ".")
+    assert bad.exit_code == 2 and "respect-gitignore must be true or false, not a string" in bad.stderr
+    (tmp_path / "catalint.toml").unlink()
+    # a folder whose every catalog git ignores says so, and how to lint them
+    result = cli("lint", "sub/local/..", "--include", "nothing.json")
+    assert "no catalog files found" in result.stdout and "git ignores" not in result.stdout
+    (tmp_path / "sub" / "tools.json").unlink()
+    result = cli("lint", "sub")
+    assert result.exit_code == 0
+    assert "sub: notice: no catalog files found (include: " in result.stdout
+    assert "; 1 file that git ignores matches (--no-respect-gitignore lints them)" in result.stdout
 
 
 def test_force_exclude_reads_an_exclude_flag_from_the_working_folder(cli, tmp_path: Path) -> None:

@@ -399,6 +399,11 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
     help="Globs skipped besides exclude (added to the config's extend-exclude; read from the working directory).",
 )
 @click.option(
+    "--respect-gitignore/--no-respect-gitignore",
+    default=None,
+    help="Skip what git ignores (.gitignore, .git/info/exclude) in directories (default: on, as in ruff).",
+)
+@click.option(
     "--force-exclude/--no-force-exclude",
     default=None,
     help="Skip files named on the command line that exclude covers too (the pre-commit hook sets it).",
@@ -521,6 +526,7 @@ def lint(
     exclude: tuple[str, ...],
     extend_exclude: tuple[str, ...],
     force_exclude: bool | None,
+    respect_gitignore: bool | None,
     output_format: str,
     output_file: str | None,
     reports: tuple[str, ...],
@@ -585,6 +591,8 @@ def lint(
         overrides["extend-exclude"] = list(extend_exclude)
     if force_exclude is not None:
         overrides["force-exclude"] = force_exclude
+    if respect_gitignore is not None:
+        overrides["respect-gitignore"] = respect_gitignore
     if severities:
         # 'DESC-001 = info' as typed: the code without the spaces (a config key with them is an error)
         overrides["severity"] = {code.strip(): level for code, level in _pairs(severities, "=", "--severity")}

@@ -147,6 +147,7 @@ class Settings:
     include: list[str] = field(default_factory=lambda: list(DEFAULT_INCLUDE))
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     force_exclude: bool = False  # exclude also files named on the command line (pre-commit names each one)
+    respect_gitignore: bool = True  # a directory argument's walk skips what git ignores, as in ruff
     # as in ruff, lists of their own, added up over the configs laid (an exclude, or --exclude, keeps them)
     extend_include: list[str] = field(default_factory=list)
     extend_exclude: list[str] = field(default_factory=list)
@@ -529,6 +530,7 @@ _KEYS = {
     "exclude",
     "extend-exclude",
     "force-exclude",
+    "respect-gitignore",
     "tool-token-budget",
     "catalog-token-budget",
     "gate",
@@ -664,12 +666,11 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
         settings.extend_include = [*settings.extend_include, *walk_globs("extend-include")]
     if "extend-exclude" in table:
         settings.extend_exclude = [*settings.extend_exclude, *walk_globs("extend-exclude")]
-    if "force-exclude" in table:
-        if not isinstance(table["force-exclude"], bool):
-            raise ConfigError(
-                f"{_named(where, 'force-exclude')} must be true or false, not {kind(table['force-exclude'])}"
-            )
-        settings.force_exclude = table["force-exclude"]
+    for key in ("force-exclude", "respect-gitignore"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ConfigError(f"{_named(where, key)} must be true or false, not {kind(table[key])}")
+            setattr(settings, key.replace("-", "_"), table[key])
     if "severity" in table:
         sev = table["severity"]
         if not isinstance(sev, dict):

@@ -42,8 +42,17 @@ def walk_catalogs(
             on_problem(str(exc.filename), LoadError(str(exc.filename), f"cannot list this folder: {what}"))
 
     below: dict[str, Settings] = {}  # each folder's settings, handed to its subfolders
+    ignored = None
+    if settings.respect_gitignore:
+        from catalint.gitignored import ignored_below
+
+        ignored = ignored_below(directory)
     for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
         base = Path(root)
+        if ignored:  # what git ignores, by the path from the directory argument (a folder's with a '/')
+            at = "" if root == str(directory) else base.relative_to(directory).as_posix() + "/"
+            dirs[:] = [d for d in dirs if f"{at}{d}/" not in ignored]
+            files = [name for name in files if at + name not in ignored]
         here = below.pop(root, settings)
         if settings_for_dir is not None and root != str(directory) and not CONFIG_NAMES_SET.isdisjoint(files):
             try:  # a config file here (a pyproject.toml may have no table: it says)
@@ -186,12 +195,28 @@ def no_catalogs_notice(
         globs = ", ".join([*settings.include, *settings.extend_include]) or "none"
     left = _documents(Path(directory), settings, settings_for_dir)
     hint = "name the files, or widen the globs with --include or the include setting"
-    if left:
+    hidden = [] if not settings.respect_gitignore else _git_ignored(Path(directory), settings, settings_for_dir)
+    if hidden:
+        files = "1 file that git ignores matches" if len(hidden) == 1 else f"{len(hidden)} files that git ignores match"
+        hint = f"{files} (--no-respect-gitignore lints them)"
+    elif left:
         kinds = sorted({Path(name).suffix for name in left})
         shown = " ".join(f"--include '*{k}'" for k in kinds)
         verb = "matches" if len(left) == 1 else "match"
         hint = f"{len(left)} JSON/YAML file{'s' * (len(left) != 1)} here {verb} none of them ({shown} lints them)"
     return f"{directory}: notice: no catalog files found (include: {globs}); {hint}"
+
+
+def _git_ignored(
+    directory: Path, settings: Settings, settings_for_dir: Callable[[Path], Settings] | None = None
+) -> list[str]:
+    """The catalog files below a directory that a walk finds only when it does not skip what git ignores."""
+
+    def blind(s: Settings) -> Settings:
+        return replace(s, respect_gitignore=False)
+
+    nested = (lambda folder: blind(settings_for_dir(folder))) if settings_for_dir is not None else None
+    return list(walk_catalogs(directory, blind(settings), settings_for_dir=nested))
 
 
 def _documents(

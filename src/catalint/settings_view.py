@@ -44,6 +44,7 @@ def describe(settings: Settings, file: str | None, flags: bool, folder: str = ".
         f"extend-include: {_strings(settings.extend_include)}",
         f"extend-exclude: {_strings(settings.extend_exclude)}",
         f"force-exclude: {'true' if settings.force_exclude else 'false'}",
+        f"respect-gitignore: {'true' if settings.respect_gitignore else 'false'}",
     ]
     here = settings.file_entries(file) if file is not None else []
     for entry in settings.per_file_ignores:
@@ -83,6 +84,7 @@ def describe_json(settings: Settings, file: str | None, flags: bool, folder: str
         "extend-include": settings.extend_include,
         "extend-exclude": settings.extend_exclude,
         "force-exclude": settings.force_exclude,
+        "respect-gitignore": settings.respect_gitignore,
         "file_rules": _file_codes(codes, settings.file_entries(file)) if file is not None else None,
         "per-file-ignores": [{"glob": i.pattern, "rules": i.rules, "in": i.source} for i in settings.per_file_ignores],
         "per-tool-ignores": [
