@@ -1108,6 +1108,12 @@ def test_desc012_near_miss_empty_object() -> None:
         "Query type: 'range' (default) or 'instant'. Instant queries return a single value.",
         'Query type: "profile" (flamegraph), "metrics" (time-series), or "both" (default). Use "both" always',
         "Sort direction. Must be 'asc' (oldest first) or 'desc' (newest first, default).",
+        # each value quoted after the words it names (mcp-server-git's git_branch), a space or none before it
+        "Whether to list local branches ('local'), remote branches ('remote') or all branches('all').",
+        'Open issues ("open"), closed ones ("closed"), or all ("all")',
+        # a label that ends in granularity, resolution or timeframe (dex-paprika's getPoolOHLCV)
+        "Interval granularity: 1m, 5m, 10m, 15m, 30m, 1h, 6h, 12h, 24h",
+        "Chart resolution: 1h, 4h or 1d",
     ],
 )
 def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
@@ -1165,6 +1171,12 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         "Sort order: newest first unless told otherwise.",
         "Status of the order (pending means unpaid, paid means settled).",
         "Operation type: replace the value, or add one.",
+        # a quoted value its own words do not hold is an example of a format, not the name of a choice
+        "Use the full name ('owner/repo') or the id ('123')",
+        "A branch name ('main') or a tag ('v1.0')",
+        "The repository ('owner/name'), or a URL",
+        # a list after a glossed one leaves it open, as an open set does
+        "Local branches ('local'), remote branches ('remote') or any other ref, etc.",
     ],
 )
 def test_desc013_near_misses(desc: str) -> None:

@@ -983,7 +983,7 @@ _ENUM_PROSE = LazyRegex(
 # 'remove'", "Recall status (ongoing, completed, terminated)", "State on execution error: NoData, OK".
 _LABEL_WORDS = (
     "type kind status state mode level scope category operation action direction order method strategy unit"
-    " frequency interval period priority severity"
+    " frequency interval period priority severity granularity resolution timeframe"
 ).split()
 _LABEL_HINT = LazyRegex("|".join(_LABEL_WORDS), re.IGNORECASE)
 _LABELLED = LazyRegex(
@@ -999,6 +999,25 @@ _BARE_LIST = LazyRegex(r"\s*[a-z][\w-]*(?:\s*,\s*[a-z][\w-]*)*,?\s+or\s+[a-z][\w
 
 def _bare_values(text: str) -> list[str]:
     return [w for w in re.split(r"\s*,\s*|\s+or\s+", text.strip().rstrip(".")) if w and w != "or"]
+
+
+# Each value quoted in brackets after the words it stands for, the last after "or": "local branches ('local'),
+# remote branches ('remote') or all branches ('all')". A value its words do not hold is an example of a
+# format, not a name for it ("the full name ('owner/repo') or the id ('123')").
+_GLOSS = r"[A-Za-z][\w-]*(?:[ \t]+[\w-]+){0,3}?[ \t]*\([ \t]*(['\"`])[\w-]+\1[ \t]*\)"
+_GLOSSED = LazyRegex(rf"{_GLOSS}(?:[ \t]*,[ \t]*{_GLOSS})*,?[ \t]+or[ \t]+{_GLOSS}")
+_GLOSSED_ITEM = LazyRegex(r"([A-Za-z][\w-]*(?:[ \t]+[\w-]+){0,3}?)[ \t]*\([ \t]*(['\"`])([\w-]+)\2[ \t]*\)")
+
+
+def _glossed_values(text: str) -> list[str] | None:
+    """The values of a list that names each one in its own words (see _GLOSSED), or None."""
+    if "(" not in text or " or " not in text:
+        return None
+    for found in _GLOSSED.finditer(text):
+        items = _GLOSSED_ITEM.findall(found.group())
+        if all(value.lower() in re.findall(r"[\w-]+", words.lower()) for words, _, value in items):
+            return [value for _, _, value in items]
+    return None
 
 
 # "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
@@ -1149,9 +1168,13 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     whose description spells out a closed set: "one of open, closed or pending",
     "must be 'asc' or 'desc'", "allowed values: json, csv", "Valid periods: "1d",
     "5d"", "One of the '=' or '!='", or a sentence that labels a kind of value
-    (type, kind, status, state, mode, level, scope, order, method, unit, ...)
-    and then only lists values: "Operation type: 'replace', 'add', 'remove'",
-    "Recall status (ongoing, completed, terminated)", or the argument's own name
+    (type, kind, status, state, mode, level, scope, order, method, unit,
+    interval, granularity, resolution, ...) and then only lists values: "Operation
+    type: 'replace', 'add', 'remove'", "Recall status (ongoing, completed,
+    terminated)", "Interval granularity: 1m, 5m, 1h", a list that quotes each
+    value after the words it stands for ("local branches ('local'), remote
+    branches ('remote') or all branches ('all')"; not "the full name
+    ('owner/repo') or the id ('123')", examples of a format), or the argument's own name
     as that label with a description that is only the values ("type": "comment
     or reminder"; not "owner": "username or organization", which names kinds of
     value). A quoted value may carry a short note in brackets: "Query type: 'range' (default) or 'instant'",
@@ -1168,7 +1191,9 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     several of them ("comma-separated", "can be combined": an `enum` would refuse
     "created,updated") or JSON holding them ("JSON string containing a list of
     ..."), or one that holds under a condition ("if ...", "for
-    source=nixos, one of: ...", "For databases, one of: ..."). The inverse of
+    source=nixos, one of: ...", "For databases, one of: ..."). A description
+    whose letters are mostly not ASCII ones (Chinese, Japanese, Cyrillic) is not
+    read: the wordings above are English. The inverse of
     DESC-007.
 
     **Why.** Values in prose are a suggestion the agent may misspell; an `enum` is
@@ -1189,8 +1214,9 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
             continue
         starts = _intro_positions(text)
         labels = _label_positions(text)
-        named = not starts and not labels  # then only the name can be the label; substring tests in C first
-        if named and (
+        glossed = _glossed_values(text)
+        named = not starts and not labels and not glossed  # then only the name can be the label
+        if named and (  # substring tests in C first
             " or " not in text
             or len(text) > 200
             or _NAME_LABELS.search(arg.name) is None
@@ -1200,7 +1226,7 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
         types = arg.types()
         if (types and "string" not in types) or _branch_has_enum(arg.schema) or not mostly_latin(text):
             continue
-        values = _spelled_out_values(text, starts, labels) or (_bare_values(text) if named else None)
+        values = _spelled_out_values(text, starts, labels) or glossed or (_bare_values(text) if named else None)
         if values and not _enum_elsewhere(tool, arg, values) and not _OPEN_SET.search(text):
             shown = ", ".join(values[:6]) + (", …" if len(values) > 6 else "")
             yield Hit(
