@@ -80,6 +80,7 @@ def test_clean_run_exit_0(cli, tmp_path: Path) -> None:
 
 def test_exit_zero(cli, catalog: Path) -> None:
     assert cli("lint", "--exit-zero", "tools.json").exit_code == 0
+    assert cli("lint", "-e", "tools.json").exit_code == 0  # ruff's short form
 
 
 def test_exit_zero_does_not_hide_input_errors(cli, tmp_path: Path) -> None:

@@ -451,7 +451,9 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
     help="Print the settings the first file would be linted with (its config file, rules, ignores, gate), and "
     "lint nothing.",
 )
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings reach the fail severity.")
+@click.option(
+    "-e", "--exit-zero", is_flag=True, help="Exit 0 even when findings reach the fail severity (as ruff's -e)."
+)
 @click.option(
     "--gate",
     "gates",
