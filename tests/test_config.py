@@ -189,6 +189,32 @@ def test_config_given_twice_is_an_error_and_isolated_reads_no_config(cli, tmp_pa
         assert "--isolated" in cli(command, "--help").stdout
 
 
+def test_a_walk_below_the_configs_folder_reads_its_globs_from_that_folder(cli, tmp_path: Path) -> None:
+    """As ruff reads them: `lint sub/deeper` skips sub's exclude = ["deeper/gen"] as `lint sub` and the hook
+    do (it read them from the directory argument, as sub/deeper/deeper/gen)."""
+    (tmp_path / "sub" / "deeper" / "gen").mkdir(parents=True)
+    (tmp_path / "sub" / "catalint.toml").write_text('exclude = ["deeper/gen"]\n')
+    write_catalog(tmp_path / "sub" / "deeper" / "tools.json", [TOOL])
+    write_catalog(tmp_path / "sub" / "deeper" / "gen" / "tools.json", [TOOL])
+    for where, arg, expected in (
+        (tmp_path, "sub", ["sub/deeper/tools.json"]),
+        (tmp_path, "sub/deeper", ["sub/deeper/tools.json"]),
+        (tmp_path / "sub", "deeper", ["deeper/tools.json"]),
+        (tmp_path / "sub" / "deeper", ".", ["tools.json"]),
+    ):
+        os.chdir(where)
+        assert cli("lint", "--show-files", arg).output.splitlines() == expected, (where, arg)
+    os.chdir(tmp_path)
+    hook = cli("lint", "--force-exclude", "--show-files", "sub/deeper/gen/tools.json", "sub/deeper/tools.json")
+    assert hook.stdout.splitlines() == ["sub/deeper/tools.json"]
+    # a --config kept elsewhere has no folder the walk is below: its globs are read from the directory argument
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "c.toml").write_text('exclude = ["gen/*"]\n')
+    assert cli("lint", "--config", "elsewhere/c.toml", "--show-files", "sub/deeper").output.splitlines() == [
+        "sub/deeper/tools.json"
+    ]
+
+
 def test_a_walk_takes_each_folders_include_and_exclude_from_its_own_config(cli, tmp_path: Path, monkeypatch) -> None:
     # as ruff does: `lint .`, `lint b` and `cd b && lint .` pick the same files in b
     (tmp_path / "catalint.toml").write_text('exclude = ["top-only"]\n')

@@ -59,10 +59,9 @@ def walk_catalogs(
                 here = settings_for_dir(base)
             except ConfigError:  # said when a catalog below it is linted; a folder of none is no error
                 pass
-        nested = here if here is not settings else None
-        rel_inc = _rel_root(base, directory, nested, "include")
-        rel_exc = _rel_root(base, directory, nested, "exclude")
-        rel_ext = _rel_root(base, directory, nested, "extend-exclude")  # a config's, never a flag's
+        rel_inc = _rel_root(base, directory, here, "include")
+        rel_exc = _rel_root(base, directory, here, "exclude")
+        rel_ext = _rel_root(base, directory, here, "extend-exclude")  # a config's, never a flag's
 
         # an extended config's globs with a folder are absolute (read from its own folder): the walked
         # folder's real path for them, once a folder
@@ -101,13 +100,14 @@ def _takes(name: str, globs: list[str], extended: list[str], rel: str, rel_ext: 
     )
 
 
-def _rel_root(base: Path, directory: Path, nested: Settings | None, which: str) -> str:
+def _rel_root(base: Path, directory: Path, here: Settings, which: str) -> str:
     """The path of a walked folder that which's globs (include or exclude) with a slash match, "" or ending in
-    "/": from the folder of nested's config file (one below the directory argument), else, or when a flag gave
-    them, from the directory argument."""
+    "/": from the folder of the config file in force there when the folder is below it (as ruff reads them:
+    `lint sub/deeper` and `lint sub` skip sub's `deeper/gen` alike), else, or when a flag gave them, from the
+    directory argument."""
     rel = base.relative_to(directory).as_posix()
-    if nested is not None and nested.path is not None and not nested.flag_globs.get(which):
-        from_config = os.path.relpath(os.path.realpath(base), os.path.realpath(nested.path.parent))
+    if here.path is not None and not here.flag_globs.get(which):
+        from_config = os.path.relpath(os.path.realpath(base), os.path.realpath(here.path.parent))
         if not from_config.startswith(".."):
             rel = Path(from_config).as_posix()
     return "" if rel == "." else rel + "/"
