@@ -205,14 +205,19 @@ def test_a_walk_below_the_configs_folder_reads_its_globs_from_that_folder(cli, t
         os.chdir(where)
         assert cli("lint", "--show-files", arg).output.splitlines() == expected, (where, arg)
     os.chdir(tmp_path)
+    both = ["sub/deeper/tools.json", "sub/deeper/gen/tools.json"]
     hook = cli("lint", "--force-exclude", "--show-files", "sub/deeper/gen/tools.json", "sub/deeper/tools.json")
     assert hook.stdout.splitlines() == ["sub/deeper/tools.json"]
-    # a --config kept elsewhere has no folder the walk is below: its globs are read from the directory argument
+    # a --config kept elsewhere (.github/): its globs are read from the working directory, as its per-file-ignores
+    # are, and as ruff reads a --config's
     (tmp_path / "elsewhere").mkdir()
-    (tmp_path / "elsewhere" / "c.toml").write_text('exclude = ["gen/*"]\n')
-    assert cli("lint", "--config", "elsewhere/c.toml", "--show-files", "sub/deeper").output.splitlines() == [
-        "sub/deeper/tools.json"
-    ]
+    for glob, expected in (("sub/deeper/gen/*", ["sub/deeper/tools.json"]), ("gen/*", both)):
+        (tmp_path / "elsewhere" / "c.toml").write_text(f'exclude = ["{glob}"]\n')
+        assert cli("lint", "--config", "elsewhere/c.toml", "--show-files", "sub/deeper").output.splitlines() == expected
+    os.chdir(tmp_path / "elsewhere")  # a walk below neither the config's folder nor this one: from its argument
+    (tmp_path / "elsewhere" / "c.toml").write_text('exclude = ["deeper/gen/*"]\n')
+    shown = cli("lint", "--config", "c.toml", "--show-files", "../sub").output.splitlines()
+    assert shown == ["../sub/deeper/tools.json"]
 
 
 def test_a_walk_takes_each_folders_include_and_exclude_from_its_own_config(cli, tmp_path: Path, monkeypatch) -> None:

@@ -102,14 +102,18 @@ def _takes(name: str, globs: list[str], extended: list[str], rel: str, rel_ext: 
 
 def _rel_root(base: Path, directory: Path, here: Settings, which: str) -> str:
     """The path of a walked folder that which's globs (include or exclude) with a slash match, "" or ending in
-    "/": from the folder of the config file in force there when the folder is below it (as ruff reads them:
-    `lint sub/deeper` and `lint sub` skip sub's `deeper/gen` alike), else, or when a flag gave them, from the
+    "/". A config's, as ruff reads them: from its folder when the walked folder is below it (`lint sub/deeper`
+    and `lint sub` skip sub's `deeper/gen` alike), else from the working directory (a `--config` kept in
+    .github/, as its per-file-ignores are read). A flag's, or when the folder is below neither: from the
     directory argument."""
     rel = base.relative_to(directory).as_posix()
     if here.path is not None and not here.flag_globs.get(which):
-        from_config = os.path.relpath(os.path.realpath(base), os.path.realpath(here.path.parent))
-        if not from_config.startswith(".."):
-            rel = Path(from_config).as_posix()
+        real = os.path.realpath(base)
+        for top in (here.path.parent, Path.cwd()):
+            below = Path(os.path.relpath(real, os.path.realpath(top)))
+            if below.parts[:1] != ("..",):
+                rel = below.as_posix()
+                break
     return "" if rel == "." else rel + "/"
 
 
