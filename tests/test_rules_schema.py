@@ -123,7 +123,18 @@ def test_sch001_near_miss_every_property_says_it_is_optional(said: str) -> None:
 
 @pytest.mark.parametrize(
     "said",
-    ["The optional filter to apply", "Make it optional or required", "Field selector; optionally a label", ""],
+    [
+        "The optional filter to apply",
+        "Make it optional or required",
+        "Field selector; optionally a label",
+        "",
+        # it says it may not be left out (found by a review)
+        "Required, not optional.",
+        "The city name (not optional).",
+        "Non-optional: the city name.",
+        "If not given, the request is rejected with an error.",
+        "The id; when not set the call fails.",
+    ],
 )
 def test_sch001_fires_when_a_description_does_not_say_its_argument_is_optional(said: str) -> None:
     props = {"owner": {"type": "string", "description": "Optional repository owner"}, "q": {"type": "string"}}

@@ -86,10 +86,22 @@ _SAID_OPTIONAL = re.compile(
 )
 
 
+# ... unless it also says it may not: "Required, not optional", "Non-optional: ...", or what leaving it out does is
+# a failure ("If not given, the request is rejected with an error", "when not set the call fails").
+_SAID_NEEDED = re.compile(r"\bnot\s+optional\b|\bnon-?optional\b|\bmandatory\b|^\W*required\b", re.IGNORECASE)
+_FAILS = re.compile(r"\berrors?\b|\bfail(?:s|ed)?\b|\breject(?:s|ed)?\b|\brequired\b", re.IGNORECASE)
+
+
 def _said_optional(schema: dict[str, Any]) -> bool:
-    """Whether a property's description says it may be left out."""
+    """Whether a property's description says it may be left out, and nothing that says it may not."""
     text = schema.get("description")
-    return isinstance(text, str) and _SAID_OPTIONAL.search(text) is not None
+    if not isinstance(text, str) or _SAID_NEEDED.search(text):
+        return False
+    for found in _SAID_OPTIONAL.finditer(text):
+        clause = text[found.end() : found.end() + 200].split(".")[0]  # what follows, to the end of the sentence
+        if not _FAILS.search(clause):
+            return True
+    return False
 
 
 def _requires_through_subschemas(node: Node, root: dict[str, Any]) -> bool:
