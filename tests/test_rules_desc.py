@@ -1204,6 +1204,25 @@ def test_desc013_the_arguments_name_as_the_label_of_a_bare_list(name: str, desc:
     assert bool(run("DESC-013", tool(inputSchema=schema(prop)))) is fires_
 
 
+def test_desc013_reads_a_glossed_list_a_short_sentence_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its search is quadratic in what it is given: 22 KB of "word word ('v'), " took 10 s read whole."""
+    import catalint.rules.desc as desc_rules
+
+    given: list[int] = []
+    real = desc_rules._GLOSSED
+
+    class Counting:
+        def finditer(self, text: str) -> Any:
+            given.append(len(text))
+            return real.finditer(text)
+
+    monkeypatch.setattr(desc_rules, "_GLOSSED", Counting())
+    hostile = "word word ('v'), " * 1300 + "or z ('z'). Sort by date ('date') or name ('name')."
+    (finding,) = run("DESC-013", tool(inputSchema=schema({"order": {"type": "string", "description": hostile}})))
+    assert "(date, name)" in finding.message  # the short sentence after it is still read
+    assert given and max(given) <= desc_rules._GLOSSED_SENTENCE
+
+
 def test_desc013_shows_glossed_values_without_their_notes() -> None:
     desc = "The direction: 'forward' (oldest first) or 'backward' (newest first, default)"
     (finding,) = run("DESC-013", tool(inputSchema=schema({"direction": {"type": "string", "description": desc}})))

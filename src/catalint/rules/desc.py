@@ -1009,15 +1009,25 @@ _GLOSSED = LazyRegex(rf"{_GLOSS}(?:[ \t]*,[ \t]*{_GLOSS})*,?[ \t]+or[ \t]+{_GLOS
 _GLOSSED_ITEM = LazyRegex(r"([A-Za-z][\w-]*(?:[ \t]+[\w-]+){0,3}?)[ \t]*\([ \t]*(['\"`])([\w-]+)\2[ \t]*\)")
 
 
+_GLOSSED_SENTENCE = 300  # characters: such a list is one sentence; the search is quadratic in what it is given
+
+
 def _glossed_values(text: str) -> list[str] | None:
-    """The values of a list that names each one in its own words (see _GLOSSED), or None."""
-    if "(" not in text or " or " not in text:
+    """The values of a list that names each one in its own words (see _GLOSSED), or None. Read a sentence (or
+    a line) at a time, those of at most _GLOSSED_SENTENCE characters: 22 KB of "word ('v'), " took 10 s whole."""
+    if " or " not in text or ("('" not in text and '("' not in text and "(`" not in text):
         return None
-    for found in _GLOSSED.finditer(text):
-        items = _GLOSSED_ITEM.findall(found.group())
-        if all(value.lower() in re.findall(r"[\w-]+", words.lower()) for words, _, value in items):
-            return [value for _, _, value in items]
+    for sentence in _SENTENCES.split(text):
+        if len(sentence) > _GLOSSED_SENTENCE or " or " not in sentence:
+            continue
+        for found in _GLOSSED.finditer(sentence):
+            items = _GLOSSED_ITEM.findall(found.group())
+            if all(value.lower() in re.findall(r"[\w-]+", words.lower()) for words, _, value in items):
+                return [value for _, _, value in items]
     return None
+
+
+_SENTENCES = LazyRegex(r"(?<=[.;!?])\s+|\n")
 
 
 # "Options are:" followed by a bulleted line per value: "- 'add' - adds ...".
