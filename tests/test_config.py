@@ -214,10 +214,16 @@ def test_a_walk_below_the_configs_folder_reads_its_globs_from_that_folder(cli, t
     for glob, expected in (("sub/deeper/gen/*", ["sub/deeper/tools.json"]), ("gen/*", both)):
         (tmp_path / "elsewhere" / "c.toml").write_text(f'exclude = ["{glob}"]\n')
         assert cli("lint", "--config", "elsewhere/c.toml", "--show-files", "sub/deeper").output.splitlines() == expected
-    os.chdir(tmp_path / "elsewhere")  # a walk below neither the config's folder nor this one: from its argument
+    os.chdir(tmp_path / "elsewhere")  # a folder outside the working directory: its globs (there) take none of it
     (tmp_path / "elsewhere" / "c.toml").write_text('exclude = ["deeper/gen/*"]\n')
     shown = cli("lint", "--config", "c.toml", "--show-files", "../sub").output.splitlines()
-    assert shown == ["../sub/deeper/tools.json"]
+    assert shown == ["../sub/deeper/tools.json", "../sub/deeper/gen/tools.json"]
+    # nor those of the working directory's config, taken for a folder with none above it (as the hook's would)
+    (tmp_path / "elsewhere" / "catalint.toml").write_text('extend-exclude = ["gen/*"]\n')
+    (tmp_path / "sub" / "catalint.toml").unlink()
+    assert cli("lint", "--show-files", "../sub").output.splitlines() == shown
+    named = cli("lint", "--force-exclude", "--show-files", "../sub/deeper/tools.json", "../sub/deeper/gen/tools.json")
+    assert named.output.splitlines() == shown
 
 
 def test_a_walk_takes_each_folders_include_and_exclude_from_its_own_config(cli, tmp_path: Path, monkeypatch) -> None:
@@ -353,6 +359,7 @@ def test_an_extend_exclude_flag_adds_to_the_configs_and_reads_folder_globs_from_
     assert shown(".", "--extend-exclude", "sub/gen") == ["tools.json", "sub/tools.json"]
     assert shown("sub", "--extend-exclude", "sub/gen") == ["sub/tools.json"]
     assert shown(".", "--extend-exclude", "gen", "--extend-exclude", "sub/tools.json") == ["tools.json"]
+    assert shown(".", "--extend-exclude", str(tmp_path / "sub" / "gen")) == ["tools.json", "sub/tools.json"]  # typed
     os.chdir(tmp_path / "sub")  # typed here, gen is this folder's gen
     assert shown(".", "--extend-exclude", "./gen/") == ["tools.json"]
     assert shown("..", "--extend-exclude", "sub/gen") == ["../tools.json", "../sub/tools.json", "../sub/gen/tools.json"]
@@ -396,14 +403,15 @@ def test_a_walk_skips_what_git_ignores_as_ruffs_respect_gitignore(cli, tmp_path:
     bad = cli("lint", ".")
     assert bad.exit_code == 2 and "respect-gitignore must be true or false, not a string" in bad.stderr
     (tmp_path / "catalint.toml").unlink()
-    # a folder whose every catalog git ignores says so, and how to lint them
-    result = cli("lint", "sub/local/..", "--include", "nothing.json")
-    assert "no catalog files found" in result.stdout and "git ignores" not in result.stdout
+    # a folder where nothing is found says what git ignores there is not walked, without walking it to count
     (tmp_path / "sub" / "tools.json").unlink()
     result = cli("lint", "sub")
     assert result.exit_code == 0
     assert "sub: notice: no catalog files found (include: " in result.stdout
-    assert "; 1 file that git ignores matches (--no-respect-gitignore lints them)" in result.stdout
+    assert "; git ignores 1 path here, not walked (--no-respect-gitignore walks them)" in result.stdout
+    result = cli("lint", "private")  # named, it is walked; nothing below it is ignored
+    assert result.exit_code == 1 and "git ignores" not in result.stdout
+    assert "git ignores" not in cli("lint", "sub", "--no-respect-gitignore").stdout
 
 
 def test_force_exclude_reads_an_exclude_flag_from_the_working_folder(cli, tmp_path: Path) -> None:

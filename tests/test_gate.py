@@ -766,6 +766,11 @@ def test_a_file_parked_with_a_per_file_ignore_of_all_leaves_the_gate_too(cli, we
         assert "gate [FAIL] min_score 0.20 < 0.50" in rows(cli("lint", ".").stdout)
     flag = cli("lint", ".", "--isolated", "--per-file-ignores", "legacy/*:ALL")
     assert flag.exit_code == 0 and "gate [PASS] min_score n/a (>= 0.50)" in rows(flag.stdout)
+    # a per-tool ignore of ALL for a tool of the parked file still counts as used there (pre-commit passes
+    # only that file): it was told "remove it"
+    both = ["--per-file-ignores", "legacy/*:ALL", "--per-tool-ignores", "get_alerts:ALL"]
+    parked = cli("lint", "legacy/old.tools.json", "--isolated", *both)
+    assert parked.exit_code == 0 and "notice" not in parked.stdout, parked.stdout
 
 
 def test_a_file_whose_tools_are_all_left_out_has_no_scores(cli, weather: Path) -> None:

@@ -165,6 +165,7 @@ class Settings:
     gate_enabled: bool = True
     targets: list[str] = field(default_factory=list)  # client profiles (--target): their CMP rules are on
     extends: list[Path] = field(default_factory=list)  # the config files under path's, by its extend: nearest first
+    explicit: bool = False  # given with --config: its globs are read from the working directory, as in ruff
     _resolved_root: Path | None = field(default=None, init=False, repr=False, compare=False)
     _file_key: tuple[str, str | None] | None = field(default=None, init=False, repr=False, compare=False)
     _file_entries: list[FileIgnore] = field(default_factory=list, init=False, repr=False, compare=False)
@@ -214,7 +215,13 @@ class Settings:
 
     @property
     def root(self) -> Path:
-        return self.path.parent if self.path else Path.cwd()
+        """Where the config's own globs are read from: its folder; for a --config, and for the built-in
+        defaults, the working directory (ruff reads a --config's paths from there)."""
+        return self.path.parent if self.path and not self.explicit else Path.cwd()
+
+    def folder_rel(self, folder: str) -> str:
+        """A walked folder's path for the config's own globs: from root, as a file's is (see relative)."""
+        return _relative(folder, self.root.resolve())
 
     def enabled_codes(self) -> list[str]:
         return list(_enabled_codes(tuple(self._layers()), tuple(self.targets)))
@@ -327,23 +334,22 @@ class Settings:
         """Which of names (tools of catalog, or of a baseline standing for it) an ignore of ALL covers there, a
         per-file one (every tool of the file: a file parked as in ruff, `"legacy/*" = ["ALL"]`) or a per-tool
         one: not linted, so left out of the scores."""
+        names = list(dict.fromkeys(names))
+        out = set()
+        if any(e.whole for e in self.per_tool_ignores):
+            index = ToolIgnoreIndex([e for e in self.tool_ignores(catalog) if e.whole])
+            for name in names:
+                for e in index.of(name):
+                    e.used += 1  # leaving a tool out of the scores is a use: not a stale entry
+                    out.add(name)
         parked = [e for e in self.per_file_ignores if any(r.upper() == "ALL" for r in e.rules)]
         if parked:
             rel, file = self.catalog_rel(catalog), (catalog.path if catalog.path != "-" else None)
-            covering = [e for e in parked if self._file_globs([e.pattern], rel, file, e.root)]
-            for e in covering:
-                e.used += 1  # leaving the file's tools out of the scores is a use: not a stale entry
-                e.matched = True
-            if covering:
-                return set(names)
-        if not any(e.whole for e in self.per_tool_ignores):
-            return set()
-        index = ToolIgnoreIndex([e for e in self.tool_ignores(catalog) if e.whole])
-        out = set()
-        for name in dict.fromkeys(names):
-            for e in index.of(name):
-                e.used += 1  # leaving a tool out of the scores is a use: not a stale entry
-                out.add(name)
+            for e in parked:
+                if self._file_globs([e.pattern], rel, file, e.root):
+                    e.used += 1  # leaving the file's tools out of the scores is a use: not a stale entry
+                    e.matched = True
+                    out.update(names)
         return out
 
 
@@ -650,9 +656,12 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
         globs = _strings(table[key], _named(where, key))
         if root is None or (where == COMMAND_LINE and not key.startswith("extend-")):
             return globs  # a config's own, or --include/--exclude's: read from the directory argument, as ever
-        # an extended file's, or --extend-exclude's: from that file's folder, or where the flag was typed
-        # "/legacy" names the folder's own legacy, as in a .gitignore
-        return [_anchor(g.lstrip("/"), root) if _has_folder(g) and not _any_depth(g) else g for g in globs]
+        # an extended file's, or --extend-exclude's: from that file's folder, or where the flag was typed; in a
+        # file "/legacy" names the folder's own legacy, as in a .gitignore, on the command line the path typed
+        typed = where == COMMAND_LINE
+        return [
+            _anchor(g if typed else g.lstrip("/"), root) if _has_folder(g) and not _any_depth(g) else g for g in globs
+        ]
 
     if "include" in table:
         settings.include = walk_globs("include")
@@ -1054,6 +1063,7 @@ class SettingsResolver:
     def _settings(self, config: Path | None) -> Settings:
         if config not in self._by_config:
             settings = load_settings(config)
+            settings.explicit = config is not None and config == self.explicit
             apply_table(settings, self.overrides, COMMAND_LINE)
             self._by_config[config] = settings
         return self._by_config[config]

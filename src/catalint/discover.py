@@ -42,19 +42,23 @@ def walk_catalogs(
             on_problem(str(exc.filename), LoadError(str(exc.filename), f"cannot list this folder: {what}"))
 
     below: dict[str, Settings] = {}  # each folder's settings, handed to its subfolders
-    ignored = None
+    ignored: set[str] | None = None  # what git ignores, by the path from the directory argument (a folder's with '/')
     if settings.respect_gitignore:
         from catalint.gitignored import ignored_below
 
-        ignored = ignored_below(directory)
+        ignored = set(ignored_below(str(directory)) or ())
     for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
         base = Path(root)
-        if ignored:  # what git ignores, by the path from the directory argument (a folder's with a '/')
+        has_config = not CONFIG_NAMES_SET.isdisjoint(files)  # one git ignores still applies, as in ruff
+        if ignored is not None:
             at = "" if root == str(directory) else base.relative_to(directory).as_posix() + "/"
-            dirs[:] = [d for d in dirs if f"{at}{d}/" not in ignored]
-            files = [name for name in files if at + name not in ignored]
+            if at and ".git" in dirs + files:  # a repository of its own: git, asked from above, does not look in
+                ignored.update(at + path for path in ignored_below(root) or ())
+            if ignored:
+                dirs[:] = [d for d in dirs if f"{at}{d}/" not in ignored]
+                files = [name for name in files if at + name not in ignored]
         here = below.pop(root, settings)
-        if settings_for_dir is not None and root != str(directory) and not CONFIG_NAMES_SET.isdisjoint(files):
+        if settings_for_dir is not None and root != str(directory) and has_config:
             try:  # a config file here (a pyproject.toml may have no table: it says)
                 here = settings_for_dir(base)
             except ConfigError:  # said when a catalog below it is linted; a folder of none is no error
@@ -102,18 +106,13 @@ def _takes(name: str, globs: list[str], extended: list[str], rel: str, rel_ext: 
 
 def _rel_root(base: Path, directory: Path, here: Settings, which: str) -> str:
     """The path of a walked folder that which's globs (include or exclude) with a slash match, "" or ending in
-    "/". A config's, as ruff reads them: from its folder when the walked folder is below it (`lint sub/deeper`
-    and `lint sub` skip sub's `deeper/gen` alike), else from the working directory (a `--config` kept in
-    .github/, as its per-file-ignores are read). A flag's, or when the folder is below neither: from the
-    directory argument."""
-    rel = base.relative_to(directory).as_posix()
+    "/". A config's own, as ruff reads them and as its per-file-ignores are read: from its folder (`lint
+    sub/deeper` and `lint sub` skip sub's `deeper/gen` alike; a folder outside it by its whole path), a
+    --config's from the working directory. A flag's, or the built-in defaults': from the directory argument."""
     if here.path is not None and not here.flag_globs.get(which):
-        real = os.path.realpath(base)
-        for top in (here.path.parent, Path.cwd()):
-            below = Path(os.path.relpath(real, os.path.realpath(top)))
-            if below.parts[:1] != ("..",):
-                rel = below.as_posix()
-                break
+        rel = here.folder_rel(str(base))
+    else:
+        rel = base.relative_to(directory).as_posix()
     return "" if rel == "." else rel + "/"
 
 
@@ -199,28 +198,19 @@ def no_catalogs_notice(
         globs = ", ".join([*settings.include, *settings.extend_include]) or "none"
     left = _documents(Path(directory), settings, settings_for_dir)
     hint = "name the files, or widen the globs with --include or the include setting"
-    hidden = [] if not settings.respect_gitignore else _git_ignored(Path(directory), settings, settings_for_dir)
-    if hidden:
-        files = "1 file that git ignores matches" if len(hidden) == 1 else f"{len(hidden)} files that git ignores match"
-        hint = f"{files} (--no-respect-gitignore lints them)"
-    elif left:
+    if left:
         kinds = sorted({Path(name).suffix for name in left})
         shown = " ".join(f"--include '*{k}'" for k in kinds)
         verb = "matches" if len(left) == 1 else "match"
         hint = f"{len(left)} JSON/YAML file{'s' * (len(left) != 1)} here {verb} none of them ({shown} lints them)"
+    if settings.respect_gitignore:  # what git ignores is not walked: say so, without walking it to count
+        from catalint.gitignored import ignored_below
+
+        hidden = len(ignored_below(directory) or ())
+        if hidden:
+            paths = "1 path" if hidden == 1 else f"{hidden} paths"
+            hint += f"; git ignores {paths} here, not walked (--no-respect-gitignore walks them)"
     return f"{directory}: notice: no catalog files found (include: {globs}); {hint}"
-
-
-def _git_ignored(
-    directory: Path, settings: Settings, settings_for_dir: Callable[[Path], Settings] | None = None
-) -> list[str]:
-    """The catalog files below a directory that a walk finds only when it does not skip what git ignores."""
-
-    def blind(s: Settings) -> Settings:
-        return replace(s, respect_gitignore=False)
-
-    nested = (lambda folder: blind(settings_for_dir(folder))) if settings_for_dir is not None else None
-    return list(walk_catalogs(directory, blind(settings), settings_for_dir=nested))
 
 
 def _documents(

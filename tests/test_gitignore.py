@@ -1,0 +1,94 @@
+"""respect-gitignore: what a directory walk skips because git ignores it, asked of git in a way a pull request's
+content cannot steer (a review found the first version ran a command a committed folder chose)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import write_catalog as write_one
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+TOOL = {"name": "get_time", "description": "Get the current time. Returns an ISO 8601 string.", "inputSchema": {}}
+
+
+def write_catalog(path: Path, tools: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_one(path, tools)
+
+
+def git(*args: str, cwd: Path) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def shown(cli, *args: str) -> list[str]:
+    result = cli("lint", "--show-files", "--output-format", "json", *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_a_committed_folder_laid_out_as_a_bare_repository_runs_nothing(cli, tmp_path: Path) -> None:
+    """git takes such a folder for a repository and obeys its config: core.fsmonitor names a command that
+    `git ls-files` ran, from a plain clone of the pull request."""
+    marker = tmp_path / "ran"
+    git("init", "-q", str(tmp_path / "repo"), cwd=tmp_path)
+    payload = tmp_path / "repo" / "payload"
+    for part in ("objects", "refs"):
+        (payload / part).mkdir(parents=True)
+        (payload / part / ".keep").write_text("")
+    (payload / "HEAD").write_text("ref: refs/heads/main\n")
+    (payload / "config").write_text(
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n"
+        f'\tfsmonitor = "touch {marker}; false"\n'
+    )
+    write_catalog(payload / "tools.json", [TOOL])
+    os.chdir(tmp_path / "repo")
+    assert shown(cli, "payload") == ["payload/tools.json"]
+    assert not marker.exists()
+    # nor does the repository's own config (a developer's clone, a runner's) run one for a walk
+    git("config", "core.fsmonitor", f"touch {marker}; false", cwd=tmp_path / "repo")
+    assert shown(cli, ".") == ["payload/tools.json"]
+    assert not marker.exists()
+
+
+def test_git_dir_in_the_environment_does_not_move_the_top_of_the_work_tree(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a hook's GIT_DIR made the walked folder the top of the work tree: the root's .gitignore was passed over
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    (tmp_path / ".gitignore").write_text("dist/\n")
+    for rel in ("sub/tools.json", "sub/dist/tools.json"):
+        write_catalog(tmp_path / rel, [TOOL])
+    assert shown(cli, "sub") == ["sub/tools.json"]
+    for value in (str(tmp_path / ".git"), ".git"):
+        monkeypatch.setenv("GIT_DIR", value)
+        assert shown(cli, "sub") == ["sub/tools.json"]
+
+
+def test_a_config_file_git_ignores_still_applies(cli, tmp_path: Path) -> None:
+    # as in ruff: `lint .` passed over sub's ignored catalint.toml, which `lint sub` read
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    (tmp_path / ".gitignore").write_text("catalint.toml\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "catalint.toml").write_text('exclude = ["gen"]\n')
+    for rel in ("sub/tools.json", "sub/gen/tools.json"):
+        write_catalog(tmp_path / rel, [TOOL])
+    assert shown(cli, ".") == shown(cli, "sub") == ["sub/tools.json"]
+
+
+def test_a_repository_nested_below_the_walk_has_its_own_gitignore_read(cli, tmp_path: Path) -> None:
+    # git, asked from above, does not look inside another repository: inner/dist was linted from the top only
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    git("init", "-q", str(tmp_path / "inner"), cwd=tmp_path)
+    (tmp_path / "inner" / ".gitignore").write_text("dist/\n")
+    for rel in ("tools.json", "inner/tools.json", "inner/dist/tools.json"):
+        write_catalog(tmp_path / rel, [TOOL])
+    assert shown(cli, ".") == ["tools.json", "inner/tools.json"]
+    assert shown(cli, "inner") == ["inner/tools.json"]
+    assert shown(cli, ".", "--no-respect-gitignore") == ["tools.json", "inner/tools.json", "inner/dist/tools.json"]
