@@ -21,7 +21,7 @@ from catalint.text import one_line
 from conftest import write, write_catalog
 
 # What a stranger's pull request can put in a file name or a catalog string.
-EVIL = "x\n::error file=x::pwned\x1b[31m\r::add-mask::y\u202e##[warning]z\x85\u2028"
+EVIL = "x\n::error file=x::pwned\x1b[31m\r::add-mask::y\u202e##[warning]z\x85\u2028##vso[task.setvariable variable=v]1"
 EVIL_INLINE = "::error::y\x1b[31m\u202e##[warning]z"  # no line break: a gate check can name it
 EVIL_FILE = "a\n::error file=x::pwned\x1b[31m\x1b]0;t\x07\u202e\r.tools.json"  # no '/' and no NUL: a legal file name
 RUNNER_LINE_BREAKS = re.compile("\r\n|\r|\n")  # how GitHub's runner reads lines (StreamReader.ReadLine)
@@ -39,6 +39,7 @@ def assert_clean(text: str, github: bool = False) -> None:
             continue
         assert not stripped.startswith("::"), f"a line opens a workflow command: {line!r}"
         assert "##[" not in line, f"a legacy workflow command: {line!r}"
+        assert "##vso[" not in line, f"an Azure Pipelines logging command: {line!r}"
 
 
 def assert_result_clean(result: Result, github: bool = False) -> None:
@@ -70,7 +71,11 @@ def test_one_line_leaves_ordinary_text_alone_and_escapes_the_rest() -> None:
     assert one_line(" \u00a0\t::warning::x") == " \u00a0\\t::warning::x"  # the tab is escaped: no longer white
     assert one_line("  ::warning::x") == "  \\x3a:warning::x"
     assert one_line("say ##[error]x") == "say #\\x23[error]x"
-    for hostile in (EVIL, EVIL_FILE, "::x", " ::x", "##[##["):
+    # the Azure Pipelines agent runs the first ##vso[ anywhere in a line (case-sensitive)
+    assert one_line("a ##vso[task.setvariable variable=x]y") == "a #\\x23vso[task.setvariable variable=x]y"
+    assert one_line("###vso[##[") == "##\\x23vso[#\\x23["
+    assert one_line("##VSO[ and # #vso[") == "##VSO[ and # #vso["
+    for hostile in (EVIL, EVIL_FILE, "::x", " ::x", "##[##[", "##vso[##vso[", "###vso["):
         assert one_line(one_line(hostile)) == one_line(hostile)  # its own escape
         assert_clean(one_line(hostile))
 

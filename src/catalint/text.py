@@ -270,19 +270,31 @@ _UNPRINTABLE.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
 _UNPRINTABLE.update(
     {c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 )
-_LEGACY_COMMAND = "##["  # the runner reads a workflow command written ##[error]... anywhere in a line
+# Log commands read anywhere in a line: GitHub's runner reads ##[error]..., the Azure Pipelines agent the first
+# ##vso[...] (case-sensitive); the second '#' of either is written \x23.
+_COMMAND_OPENERS = (("##[", "#\\x23["), ("##vso[", "#\\x23vso["))
+
+
+def inline(text: str) -> str:
+    """Untrusted text made safe to print inside a line (not at its start; see one_line). Controls (C0, C1, DEL),
+    line separators and bidirectional controls are written as escapes (\\n, \\x1b, \\u202e): the text cannot
+    end the line, act on a terminal or reorder what is around it. Nor can it open a log command that a CI system
+    reads anywhere in a line: '##[' (GitHub) becomes #\\x23[, '##vso[' (Azure Pipelines) #\\x23vso[. Escaping
+    twice changes nothing."""
+    if not text.isprintable():
+        text = text.translate(_UNPRINTABLE)
+    if "##" in text:
+        for opener, escaped in _COMMAND_OPENERS:
+            text = text.replace(opener, escaped)
+    return text
 
 
 def one_line(text: str) -> str:
     """Untrusted text (a file or tool name, a message quoting a catalog) made safe to print as, or in, one line of
-    a report or a log. Controls (C0, C1, DEL), line separators and bidirectional controls are written as escapes
-    (\\n, \\x1b, \\u202e): the text cannot start a line, act on a terminal or reorder what is around it. Nor can
-    it open a GitHub workflow command: a leading '::' (the runner skips white space first) becomes \\x3a:, and
-    '##[' (read anywhere in a line) becomes #\\x23[. Other text is unchanged; escaping twice changes nothing."""
-    if not text.isprintable():
-        text = text.translate(_UNPRINTABLE)
-    if _LEGACY_COMMAND in text:
-        text = text.replace(_LEGACY_COMMAND, "#\\x23[")
+    a report or a log: inline(text), and it cannot open a GitHub workflow command at the start of a line either: a
+    leading '::' (the runner skips white space first) becomes \\x3a:. Other text is unchanged; escaping twice
+    changes nothing."""
+    text = inline(text)
     if text[:1] == ":" or text[:1].isspace():
         start = len(text) - len(text.lstrip())
         if text.startswith("::", start):
