@@ -472,3 +472,69 @@ def test_github_notice_says_notice_once_and_one_check_is_singular(cli, catalog: 
     assert notices and not any("::notice: " in line or "catalint::notice:" in line for line in notices)
     text = cli("lint", str(catalog), "--gate", "min_score>=1", "--no-gate", "--exit-zero")
     assert "gate failed (1 of 1 check)" in text.stdout
+
+
+# ---------------------------------------------------------------- the names
+
+
+def test_the_cli_offers_every_format_and_start_up_imports_none_of_the_lazy_ones() -> None:
+    import subprocess
+    import sys
+
+    from catalint import cli, formatters
+
+    assert cli.OUTPUT_FORMATS == formatters.NAMES  # the --output-format choices, --report's and the env's
+    code = (
+        "import sys; from click.testing import CliRunner; from catalint.cli import main; "
+        "CliRunner().invoke(main, ['lint', sys.argv[1]]); "
+        "print(sorted(m for m in sys.modules if m.startswith('catalint.formatters.')))"
+    )
+    catalog = ROOT / "examples" / "weather.tools.json"
+    out = subprocess.run([sys.executable, "-c", code, str(catalog)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['catalint.formatters.json_format', 'catalint.formatters.text']", out.stderr
+
+
+# A tool name and a file name with what could act on a log or break a line: a line break, a workflow command,
+# both CI systems' in-line openers, quotes, a backslash; a file name with spaces and colons.
+HOSTILE = 'q"uote\\back\n::error::pwned\r##vso[task.setvariable variable=v;]1 ##[warning]w; a]b %0A 50%'
+HOSTILE_FILE = "my tools: v1.tools.json"
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    return write_catalog(tmp_path / HOSTILE_FILE, [{**BAD, "name": HOSTILE}, GOOD])
+
+
+# ---------------------------------------------------------------- json-lines
+
+
+def test_json_lines_is_the_json_findings_one_a_line_and_nothing_else(cli, catalog: Path, tmp_path: Path) -> None:
+    findings = json.loads(cli("lint", "--output-format", "json", str(catalog)).stdout)["findings"]
+    result = cli("lint", "--output-format", "json-lines", str(catalog))
+    assert result.exit_code == 1 and result.stdout.endswith("}\n")
+    assert [json.loads(line) for line in result.stdout.splitlines()] == findings and len(findings) > 2
+    write_catalog(tmp_path / "clean.json", [GOOD])
+    assert cli("lint", "--output-format", "json-lines", "clean.json").stdout == ""  # no finding, no line
+    # --statistics shapes the text and json reports only (as for sarif, junit...): the lines are still the findings
+    assert cli("lint", "--output-format", "json-lines", "--statistics", str(catalog)).stdout == result.stdout
+    cli("lint", str(catalog), "--report", f"json-lines:{tmp_path / 'r.jsonl'}")
+    assert (tmp_path / "r.jsonl").read_text(encoding="utf-8") == result.stdout
+
+
+def test_json_lines_keep_hostile_strings_whole_on_one_line(cli, hostile: Path) -> None:
+    out = cli("lint", "--output-format", "json-lines", hostile.name).stdout
+    lines = out.split("\n")[:-1]
+    assert len(lines) == len(out.splitlines())  # no other line break (U+2028, U+0085) for a reader of lines
+    rows = [json.loads(line) for line in lines]
+    assert {r["tool"] for r in rows} >= {HOSTILE} and {r["file"] for r in rows} == {HOSTILE_FILE}
+    assert "##vso[" not in out and "##[" not in out and "\r" not in out  # \u0023 decodes to '#'
+
+
+def test_json_lines_escape_what_json_leaves_raw_and_decode_to_the_same() -> None:
+    from catalint.formatters.json_lines import safe_line
+
+    for text in ["a\u2028b\u0085c\u202ed\x7f", "##vso[x]##[y]###vso[", "plain", ""]:
+        line = json.dumps({"s": text}, ensure_ascii=False)
+        safe = safe_line(line)
+        assert json.loads(safe) == {"s": text} and safe.isprintable()
+        assert "##vso[" not in safe and "##[" not in safe

@@ -14,6 +14,7 @@ LAZY = {  # formats for CI, imported only when asked for
     "sarif": ("catalint.formatters.sarif", "format_sarif"),
     "markdown": ("catalint.formatters.markdown", "format_markdown"),
     "junit": ("catalint.formatters.junit", "format_junit"),
+    "json-lines": ("catalint.formatters.json_lines", "format_json_lines"),
 }
 NAMES = [*FORMATS, *LAZY]
 
