@@ -538,3 +538,66 @@ def test_json_lines_escape_what_json_leaves_raw_and_decode_to_the_same() -> None
         safe = safe_line(line)
         assert json.loads(safe) == {"s": text} and safe.isprintable()
         assert "##vso[" not in safe and "##[" not in safe
+
+
+# ---------------------------------------------------------------- gitlab
+
+
+def _gitlab(cli, *args: str) -> list[dict]:
+    result = cli("lint", "--output-format", "gitlab", *args)
+    assert result.exit_code in (0, 1, 2), result.output
+    return json.loads(result.stdout)
+
+
+def test_gitlab_code_quality_issues_carry_the_fields_gitlab_reads(cli, catalog: Path, monkeypatch) -> None:
+    findings = json.loads(cli("lint", "--output-format", "json", str(catalog)).stdout)["findings"]
+    issues = _gitlab(cli, str(catalog))
+    assert len(issues) == len(findings) > 2
+    for issue, f in zip(issues, findings, strict=True):
+        assert set(issue) == {"description", "check_name", "fingerprint", "severity", "location"}
+        assert issue["check_name"] == f["code"] and issue["description"] == f"{f['code']} {f['tool']}: {f['message']}"
+        assert issue["severity"] == {"critical": "critical", "warning": "minor", "info": "info"}[f["severity"]]
+        assert issue["location"] == {"path": "tools.json", "lines": {"begin": f["line"], "end": f["end_line"]}}
+        assert re.fullmatch("[0-9a-f]{32}", issue["fingerprint"])
+    assert len({i["fingerprint"] for i in issues}) == len(issues)
+    # paths are relative to $CI_PROJECT_DIR, where GitLab checks the repository out (else as for github)
+    monkeypatch.setenv("CI_PROJECT_DIR", str(catalog.parent.parent))
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(catalog.parent))
+    assert {i["location"]["path"] for i in _gitlab(cli, str(catalog))} == {f"{catalog.parent.name}/tools.json"}
+    monkeypatch.delenv("CI_PROJECT_DIR")
+    assert {i["location"]["path"] for i in _gitlab(cli, str(catalog))} == {"tools.json"}
+    assert cli("lint", "--output-format", "gitlab", "--select", "NONE-1").exit_code == 2
+    (catalog.parent / "clean.json").write_text(json.dumps({"tools": [GOOD]}))
+    assert cli("lint", "--output-format", "gitlab", "clean.json").stdout == "[]\n"
+
+
+def test_gitlab_fingerprints_survive_edits_above_and_tell_twins_apart(cli, tmp_path: Path) -> None:
+    new = {"name": "new_tool", "description": "Get the weather now. Returns it.", "inputSchema": {"type": "object"}}
+    write_catalog(tmp_path / "tools.json", [BAD, GOOD])
+    before = {i["fingerprint"]: i for i in _gitlab(cli, "tools.json")}
+    write_catalog(tmp_path / "tools.json", [new, BAD, GOOD])  # every line of BAD's findings moves down
+    after = {i["fingerprint"]: i for i in _gitlab(cli, "tools.json") if "new_tool" not in i["description"]}
+    assert before.keys() == after.keys()
+    assert all(after[k]["location"]["lines"]["begin"] > v["location"]["lines"]["begin"] for k, v in before.items())
+    write_catalog(tmp_path / "tools.json", [BAD, BAD])  # two tools of one name: every finding twice
+    twins = _gitlab(cli, "tools.json")
+    assert len({i["fingerprint"] for i in twins}) == len(twins) > 2 * len(before)  # and CAT-001 on each
+    write_catalog(tmp_path / "other.json", [BAD, GOOD])  # the same findings in another file
+    assert not before.keys() & {i["fingerprint"] for i in _gitlab(cli, "other.json")}
+
+
+def test_gitlab_reports_an_unreadable_file_as_a_blocker(cli, catalog: Path) -> None:
+    (catalog.parent / "broken.json").write_text('{"tools": [\n  {"name": }\n]}')
+    issues = _gitlab(cli, "broken.json", str(catalog))
+    assert issues[0]["severity"] == "blocker" and issues[0]["check_name"] == "load-error"
+    assert issues[0]["location"] == {"path": "broken.json", "lines": {"begin": 2, "end": 2}}
+    assert all(i["check_name"] != "load-error" for i in issues[1:])
+
+
+def test_gitlab_keeps_hostile_strings_in_their_fields(cli, hostile: Path) -> None:
+    out = cli("lint", "--output-format", "gitlab", hostile.name).stdout
+    issues = json.loads(out)
+    assert {i["location"]["path"] for i in issues} == {HOSTILE_FILE}
+    shown = [i["description"] for i in issues if "pwned" in i["description"]]
+    assert shown and all("\n" not in d and "\r" not in d and "##vso[" not in d for d in shown)
+    assert "##vso[" not in out and "##[" not in out and len({i["fingerprint"] for i in issues}) == len(issues)

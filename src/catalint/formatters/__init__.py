@@ -15,6 +15,7 @@ LAZY = {  # formats for CI, imported only when asked for
     "markdown": ("catalint.formatters.markdown", "format_markdown"),
     "junit": ("catalint.formatters.junit", "format_junit"),
     "json-lines": ("catalint.formatters.json_lines", "format_json_lines"),
+    "gitlab": ("catalint.formatters.gitlab", "format_gitlab"),
 }
 NAMES = [*FORMATS, *LAZY]
 

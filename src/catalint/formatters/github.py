@@ -40,12 +40,12 @@ def escape_file(path: str) -> str:
     return one_line(path)
 
 
-def repo_path(path: str) -> str:
-    """path relative to the repository root ($GITHUB_WORKSPACE, else the working directory); absolute when
-    outside it."""
+def repo_path(path: str, root_dir: str | None = None) -> str:
+    """path relative to the repository root (root_dir, which another CI's format takes from its own variable;
+    else $GITHUB_WORKSPACE, else the working directory); absolute when outside it."""
     if path == "-":
         return path
-    root = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
+    root = Path(root_dir or os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
     where = Path(path).resolve()
     # resolved, then as named: a link inside the repository to a file outside it is named by the link
     for inside, base in ((where, root.resolve()), (Path(os.path.abspath(path)), Path(os.path.abspath(root)))):
@@ -56,10 +56,10 @@ def repo_path(path: str) -> str:
     return where.as_posix()  # outside the repository: absolute, so that SARIF makes a file: URI of it
 
 
-def file_of(result: FileResult) -> str:
+def file_of(result: FileResult, root_dir: str | None = None) -> str:
     """The catalog's path relative to the repository (standard input keeps its display name)."""
     catalog = result.catalog
-    return repo_path(catalog.path) if catalog.path != "-" else catalog.display
+    return repo_path(catalog.path, root_dir) if catalog.path != "-" else catalog.display
 
 
 def annotation(file: str, f: Finding) -> str:
