@@ -601,3 +601,82 @@ def test_gitlab_keeps_hostile_strings_in_their_fields(cli, hostile: Path) -> Non
     shown = [i["description"] for i in issues if "pwned" in i["description"]]
     assert shown and all("\n" not in d and "\r" not in d and "##vso[" not in d for d in shown)
     assert "##vso[" not in out and "##[" not in out and len({i["fingerprint"] for i in issues}) == len(issues)
+
+
+# ---------------------------------------------------------------- azure
+
+
+def agent_reads(line: str) -> tuple[str, dict[str, str], str] | None:
+    """What the Azure Pipelines agent reads in a log line (Command.TryParse, CommandStringConvertor.Unescape with
+    percents decoded): the first ##vso[ anywhere, its head up to the first ], properties split at ;."""
+
+    def unescape(text: str) -> str:
+        for token, code in ((";", "%3B"), ("\r", "%0D"), ("\n", "%0A"), ("]", "%5D")):
+            text = text.replace(code, token)
+        return text.replace("%AZP25", "%")
+
+    start = line.find("##vso[")
+    end = line.find("]", start)
+    if start < 0 or end < 0:
+        return None
+    name, _, props = line[start + len("##vso[") : end].partition(" ")
+    pairs = (p.split("=", 1) for p in props.split(";") if p)
+    return name, {k: unescape(v) for k, v in pairs}, unescape(line[end + 1 :])
+
+
+def test_azure_escaping_follows_the_agents_rules() -> None:
+    from catalint.formatters.azure import escape_data, escape_property, issue
+
+    assert escape_data("50%\r\nnext ##vso[x]") == "50%AZP25%0D%0Anext #\\x23vso[x]"
+    assert escape_property("a;b]c%\n") == "a%3Bb%5Dc%AZP25%0A"
+    f = Finding("DESC-001", Severity.CRITICAL, "t;x", "/tools/0/description", "10% short]", Span(3, 5, 3, 9))
+    line = issue("my;dir]/a b.json", f)
+    assert line == (
+        "##vso[task.logissue type=error;sourcepath=my%3Bdir%5D/a b.json;linenumber=3;columnnumber=5;code=DESC-001;]"
+        "DESC-001 t;x: 10%AZP25 short]"
+    )
+    props = {"type": "error", "sourcepath": "my;dir]/a b.json", "linenumber": "3", "columnnumber": "5"}
+    assert agent_reads(line) == ("task.logissue", {**props, "code": "DESC-001"}, "DESC-001 t;x: 10% short]")
+
+
+def test_azure_issues_errors_first_info_as_plain_lines(cli, tmp_path: Path, monkeypatch) -> None:
+    tools = [BAD, {**BAD, "name": "other", "description": "Alerts, for a state, in detail."}, GOOD]
+    (tmp_path / "sub").mkdir()
+    write_catalog(tmp_path / "sub" / "tools.json", tools)
+    (tmp_path / "broken.json").write_text('{"tools": [\n  {"name": }\n]}')
+    monkeypatch.setenv("BUILD_SOURCESDIRECTORY", str(tmp_path))
+    monkeypatch.chdir(tmp_path / "sub")  # paths are relative to the sources directory, not the working one
+    args = ("--severity", "DESC-009=info", "--output-format", "azure", "tools.json", "../broken.json")
+    out = cli("lint", *args).stdout.splitlines()
+    read = [agent_reads(line) for line in out]
+    issues = [r for r in read if r is not None]
+    assert all(line.startswith("##vso[task.logissue ") for line, r in zip(out, read, strict=True) if r)
+    kinds = [props["type"] for _, props, _ in issues]
+    assert kinds == sorted(kinds) and "warning" in kinds  # errors, then warnings
+    assert issues[0][1] == {"type": "error", "sourcepath": "broken.json", "linenumber": "2", "columnnumber": "12",
+                            "code": "load-error"}  # fmt: skip
+    assert [p["code"] for _, p, _ in issues[1:4]] == ["gate"] * 3
+    assert {p["sourcepath"] for _, p, _ in issues[1:]} == {"sub/tools.json"}
+    assert all(p["code"] in m and m.startswith(p["code"]) for _, p, m in issues[4:])
+    plain = [line for line, r in zip(out, read, strict=True) if r is None]
+    assert any(re.match(r"tools\.json:\d+:\d+: DESC-009 \[info\] get_alerts: ", line) for line in plain)
+    assert not any("DESC-009" in props.get("code", "") for _, props, _ in issues)
+    assert out[-1].startswith("Found ")
+
+
+def test_azure_hostile_names_cannot_add_a_command_or_a_property(cli, tmp_path: Path, monkeypatch) -> None:
+    name = "a;b]c%3B d: e ##vso[x].tools.json"
+    write_catalog(tmp_path / name, [{**BAD, "name": HOSTILE}, {**BAD, "name": "x", "description": HOSTILE}])
+    monkeypatch.setenv("BUILD_SOURCESDIRECTORY", str(tmp_path))
+    out = cli("lint", "--output-format", "azure", name).stdout
+    lines = re.split("\r\n|\r|\n", out)  # as the agent reads lines
+    assert len(lines) == len(out.split("\n"))
+    for line in lines:
+        assert line.count("##vso[") == (1 if line.startswith("##vso[task.logissue type=") else 0), line
+        assert "##[" not in line, line
+    issues = [agent_reads(line) for line in lines if line.startswith("##vso[")]
+    assert issues and all(props.keys() <= {"type", "sourcepath", "linenumber", "columnnumber", "code"}
+                          for _, props, _ in issues)  # fmt: skip
+    assert {props["sourcepath"] for _, props, _ in issues} == {name.replace("##vso[", "#\\x23vso[")}
+    shown = [message for _, props, message in issues if "pwned" in message]
+    assert shown and all('q"uote\\back\n::error::pwned\r#\\x23vso[task' in m for m in shown)

@@ -27,9 +27,10 @@ EVIL_FILE = "a\n::error file=x::pwned\x1b[31m\x1b]0;t\x07\u202e\r.tools.json"  #
 RUNNER_LINE_BREAKS = re.compile("\r\n|\r|\n")  # how GitHub's runner reads lines (StreamReader.ReadLine)
 RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 OWN_COMMAND = re.compile(r"::(error|warning|notice) [^:\n]*title=catalint[^:\n]*::")  # the github format's own
+OWN_AZURE_COMMAND = "##vso[task.logissue type="  # the azure format's own
 
 
-def assert_clean(text: str, github: bool = False) -> None:
+def assert_clean(text: str, github: bool = False, azure: bool = False) -> None:
     """No line of text opens a workflow command that catalint did not write, and no raw control is left."""
     found = RAW_CONTROLS.search(text)
     assert found is None, f"raw {found.group()!r} in {text!r}"
@@ -39,6 +40,8 @@ def assert_clean(text: str, github: bool = False) -> None:
             continue
         assert not stripped.startswith("::"), f"a line opens a workflow command: {line!r}"
         assert "##[" not in line, f"a legacy workflow command: {line!r}"
+        if azure and line.startswith(OWN_AZURE_COMMAND):  # the agent reads the first ##vso[ in a line only
+            line = line[len(OWN_AZURE_COMMAND) :]
         assert "##vso[" not in line, f"an Azure Pipelines logging command: {line!r}"
 
 
@@ -88,8 +91,10 @@ def test_one_line_leaves_ordinary_text_alone_and_escapes_the_rest() -> None:
         ["--output-format", "markdown"],
         ["--output-format", "github"],
         ["--gate", f'tool["{EVIL_INLINE}"].score>=0.9'],
+        ["--output-format", "azure"],
+        ["--output-format", "json-lines"],
     ],
-    ids=["text-scores", "text-explain", "markdown", "github", "gate-on-tool"],
+    ids=["text-scores", "text-explain", "markdown", "github", "gate-on-tool", "azure", "json-lines"],
 )
 def test_lint_hostile_file_and_tool_names(cli, tmp_path: Path, args: list[str]) -> None:
     write_catalog(tmp_path / EVIL_FILE, [evil_tool(), evil_tool(EVIL_INLINE), OK_TOOL])
@@ -98,7 +103,8 @@ def test_lint_hostile_file_and_tool_names(cli, tmp_path: Path, args: list[str]) 
     result = cli("lint", ".", *args)
     assert result.exit_code in (1, 2), result.output
     assert "pwned" in result.stdout  # the name is shown, escaped
-    assert_result_clean(result, github="github" in args)
+    assert_clean(result.stdout, github="github" in args, azure="azure" in args)
+    assert_clean(result.stderr)
 
 
 def test_lint_stdin_filename_and_a_finding_line_that_starts_with_the_file(cli, tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from catalint.model import Catalog
 
 # formatters.NAMES, spelt out here so that start-up does not import the formatters (a test keeps them equal)
-OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit", "json-lines", "gitlab"]
+OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit", "json-lines", "gitlab", "azure"]
 
 
 class _EnvChoice(click.Choice):

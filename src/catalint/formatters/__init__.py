@@ -16,6 +16,7 @@ LAZY = {  # formats for CI, imported only when asked for
     "junit": ("catalint.formatters.junit", "format_junit"),
     "json-lines": ("catalint.formatters.json_lines", "format_json_lines"),
     "gitlab": ("catalint.formatters.gitlab", "format_gitlab"),
+    "azure": ("catalint.formatters.azure", "format_azure"),
 }
 NAMES = [*FORMATS, *LAZY]
 
