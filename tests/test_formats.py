@@ -680,3 +680,95 @@ def test_azure_hostile_names_cannot_add_a_command_or_a_property(cli, tmp_path: P
     assert {props["sourcepath"] for _, props, _ in issues} == {name.replace("##vso[", "#\\x23vso[")}
     shown = [message for _, props, message in issues if "pwned" in message]
     assert shown and all('q"uote\\back\n::error::pwned\r#\\x23vso[task' in m for m in shown)
+
+
+# ---------------------------------------------------------------- concise, full
+
+
+def test_concise_is_the_text_format(cli, catalog: Path, monkeypatch) -> None:
+    text = cli("lint", "--scores", str(catalog)).stdout
+    assert cli("lint", "--scores", "--output-format", "concise", str(catalog)).stdout == text
+    monkeypatch.setenv("CATALINT_OUTPUT_FORMAT", "concise")
+    assert cli("lint", "--scores", str(catalog)).stdout == text  # no notice that --scores went unused
+    monkeypatch.setenv("CATALINT_OUTPUT_FORMAT", "full")
+    assert "notice" not in cli("lint", "--scores", "--statistics", str(catalog)).stdout  # they shape full too
+    assert cli("lint", str(catalog)).stdout.startswith(text.split("\n", 1)[0] + "\n  |\n3 |     {\n  |     ^\n")
+
+
+def _full_run(path: Path):
+    from catalint.config import Settings
+    from catalint.engine import lint_catalog
+    from catalint.loader import load_path
+    from catalint.quality import assess
+    from catalint.run import Run
+
+    result = lint_catalog(load_path(str(path)), Settings())
+    result.quality = assess(result, [], False)
+    return Run(files=[result])
+
+
+def test_full_puts_the_source_line_and_carets_under_each_finding(cli, catalog: Path) -> None:
+    from catalint.formatters.full import format_full
+
+    text = cli("lint", "tools.json").stdout.splitlines()
+    out = cli("lint", "--output-format", "full", "tools.json").stdout.splitlines()
+    findings = [line for line in text if line.startswith("tools.json:")]
+    assert [line for line in out if line.startswith("tools.json:")] == findings and out[-1] == text[-1]
+    source = catalog.read_text(encoding="utf-8").splitlines()
+    for heading in findings:
+        i = out.index(heading)
+        line, col = map(int, heading.split(":")[1:3])
+        gutter = " " * len(str(line))
+        assert out[i + 1] == f"{gutter} |" and out[i + 2] == f"{line} | {source[line - 1]}".rstrip()
+        carets = out[i + 3].removeprefix(f"{gutter} | ")
+        assert carets.index("^") == col - 1 and set(carets.strip()) == {"^"}
+    on_description = out[out.index(next(h for h in findings if h.startswith("tools.json:5:"))) + 3]
+    assert on_description.count("^") == len(json.dumps(BAD["description"]))  # the span, start to end
+    on_schema = out[out.index(next(h for h in findings if "DESC-006" in h)) + 3]
+    assert on_schema.count("^") == 1  # it runs on to other lines: to this one's end, '{'
+
+    assert any(line.strip().startswith("= help: ") for line in out)  # a suggestion, as ruff's help
+    # the source is the text the catalog was read from, kept by its source map: never read again
+    run = _full_run(Path("tools.json"))
+    catalog.unlink()
+    report = format_full(run).splitlines()
+    assert [line for line in report if not line.startswith(("gate ", "Found "))] == out[:-4]  # not its gate rows
+
+
+def test_full_carets_stay_under_the_span_after_escapes_and_wide_characters() -> None:
+    from catalint.formatters.full import snippet
+    from catalint.text import inline
+
+    line = '\t"天気\x1b##vso[": "x\u202ey"'
+    col = line.index('"x') + 1
+    shown, carets = snippet(line, 0, len(line), col, col + 5)
+    assert shown == inline(line) == '\\t"天気\\x1b#\\x23vso[": "x\\u202ey"'
+    start = shown.index('"x')
+    assert carets == " " * (start + 2) + "^" * len('"x\\u202ey"')  # 天 and 気 take two columns each
+    assert snippet("abc", 0, 3, 4, 5) == ("abc", "   ^")  # a span at the end of the line: one caret
+    assert snippet("abc {", 0, 5, 5, None) == ("abc {", "    ^")  # runs on to other lines: to this one's end
+
+
+def test_full_cuts_a_long_line_to_a_window_around_the_span(tmp_path: Path) -> None:
+    from catalint.formatters.full import WINDOW, format_full
+
+    filler = {"name": "filler", "description": "Get the weather now. Returns it. " * 30_000}
+    tools = [BAD, {**filler, "inputSchema": {"type": "object"}}]
+    path = tmp_path / "one-line.json"
+    path.write_text(json.dumps({"tools": tools}), encoding="utf-8")  # about 1 MB on one line
+    out = format_full(_full_run(path)).splitlines()
+    heading = next(line for line in out if "DESC-006" in line)
+    i = out.index(heading)
+    code, carets = out[i + 2].removeprefix("1 | "), out[i + 3].removeprefix("  | ")
+    assert code.startswith("…") and code.endswith("…") and len(code) == WINDOW + 2
+    assert code[carets.index("^") :].startswith('{"type": "string"}')
+    assert max(len(line) for line in out) < 400
+
+
+def test_full_reads_each_files_lines_in_one_pass() -> None:
+    from catalint.formatters.full import line_bounds
+
+    for text in ("a\nbb\n\nccc", "a\r\nbb\r\rccc", "a\rbb\n\nccc\n"):
+        lines = re.split("\r\n|\r|\n", text)
+        bounds = line_bounds(text, [1, 2, 3, 4, 9])
+        assert {n: text[a:b] for n, (a, b) in bounds.items()} == {n: lines[n - 1] for n in (1, 2, 3, 4)}

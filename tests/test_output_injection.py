@@ -93,8 +93,10 @@ def test_one_line_leaves_ordinary_text_alone_and_escapes_the_rest() -> None:
         ["--gate", f'tool["{EVIL_INLINE}"].score>=0.9'],
         ["--output-format", "azure"],
         ["--output-format", "json-lines"],
+        ["--output-format", "concise"],
+        ["--output-format", "full"],
     ],
-    ids=["text-scores", "text-explain", "markdown", "github", "gate-on-tool", "azure", "json-lines"],
+    ids=["text-scores", "text-explain", "markdown", "github", "gate-on-tool", "azure", "json-lines", "concise", "full"],
 )
 def test_lint_hostile_file_and_tool_names(cli, tmp_path: Path, args: list[str]) -> None:
     write_catalog(tmp_path / EVIL_FILE, [evil_tool(), evil_tool(EVIL_INLINE), OK_TOOL])
@@ -238,3 +240,20 @@ def test_a_revision_that_looks_like_an_option_is_refused(cli, tmp_path: Path, ar
     assert result.stderr.count("\n") == 1
     assert "is not a git revision: a revision cannot begin with '-'" in result.stderr
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_full_shows_hostile_catalog_source_escaped(cli, tmp_path: Path, suffix: str) -> None:
+    """The full format prints catalog lines as they are written: raw bidirectional controls and separators (JSON
+    and YAML allow them in strings), '::error::', '##vso[' and '##['."""
+    hostile = "::error::pwned ##vso[task.setvariable variable=v]1 ##[warning]w \u202e end"
+    tool = {"name": "x", "description": hostile + " \u2028 \x85", "inputSchema": {"type": "object"}}
+    if suffix == ".json":
+        text = json.dumps({"tools": [tool]}, ensure_ascii=False, indent=2)
+    else:  # U+2028 and U+0085 would end a YAML line
+        text = f"tools:\n  - name: x\n    description: '{hostile}'\n    inputSchema: {{type: object}}\n"
+    write(tmp_path / f"c{suffix}", text)
+    result = cli("lint", "--output-format", "full", "--select", "DESC", f"c{suffix}")
+    assert result.exit_code in (0, 1), result.output
+    assert "pwned #\\x23vso[task" in result.stdout and "\\u202e" in result.stdout  # the source line, escaped
+    assert_result_clean(result)

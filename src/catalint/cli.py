@@ -32,7 +32,20 @@ if TYPE_CHECKING:
     from catalint.model import Catalog
 
 # formatters.NAMES, spelt out here so that start-up does not import the formatters (a test keeps them equal)
-OUTPUT_FORMATS = ["text", "json", "github", "sarif", "markdown", "junit", "json-lines", "gitlab", "azure"]
+OUTPUT_FORMATS = [
+    "text",
+    "concise",
+    "json",
+    "github",
+    "sarif",
+    "markdown",
+    "junit",
+    "json-lines",
+    "gitlab",
+    "azure",
+    "full",
+]
+TEXT_FORMATS = ("text", "concise", "full")  # the text report: what --scores, --statistics and -q shape
 
 
 class _EnvChoice(click.Choice):
@@ -857,12 +870,12 @@ def _unused_flag_notices(
 ) -> list[str]:
     """Notices for flags this run had no use for, rather than silence."""
     notices = []
-    if text_only and output_format not in ("text", "json"):
+    if text_only and output_format not in (*TEXT_FORMATS, "json"):
         notices.append(
             f"notice: --scores, --explain and --statistics shape the text report; the {output_format} format"
             " does not show them (json carries every score)"
         )
-    if quiet and output_format != "text":  # -q shapes the text report only, as ruff's does its own
+    if quiet and output_format not in TEXT_FORMATS:  # -q shapes the text report only, as ruff's does its own
         notices.append(f"notice: -q shapes the text report; the {output_format} report is whole")
     enabled = {code for s in settings for code in s.enabled_codes()}
     for budget, code, flag in (

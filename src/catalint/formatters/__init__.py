@@ -8,7 +8,11 @@ from catalint.formatters.json_format import format_json_chunks
 from catalint.formatters.text import format_text
 from catalint.run import Run
 
-FORMATS: dict[str, Callable[..., str | Iterable[str]]] = {"text": format_text, "json": format_json_chunks}
+FORMATS: dict[str, Callable[..., str | Iterable[str]]] = {
+    "text": format_text,
+    "concise": format_text,  # another name for text, as ruff's concise
+    "json": format_json_chunks,
+}
 LAZY = {  # formats for CI, imported only when asked for
     "github": ("catalint.formatters.github", "format_github"),
     "sarif": ("catalint.formatters.sarif", "format_sarif"),
@@ -17,6 +21,7 @@ LAZY = {  # formats for CI, imported only when asked for
     "json-lines": ("catalint.formatters.json_lines", "format_json_lines"),
     "gitlab": ("catalint.formatters.gitlab", "format_gitlab"),
     "azure": ("catalint.formatters.azure", "format_azure"),
+    "full": ("catalint.formatters.full", "format_full"),
 }
 NAMES = [*FORMATS, *LAZY]
 

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
-from catalint.model import SMELLS
+from catalint.engine import FileResult
+from catalint.model import SMELLS, Finding
 from catalint.registry import get_rule
 from catalint.run import Run
 from catalint.tdqs import grade, mean_score, shown
 from catalint.text import NAME_COLUMN, clip, one_line
 
 
-def format_text(run: Run, statistics: bool = False) -> str:
+def format_text(
+    run: Run, statistics: bool = False, below: Callable[[FileResult, Finding], list[str]] | None = None
+) -> str:
+    """The text report (also named concise); below, when given, adds lines under each finding (the full format's
+    source lines)."""
     lines: list[str] = []
     # File names and catalog text never start a line of their own; each file and tool name is escaped once.
     names: dict[str, str] = {}
@@ -21,6 +27,8 @@ def format_text(run: Run, statistics: bool = False) -> str:
         where = names.get(display) or names.setdefault(display, one_line(display))
         tool = names.get(f.tool) or names.setdefault(f.tool, one_line(f.tool))
         lines.append(f"{where}:{span.line}:{span.col}: {f.code} [{f.severity.label}] {tool}: {one_line(f.message)}")
+        if below is not None:
+            lines += below(file_result, f)
     counts = run.statistics() if statistics else []
     if counts:
         tags = {code: "[" + "/".join(levels) + "]" for code, _, levels in counts}
