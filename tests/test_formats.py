@@ -736,7 +736,7 @@ def test_full_puts_the_source_line_and_carets_under_each_finding(cli, catalog: P
 
 
 def test_full_carets_stay_under_the_span_after_escapes_and_wide_characters() -> None:
-    from catalint.formatters.full import snippet
+    from catalint.formatters.full import shown_pieces, snippet
     from catalint.text import inline
 
     line = '\t"天気\x1b##vso[": "x\u202ey"'
@@ -745,6 +745,8 @@ def test_full_carets_stay_under_the_span_after_escapes_and_wide_characters() -> 
     assert shown == inline(line) == '\\t"天気\\x1b#\\x23vso[": "x\\u202ey"'
     start = shown.index('"x')
     assert carets == " " * (start + 2) + "^" * len('"x\\u202ey"')  # 天 and 気 take two columns each
+    for hostile in (HOSTILE, "###vso[##[", "#", "##", "\x85\u2028\u202e", "::error::x"):
+        assert "".join(shown_pieces(hostile)) == inline(hostile)
     assert snippet("abc", 0, 3, 4, 5) == ("abc", "   ^")  # a span at the end of the line: one caret
     assert snippet("abc {", 0, 5, 5, None) == ("abc {", "    ^")  # runs on to other lines: to this one's end
 
