@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from catalint.engine import FileResult
-from catalint.model import SMELLS, Finding
+from catalint.model import SMELLS
 from catalint.registry import get_rule
 from catalint.run import Run
 from catalint.tdqs import grade, mean_score, shown
 from catalint.text import NAME_COLUMN, clip, one_line
+
+if TYPE_CHECKING:
+    from catalint.engine import FileResult
+    from catalint.model import Finding
 
 
 def format_text(
