@@ -452,6 +452,18 @@ def test_a_linked_catalog_is_matched_by_its_own_name_not_its_targets(cli, tmp_pa
     assert json.loads(cli("lint", "--output-format", "json", "vendor/tools.json").stdout)["files"] == []
 
 
+def test_a_file_named_twice_through_a_link_is_linted_under_the_name_that_is_not_a_link(cli, tmp_path: Path) -> None:
+    """As a walk does: named on the command line in either order (pre-commit passes both), x/tools.json ->
+    ../real/tools.json was linted under whichever came first, and real/*'s per-file-ignores held only then."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "x").mkdir()
+    write_catalog(tmp_path / "real" / "tools.json", [TOOL])
+    (tmp_path / "x" / "tools.json").symlink_to(Path("..") / "real" / "tools.json")
+    for order in (("x/tools.json", "real/tools.json"), ("real/tools.json", "x/tools.json")):
+        assert cli("lint", "--show-files", *order).output.splitlines() == ["real/tools.json"]
+    assert cli("lint", "--show-files", "x/tools.json").output.splitlines() == ["x/tools.json"]  # named alone
+
+
 def test_explicit_config_overrides_discovery(cli, tmp_path: Path, catalog: Path) -> None:
     (tmp_path / "catalint.toml").write_text('ignore = ["DESC-012"]\n')
     other = tmp_path / "other.toml"

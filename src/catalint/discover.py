@@ -130,6 +130,10 @@ def expand(
     socket or device skipped (a notice).
     """
     seen: set[str] = set()
+    # files named on the command line under several names (a link beside its target, in the order pre-commit or
+    # a shell gives them): the one that is not a link, as in a walk, so that its per-file-ignores apply
+    named = [p for p in paths if p != "-" and not os.path.isdir(p)]
+    kept = one_name_each(named) if len(named) > 1 else set(named)
     for path in paths:
         candidate = Path(path)
         settings = None
@@ -137,6 +141,8 @@ def expand(
         if path != "-" and os.path.isdir(path):  # Path.is_dir() raises on a name too long (Python 3.11)
             settings = problems.settings = settings_for_dir(candidate)
             found = _real_names_first(candidate, settings, problems, settings_for_dir)
+        elif path != "-" and path not in kept:
+            continue  # another name of the same file comes later
         else:
             found = iter([path])
         matched = False
