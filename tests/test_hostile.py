@@ -1471,7 +1471,7 @@ def _temp_files(directory: Path) -> list[str]:
     return [name for name in listing(directory) if name.startswith(".")]
 
 
-@pytest.mark.parametrize("fmt", ["json", "sarif"])
+@pytest.mark.parametrize("fmt", ["json", "sarif", "gitlab"])
 def test_report_on_bad_input_is_whole_and_names_the_error(cli, tmp_path: Path, fmt: str) -> None:
     """A file that cannot be read is part of the report (the others are still linted): the report is whole."""
     write(tmp_path / "bad.json", '{"tools": [')

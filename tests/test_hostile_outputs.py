@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from catalint.cli import OUTPUT_FORMATS
 from conftest import ROOT, write
 from test_hostile import catalog, no_crash, one_error
 
@@ -467,7 +468,7 @@ SURROGATE_YAML = (
 )
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif", "markdown", "junit"])
+@pytest.mark.parametrize("fmt", OUTPUT_FORMATS)
 @pytest.mark.parametrize("name", ["t.json", "t.yaml", "-"])
 def test_a_lone_surrogate_name_with_a_ref_and_a_default(cli, tmp_path: Path, name: str, fmt: str) -> None:
     text = SURROGATE_YAML if name.endswith("yaml") else SURROGATE_JSON
