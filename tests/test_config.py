@@ -226,6 +226,21 @@ def test_a_walk_below_the_configs_folder_reads_its_globs_from_that_folder(cli, t
     assert named.output.splitlines() == shown
 
 
+def test_a_glob_with_a_folder_takes_nothing_outside_the_folder_it_is_read_from(cli, tmp_path: Path) -> None:
+    """ruff anchors such a glob at the config's folder: matched against the whole path of a file outside it,
+    `**/tmp/**` took every catalog below /tmp (a snapshot linted from the project said 'no catalog files')."""
+    (tmp_path / "proj").mkdir()
+    config = '[per-file-ignores]\n"**/tmp/**" = ["ALL"]\n'
+    (tmp_path / "proj" / "catalint.toml").write_text('extend-exclude = ["**/tmp/**", "**/snap/*"]\n' + config)
+    (tmp_path / "snap").mkdir()
+    write_catalog(tmp_path / "snap" / "tools.json", [TOOL])
+    os.chdir(tmp_path / "proj")
+    snap = str(tmp_path / "snap" / "tools.json")
+    assert cli("lint", "--show-files", str(tmp_path / "snap")).output.splitlines() == [snap]
+    assert cli("lint", "--show-files", "--force-exclude", snap).output.splitlines() == [snap]
+    assert codes(cli("lint", "--output-format", "json", snap))  # the per-file ignore of ALL is not its
+
+
 def test_a_walk_takes_each_folders_include_and_exclude_from_its_own_config(cli, tmp_path: Path, monkeypatch) -> None:
     # as ruff does: `lint .`, `lint b` and `cd b && lint .` pick the same files in b
     (tmp_path / "catalint.toml").write_text('exclude = ["top-only"]\n')

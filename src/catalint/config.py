@@ -491,6 +491,8 @@ def _glob_match(rel: str, name: str, pattern: str) -> bool:
         pattern = pattern[3:]
     if "/" not in pattern:
         return fnmatch.fnmatch(name, pattern)
+    if rel.startswith("/") or rel[1:3] == ":/":
+        return False  # a whole path, outside the folder the glob is read from: as ruff anchors it there, never
     if fnmatch.fnmatch(rel, pattern):
         return True
     return pattern.startswith("**/") and _glob_match(rel, name, pattern[3:])
