@@ -92,3 +92,45 @@ def test_a_repository_nested_below_the_walk_has_its_own_gitignore_read(cli, tmp_
     assert shown(cli, ".") == ["tools.json", "inner/tools.json"]
     assert shown(cli, "inner") == ["inner/tools.json"]
     assert shown(cli, ".", "--no-respect-gitignore") == ["tools.json", "inner/tools.json", "inner/dist/tools.json"]
+
+
+def test_a_nested_partial_clone_fetches_nothing(cli, tmp_path: Path) -> None:
+    """A .git folder below the walk (from an archive, a cache) may be a partial clone whose index names a
+    .gitignore it lacks: git fetched it through the config's uploadpack, a command of the folder's choosing."""
+    marker = tmp_path / "ran"
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    nested = tmp_path / "nested"
+    git("init", "-q", str(nested), cwd=tmp_path)
+    (nested / ".gitignore").write_text("x.json\n")
+    git("add", ".gitignore", cwd=nested)
+    git("update-index", "--skip-worktree", ".gitignore", cwd=nested)
+    (nested / ".gitignore").unlink()
+    blob = subprocess.run(["git", "ls-files", "-s", ".gitignore"], cwd=nested, capture_output=True, text=True)
+    oid = blob.stdout.split()[1]
+    (nested / ".git" / "objects" / oid[:2] / oid[2:]).unlink()
+    for key, value in (
+        ("core.repositoryformatversion", "1"),
+        ("extensions.partialClone", "origin"),
+        ("remote.origin.url", str(tmp_path)),
+        ("remote.origin.promisor", "true"),
+        ("remote.origin.uploadpack", f"touch {marker}; false"),
+    ):
+        git("config", key, value, cwd=nested)
+    write_catalog(nested / "tools.json", [TOOL])
+    os.chdir(tmp_path)
+    assert shown(cli, ".") == ["nested/tools.json"]
+    assert not marker.exists()
+
+
+def test_repositories_nested_below_a_walk_are_asked_within_a_bound(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalint import gitignored
+
+    monkeypatch.setattr(gitignored, "NESTED_REPOSITORIES", 1)
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    for name in ("a", "b"):
+        git("init", "-q", str(tmp_path / name), cwd=tmp_path)
+        (tmp_path / name / ".gitignore").write_text("dist/\n")
+        write_catalog(tmp_path / name / "dist" / "tools.json", [TOOL])
+    assert shown(cli, ".") == ["b/dist/tools.json"]  # a was asked; b, past the bound, was not

@@ -44,16 +44,17 @@ def walk_catalogs(
     below: dict[str, Settings] = {}  # each folder's settings, handed to its subfolders
     ignored: set[str] | None = None  # what git ignores, by the path from the directory argument (a folder's with '/')
     if settings.respect_gitignore:
-        from catalint.gitignored import ignored_below
+        from catalint import gitignored
 
-        ignored = set(ignored_below(str(directory)) or ())
+        ignored = set(gitignored.ignored_below(str(directory)) or ())
+        nested = gitignored.Nested()
     for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
         base = Path(root)
         has_config = not CONFIG_NAMES_SET.isdisjoint(files)  # one git ignores still applies, as in ruff
         if ignored is not None:
             at = "" if root == str(directory) else base.relative_to(directory).as_posix() + "/"
             if at and ".git" in dirs + files:  # a repository of its own: git, asked from above, does not look in
-                ignored.update(at + path for path in ignored_below(root) or ())
+                ignored.update(at + path for path in nested.ignored_below(root))
             if ignored:
                 dirs[:] = [d for d in dirs if f"{at}{d}/" not in ignored]
                 files = [name for name in files if at + name not in ignored]
