@@ -551,7 +551,7 @@ def _gitlab(cli, *args: str) -> list[dict]:
 
 def test_gitlab_code_quality_issues_carry_the_fields_gitlab_reads(cli, catalog: Path, monkeypatch) -> None:
     findings = json.loads(cli("lint", "--output-format", "json", str(catalog)).stdout)["findings"]
-    issues = _gitlab(cli, str(catalog))
+    issues = _gitlab(cli, str(catalog), "--no-gate")  # failed gate checks are issues too (below)
     assert len(issues) == len(findings) > 2
     for issue, f in zip(issues, findings, strict=True):
         assert set(issue) == {"description", "check_name", "fingerprint", "severity", "location"}
@@ -574,16 +574,42 @@ def test_gitlab_code_quality_issues_carry_the_fields_gitlab_reads(cli, catalog: 
 def test_gitlab_fingerprints_survive_edits_above_and_tell_twins_apart(cli, tmp_path: Path) -> None:
     new = {"name": "new_tool", "description": "Get the weather now. Returns it.", "inputSchema": {"type": "object"}}
     write_catalog(tmp_path / "tools.json", [BAD, GOOD])
-    before = {i["fingerprint"]: i for i in _gitlab(cli, "tools.json")}
+    before = {i["fingerprint"]: i for i in _gitlab(cli, "tools.json", "--no-gate")}
     write_catalog(tmp_path / "tools.json", [new, BAD, GOOD])  # every line of BAD's findings moves down
-    after = {i["fingerprint"]: i for i in _gitlab(cli, "tools.json") if "new_tool" not in i["description"]}
+    after = {i["fingerprint"]: i for i in _gitlab(cli, "tools.json", "--no-gate") if "new_tool" not in i["description"]}
     assert before.keys() == after.keys()
     assert all(after[k]["location"]["lines"]["begin"] > v["location"]["lines"]["begin"] for k, v in before.items())
     write_catalog(tmp_path / "tools.json", [BAD, BAD])  # two tools of one name: every finding twice
-    twins = _gitlab(cli, "tools.json")
+    twins = _gitlab(cli, "tools.json", "--no-gate")
     assert len({i["fingerprint"] for i in twins}) == len(twins) > 2 * len(before)  # and CAT-001 on each
     write_catalog(tmp_path / "other.json", [BAD, GOOD])  # the same findings in another file
-    assert not before.keys() & {i["fingerprint"] for i in _gitlab(cli, "other.json")}
+    assert not before.keys() & {i["fingerprint"] for i in _gitlab(cli, "other.json", "--no-gate")}
+
+
+def test_gitlab_fingerprints_do_not_follow_messages_that_place_or_count_other_tools(cli, tmp_path: Path) -> None:
+    # CAT-001 says "at /tools/0", CAT-003 "(/tools/0)": a clean tool put first changed them (a review found)
+    dup = {**GOOD, "name": "get_time_copy"}
+    write_catalog(tmp_path / "tools.json", [GOOD, {**GOOD}, dup])
+    before = {(i["check_name"], i["fingerprint"]) for i in _gitlab(cli, "tools.json", "--no-gate")}
+    assert {"CAT-001", "CAT-003"} <= {check for check, _ in before}
+    new = {**GOOD, "name": "new_tool", "description": "Look up the weather now. Returns a JSON forecast object."}
+    write_catalog(tmp_path / "tools.json", [new, GOOD, {**GOOD}, dup])
+    after = {(i["check_name"], i["fingerprint"]) for i in _gitlab(cli, "tools.json", "--no-gate")}
+    assert before <= after
+
+
+def test_gitlab_reports_failed_gate_checks(cli, tmp_path: Path) -> None:
+    # the job fails on them: the widget says why (the report held only the findings)
+    write_catalog(tmp_path / "tools.json", [BAD])
+    result = cli("lint", "--output-format", "gitlab", "tools.json", "--select", "DESC-012")
+    gate = [i for i in json.loads(result.stdout) if i["check_name"] == "gate"]
+    shown = ["gate [FAIL] min_score 0.43 < 0.50", "gate [FAIL] mean_score 0.43 < 0.70"]
+    assert result.exit_code == 1 and [i["description"] for i in gate] == shown
+    assert (gate[0]["severity"], gate[0]["location"]) == (
+        "critical",
+        {"path": "tools.json", "lines": {"begin": 1, "end": 1}},
+    )
+    assert not [i for i in _gitlab(cli, "tools.json", "--no-gate") if i["check_name"] == "gate"]
 
 
 def test_gitlab_reports_an_unreadable_file_as_a_blocker(cli, catalog: Path) -> None:

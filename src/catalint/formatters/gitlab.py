@@ -28,13 +28,15 @@ ROOT_VARIABLE = "CI_PROJECT_DIR"  # where GitLab checks the repository out: path
 SEVERITIES = {Severity.CRITICAL: "critical", Severity.WARNING: "minor", Severity.INFO: "info"}
 UNREADABLE = "blocker"
 LOAD_ERROR = "load-error"  # the check_name of a file that could not be read
+GATE, GATE_SEVERITY = "gate", "critical"  # a failed gate check: it fails the run, as a critical finding does
 
 
 class Fingerprints:
     """A fingerprint a finding keeps while the catalog is edited around it: a hash of its file (relative to the
-    repository), rule, tool, pointer inside the tool and message, never its line or its tool's place in the
-    tools array. Findings alike in all of them (two tools of one name) are told apart by the nth of them in
-    report order: GitLab shows one issue per fingerprint."""
+    repository), rule, tool and pointer inside the tool, never its line, its tool's place in the tools array or
+    its message (which may count or place other tools: "at /tools/2", "2 of the catalog's 3 tools", or quote a
+    description being edited). Findings alike in all of them (two tools of one name) are told apart by the nth
+    of them in report order: GitLab shows one issue per fingerprint."""
 
     def __init__(self) -> None:
         self._seen: Counter[str] = Counter()
@@ -71,6 +73,12 @@ def format_gitlab(run: Run, statistics: bool = False) -> Iterator[str]:
         path = repo_path(error.path, root)
         line = error.line or 1
         yield item(_issue(error.message, LOAD_ERROR, fingerprint(path, LOAD_ERROR), UNREADABLE, path, line, line))
+    for fr in run.files:  # a failed gate check fails the job: the widget says why, at the catalog's first line
+        for row in fr.quality.gate if fr.quality is not None else []:
+            if not row.passed:
+                path = file_of(fr, root)
+                check = f"gate {row.check.target}"
+                yield item(_issue(row.line(), GATE, fingerprint(path, check), GATE_SEVERITY, path, 1, 1))
     for fr in run.files:
         if not fr.tools:
             continue
@@ -82,7 +90,7 @@ def format_gitlab(run: Run, statistics: bool = False) -> Iterator[str]:
                 _issue(
                     f"{f.code} {f.tool}: {f.message}",
                     f.code,
-                    fingerprint(path, f.code, f.tool, inner, f.message),
+                    fingerprint(path, f.code, f.tool, inner),
                     SEVERITIES[f.severity],
                     path,
                     f.span.line,
