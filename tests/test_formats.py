@@ -612,6 +612,18 @@ def test_gitlab_reports_failed_gate_checks(cli, tmp_path: Path) -> None:
     assert not [i for i in _gitlab(cli, "tools.json", "--no-gate") if i["check_name"] == "gate"]
 
 
+@pytest.mark.parametrize("fmt", ["sarif", "junit", "json-lines", "gitlab"])
+def test_a_report_with_no_place_for_notices_has_them_on_stderr(cli, tmp_path: Path, fmt: str) -> None:
+    # "no catalog files found" appeared nowhere: gitlab printed only []
+    (tmp_path / "empty").mkdir()
+    result = cli("lint", "empty", "--output-format", fmt)
+    assert result.exit_code == 0
+    assert result.stderr.startswith("empty: notice: no catalog files found (include: ")
+    assert "no catalog files found" not in result.stdout
+    assert cli("lint", "empty", "--output-format", fmt, "-s").stderr == ""  # -s: nothing, as ruff's
+    assert cli("lint", "empty", "--output-format", "json").stderr == ""  # json has a place for them
+
+
 def test_gitlab_reports_an_unreadable_file_as_a_blocker(cli, catalog: Path) -> None:
     (catalog.parent / "broken.json").write_text('{"tools": [\n  {"name": }\n]}')
     issues = _gitlab(cli, "broken.json", str(catalog))

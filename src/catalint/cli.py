@@ -837,7 +837,13 @@ def lint(
     if not (silent and output_file is None):  # -s: no report on standard output, as ruff -s
         outputs.append((output_file, partial(render, run, output_format, statistics=statistics)))
     save_all(outputs)
+    if output_format in _NO_NOTICES and not silent:  # a report with no place for them: they go to stderr
+        for notice in run.notices:
+            click.echo(_line(notice), err=True)
     sys.exit(run.exit_code(exit_zero))
+
+
+_NO_NOTICES = ("sarif", "junit", "json-lines", "gitlab")  # formats whose report has no place for a notice
 
 
 def catalog_notices(catalog: Catalog) -> list[str]:
