@@ -219,10 +219,6 @@ class Settings:
         defaults, the working directory (ruff reads a --config's paths from there)."""
         return self.path.parent if self.path and not self.explicit else Path.cwd()
 
-    def folder_rel(self, folder: str) -> str:
-        """A walked folder's path for the config's own globs: from root, as a file's is (see relative)."""
-        return _relative(folder, self.root.resolve())
-
     def enabled_codes(self) -> list[str]:
         return list(_enabled_codes(tuple(self._layers()), tuple(self.targets)))
 
@@ -235,6 +231,7 @@ class Settings:
         return default
 
     def relative(self, file: str) -> str:
+        """A file's (or a walked folder's) path for the config's own globs: from root (see _relative)."""
         if self._resolved_root is None:  # asked again for every linted file
             self._resolved_root = self.root.resolve()
         return _relative(file, self._resolved_root)

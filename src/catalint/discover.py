@@ -44,10 +44,9 @@ def walk_catalogs(
     below: dict[str, Settings] = {}  # each folder's settings, handed to its subfolders
     ignored: set[str] | None = None  # what git ignores, by the path from the directory argument (a folder's with '/')
     if settings.respect_gitignore:
-        from catalint import gitignored
+        from catalint.gitignored import Nested, ignored_below
 
-        ignored = set(gitignored.ignored_below(str(directory)) or ())
-        nested = gitignored.Nested()
+        ignored, nested = set(ignored_below(str(directory)) or ()), Nested()
     for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
         base = Path(root)
         has_config = not CONFIG_NAMES_SET.isdisjoint(files)  # one git ignores still applies, as in ruff
@@ -111,7 +110,7 @@ def _rel_root(base: Path, directory: Path, here: Settings, which: str) -> str:
     sub/deeper` and `lint sub` skip sub's `deeper/gen` alike; a folder outside it by its whole path), a
     --config's from the working directory. A flag's, or the built-in defaults': from the directory argument."""
     if here.path is not None and not here.flag_globs.get(which):
-        rel = here.folder_rel(str(base))
+        rel = here.relative(str(base))
     else:
         rel = base.relative_to(directory).as_posix()
     return "" if rel == "." else rel + "/"
