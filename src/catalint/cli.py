@@ -46,6 +46,7 @@ OUTPUT_FORMATS = [
     "full",
 ]
 TEXT_FORMATS = ("text", "concise", "full")  # the text report: what --scores, --statistics and -q shape
+_NO_NOTICES = ("sarif", "junit", "json-lines", "gitlab")  # reports with no place for a notice: stderr has them
 
 
 class _EnvChoice(click.Choice):
@@ -841,9 +842,6 @@ def lint(
         for notice in run.notices:
             click.echo(_line(notice), err=True)
     sys.exit(run.exit_code(exit_zero))
-
-
-_NO_NOTICES = ("sarif", "junit", "json-lines", "gitlab")  # formats whose report has no place for a notice
 
 
 def catalog_notices(catalog: Catalog) -> list[str]:
