@@ -239,6 +239,11 @@ def test_a_glob_with_a_folder_takes_nothing_outside_the_folder_it_is_read_from(c
     assert cli("lint", "--show-files", str(tmp_path / "snap")).output.splitlines() == [snap]
     assert cli("lint", "--show-files", "--force-exclude", snap).output.splitlines() == [snap]
     assert codes(cli("lint", "--output-format", "json", snap))  # the per-file ignore of ALL is not its
+    # a folder named like a drive ("c:") is a folder here, not a whole path
+    (tmp_path / "proj" / "c:").mkdir()
+    write_catalog(tmp_path / "proj" / "c:" / "tools.json", [TOOL])
+    (tmp_path / "proj" / "catalint.toml").write_text('[per-file-ignores]\n"c:/*" = ["ALL"]\n')
+    assert codes(cli("lint", "--output-format", "json", "c:/tools.json")) == []
 
 
 def test_a_walk_takes_each_folders_include_and_exclude_from_its_own_config(cli, tmp_path: Path, monkeypatch) -> None:

@@ -94,7 +94,7 @@ def test_a_repository_nested_below_the_walk_has_its_own_gitignore_read(cli, tmp_
     assert shown(cli, ".", "--no-respect-gitignore") == ["tools.json", "inner/tools.json", "inner/dist/tools.json"]
 
 
-def test_a_nested_partial_clone_fetches_nothing(cli, tmp_path: Path) -> None:
+def test_a_nested_partial_clone_fetches_nothing(cli, tmp_path: Path, allow_file: bool = False) -> None:
     """A .git folder below the walk (from an archive, a cache) may be a partial clone whose index names a
     .gitignore it lacks: git fetched it through the config's uploadpack, a command of the folder's choosing."""
     marker = tmp_path / "ran"
@@ -114,12 +114,24 @@ def test_a_nested_partial_clone_fetches_nothing(cli, tmp_path: Path) -> None:
         ("remote.origin.url", str(tmp_path)),
         ("remote.origin.promisor", "true"),
         ("remote.origin.uploadpack", f"touch {marker}; false"),
+        *([("protocol.file.allow", "always")] if allow_file else []),
     ):
         git("config", key, value, cwd=nested)
     write_catalog(nested / "tools.json", [TOOL])
     os.chdir(tmp_path)
     assert shown(cli, ".") == ["nested/tools.json"]
     assert not marker.exists()
+
+
+def test_a_repositorys_config_cannot_allow_a_transport_back(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """protocol.file.allow=always in the nested config beat a -c protocol.allow=never; on a git older than
+    2.39.4, which does not know GIT_NO_LAZY_FETCH, the fetch then ran (here: that variable left out)."""
+    from catalint import gitignored
+
+    monkeypatch.setattr(gitignored, "_NO_TRANSPORT", {"GIT_ALLOW_PROTOCOL": "none"})
+    test_a_nested_partial_clone_fetches_nothing(cli, tmp_path, allow_file=True)
 
 
 def test_repositories_nested_below_a_walk_are_asked_within_a_bound(
@@ -134,3 +146,34 @@ def test_repositories_nested_below_a_walk_are_asked_within_a_bound(
         (tmp_path / name / ".gitignore").write_text("dist/\n")
         write_catalog(tmp_path / name / "dist" / "tools.json", [TOOL])
     assert shown(cli, ".") == ["b/dist/tools.json"]  # a was asked; b, past the bound, was not
+
+
+def test_the_bound_on_nested_repositories_holds_for_the_whole_run(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # it held for each walk: a folder with no catalog was walked twice (the notice's count), each time afresh
+    from catalint import gitignored
+
+    monkeypatch.setattr(gitignored, "NESTED_REPOSITORIES", 1)
+    asked: list[str] = []
+    real = gitignored._ask
+    monkeypatch.setattr(gitignored, "_ask", lambda folder, timeout: asked.append(folder) or real(folder, timeout))
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    for name in ("d1/a", "d1/b", "d2/c"):
+        git("init", "-q", str(tmp_path / name), cwd=tmp_path)
+    result = cli("lint", "d1", "d2")
+    assert result.exit_code == 0 and "no catalog files found" in result.stdout
+    assert sorted(Path(p).name for p in asked) == ["a", "d1", "d2"]  # each once; one nested in all
+
+
+def test_no_git_where_there_is_a_repository_is_said(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    (tmp_path / ".gitignore").write_text("dist/\n")
+    write_catalog(tmp_path / "dist" / "tools.json", [TOOL])
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    result = cli("lint", "--show-files", ".")
+    assert result.stdout.splitlines() == ["dist/tools.json"]  # nothing to skip it by
+    assert result.stderr.startswith(".: notice: what git ignores here is linted: git cannot be run (")
+    os.chdir(tmp_path / "dist")
+    (tmp_path / ".git").rename(tmp_path / "was-git")  # no repository: nothing to say
+    assert cli("lint", "--show-files", ".").stderr == ""

@@ -488,7 +488,7 @@ def _glob_match(rel: str, name: str, pattern: str) -> bool:
         pattern = pattern[3:]
     if "/" not in pattern:
         return fnmatch.fnmatch(name, pattern)
-    if rel.startswith("/") or rel[1:3] == ":/":
+    if rel.startswith("/") or (os.name == "nt" and rel[1:3] == ":/"):  # a folder named "c:" is one elsewhere
         return False  # a whole path, outside the folder the glob is read from: as ruff anchors it there, never
     if fnmatch.fnmatch(rel, pattern):
         return True

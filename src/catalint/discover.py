@@ -44,16 +44,22 @@ def walk_catalogs(
     below: dict[str, Settings] = {}  # each folder's settings, handed to its subfolders
     ignored: set[str] | None = None  # what git ignores, by the path from the directory argument (a folder's with '/')
     if settings.respect_gitignore:
-        from catalint.gitignored import Nested, ignored_below
+        from catalint.gitignored import ignored_below
 
-        ignored, nested = set(ignored_below(str(directory)) or ()), Nested()
+        found, problem = ignored_below(str(directory))
+        ignored = set(found or ())
+        if problem is not None and on_problem is not None:
+            on_problem(str(directory), one_line(problem))
     for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
         base = Path(root)
         has_config = not CONFIG_NAMES_SET.isdisjoint(files)  # one git ignores still applies, as in ruff
         if ignored is not None:
             at = "" if root == str(directory) else base.relative_to(directory).as_posix() + "/"
             if at and ".git" in dirs + files:  # a repository of its own: git, asked from above, does not look in
-                ignored.update(at + path for path in nested.ignored_below(root))
+                found, problem = ignored_below(root, nested=True)
+                ignored.update(at + path for path in found or ())
+                if problem is not None and on_problem is not None:
+                    on_problem(root, one_line(problem))
             if ignored:
                 dirs[:] = [d for d in dirs if f"{at}{d}/" not in ignored]
                 files = [name for name in files if at + name not in ignored]
@@ -129,6 +135,10 @@ def expand(
     in order among the files, of a folder below one that cannot be listed (a LoadError) and of a FIFO,
     socket or device skipped (a notice).
     """
+    if any(p != "-" and os.path.isdir(p) for p in paths):  # only a walk asks git (pre-commit names files)
+        from catalint.gitignored import start_run
+
+        start_run()  # git is asked once a run for each folder
     seen: set[str] = set()
     # files named on the command line under several names (a link beside its target, in the order pre-commit or
     # a shell gives them): the one that is not a link, as in a walk, so that its per-file-ignores apply
@@ -212,7 +222,7 @@ def no_catalogs_notice(
     if settings.respect_gitignore:  # what git ignores is not walked: say so, without walking it to count
         from catalint.gitignored import ignored_below
 
-        hidden = len(ignored_below(directory) or ())
+        hidden = len(ignored_below(directory)[0] or ())
         if hidden:
             paths = "1 path" if hidden == 1 else f"{hidden} paths"
             hint += f"; git ignores {paths} here, not walked (--no-respect-gitignore walks them)"
