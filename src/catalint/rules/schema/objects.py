@@ -95,7 +95,12 @@ _FAILS = re.compile(r"\berrors?\b|\bfail(?:s|ed)?\b|\breject(?:s|ed)?\b|\brequir
 def _said_optional(schema: dict[str, Any]) -> bool:
     """Whether a property's description says it may be left out, and nothing that says it may not."""
     text = schema.get("description")
-    if not isinstance(text, str) or _SAID_NEEDED.search(text):
+    if not isinstance(text, str):
+        return False
+    low = text.lower()  # most descriptions say none of it: substring tests in C first
+    if "optional" not in low and "omitted" not in low and "left out" not in low and "not " not in low:
+        return False
+    if _SAID_NEEDED.search(text):
         return False
     for found in _SAID_OPTIONAL.finditer(text):
         clause = text[found.end() : found.end() + 200].split(".")[0]  # what follows, to the end of the sentence
