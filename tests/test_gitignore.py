@@ -177,3 +177,45 @@ def test_no_git_where_there_is_a_repository_is_said(cli, tmp_path: Path, monkeyp
     os.chdir(tmp_path / "dist")
     (tmp_path / ".git").rename(tmp_path / "was-git")  # no repository: nothing to say
     assert cli("lint", "--show-files", ".").stderr == ""
+
+
+def test_a_git_notice_leaves_no_catalogs_found_said_and_is_said_once_a_cause(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It counted as an entry skipped, and hid the notice with the --include hint; and a checkout git refused
+    said it again for every submodule (GitHub shows 10 notices a step)."""
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "other.json").write_text("{}")
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    result = cli("lint", "a", "b")
+    said = result.stdout + result.stderr
+    assert "a: notice: no catalog files found (include: " in said and "--include '*.json' lints them" in said
+    assert said.count("what git ignores here is linted: git cannot be run") == 1
+
+
+def test_a_nested_repository_is_asked_quietly_and_on_a_clock_of_its_own(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from catalint import gitignored
+
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    git("init", "-q", str(tmp_path / "inner"), cwd=tmp_path)
+    (tmp_path / "inner" / ".gitignore").write_text("dist/\n")
+    write_catalog(tmp_path / "inner" / "dist" / "tools.json", [TOOL])
+    write_catalog(tmp_path / "bad" / "gen" / "tools.json", [TOOL])
+    (tmp_path / "bad" / ".git").write_text("not a gitfile\n")  # git, from above, reads bad/ as a folder
+    (tmp_path / ".gitignore").write_text("bad/gen/\n")
+    real, clock = gitignored._ask, [0.0]
+    monkeypatch.setattr(gitignored, "_now", lambda: clock[0])
+
+    def slow_top(folder: str, timeout: float) -> tuple[frozenset[str] | None, str | None]:
+        if Path(folder) == tmp_path:
+            clock[0] += gitignored.NESTED_SECONDS + 1  # the top's listing took longer than the nested bound
+        return real(folder, timeout)
+
+    monkeypatch.setattr(gitignored, "_ask", slow_top)
+    result = cli("lint", "--show-files", str(tmp_path))
+    assert result.stdout.splitlines() == []  # inner/dist still skipped: the nested clock starts at inner
+    assert "what git ignores" not in result.stderr  # bad/'s refusal is not said: the listing from above covered it

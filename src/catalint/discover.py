@@ -46,20 +46,17 @@ def walk_catalogs(
     if settings.respect_gitignore:
         from catalint.gitignored import ignored_below
 
-        found, problem = ignored_below(str(directory))
+        found, notice = ignored_below(str(directory))
         ignored = set(found or ())
-        if problem is not None and on_problem is not None:
-            on_problem(str(directory), one_line(problem))
+        if notice is not None and on_problem is not None:
+            on_problem(str(directory), notice)
     for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
         base = Path(root)
         has_config = not CONFIG_NAMES_SET.isdisjoint(files)  # one git ignores still applies, as in ruff
         if ignored is not None:
             at = "" if root == str(directory) else base.relative_to(directory).as_posix() + "/"
             if at and ".git" in dirs + files:  # a repository of its own: git, asked from above, does not look in
-                found, problem = ignored_below(root, nested=True)
-                ignored.update(at + path for path in found or ())
-                if problem is not None and on_problem is not None:
-                    on_problem(root, one_line(problem))
+                ignored.update(at + path for path in ignored_below(root, nested=True)[0] or ())
             if ignored:
                 dirs[:] = [d for d in dirs if f"{at}{d}/" not in ignored]
                 files = [name for name in files if at + name not in ignored]
@@ -196,7 +193,10 @@ class _Problems:
         self.count = 0
 
     def __call__(self, where: str, what: LoadError | str) -> None:
-        self.count += 1
+        from catalint.gitignored import Aside
+
+        if not isinstance(what, Aside):  # git not asked is no entry skipped: "no catalog files found" still holds
+            self.count += 1
         if self.on_problem is not None:
             self.on_problem(where, what, self.settings)
 

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
+from time import monotonic as _now
+
+from catalint.text import one_line
 
 GIT_TIMEOUT = 30.0  # seconds: a listing that takes longer is given up, and nothing is skipped for git's sake
 # variables that point git at another repository, work tree or index than the folder's own
@@ -31,13 +33,19 @@ NESTED_REPOSITORIES = 64  # repositories nested below the walks that are asked; 
 NESTED_SECONDS = 10.0  # nor once asking them has taken this long in all (a .git folder from an archive is untrusted)
 
 
+class Aside(str):
+    """A notice about the walk (git could not be asked), not about a file: it does not stand for one skipped."""
+
+
 class _Run:
-    """What one run asked git: each folder's answer, and what is left of the nested repositories' bound."""
+    """What one run asked git: each folder's answer, the nested repositories' bound (its clock starts at the
+    first of them), and the causes already said (a dubious-ownership checkout would say it once a submodule)."""
 
     def __init__(self) -> None:
-        self.answers: dict[str, tuple[frozenset[str] | None, str | None]] = {}
+        self.answers: dict[str, tuple[frozenset[str] | None, Aside | None]] = {}
         self.nested = 0
-        self.deadline = time.monotonic() + NESTED_SECONDS
+        self.deadline: float | None = None
+        self.said: set[str] = set()
 
 
 _run = _Run()
@@ -49,43 +57,54 @@ def start_run() -> None:
     _run = _Run()
 
 
-def ignored_below(directory: str, nested: bool = False) -> tuple[frozenset[str] | None, str | None]:
+def ignored_below(directory: str, nested: bool = False) -> tuple[frozenset[str] | None, Aside | None]:
     """The paths below directory that git ignores, relative to it with '/' (a folder ends with '/': what is in
-    it is not listed), and a notice when git should have been asked and could not be (None for none). The paths
-    are None when there is nothing to skip by: not a work tree, no git, git refusing the folder, a nested
-    repository past the bound. The directory itself is never among them: git says './' when all of it is
-    ignored, or all it holds, and named on the command line it is walked, as ruff and ripgrep walk a folder
-    named to them (by what git lists below it: a folder ignored whole is walked whole)."""
+    it is not listed), and a notice when git should have been asked about a directory argument and could not
+    be, once a cause a run (None for none). The paths are None when there is nothing to skip by: not a work
+    tree, no git, git refusing the folder. A nested repository is asked on a best-effort basis: past the bound,
+    or when git fails there, nothing is said (the walk goes on as git, asked from above, left it). The
+    directory itself is never among them: git says './' when all of it is ignored, or all it holds, and named
+    on the command line it is walked, as ruff and ripgrep walk a folder named to them (by what git lists below
+    it: a folder ignored whole is walked whole)."""
     key = os.path.abspath(directory)
     if key not in _run.answers:
         timeout = GIT_TIMEOUT
         if nested:
-            timeout = _run.deadline - time.monotonic()
+            if _run.deadline is None:
+                _run.deadline = _now() + NESTED_SECONDS
+            timeout = _run.deadline - _now()
             if _run.nested >= NESTED_REPOSITORIES or timeout <= 0:
                 return None, None
             _run.nested += 1
-        _run.answers[key] = _ask(directory, timeout)
+        found, cause = _ask(directory, timeout)
+        notice = None
+        if cause is not None and not nested and cause not in _run.said:
+            _run.said.add(cause)
+            notice = Aside(one_line(f"{directory}: notice: what git ignores here is linted: {cause}"))
+        _run.answers[key] = (found, notice)
     return _run.answers[key]
 
 
 def _ask(directory: str, timeout: float) -> tuple[frozenset[str] | None, str | None]:
+    """git's list, or why there is none worth a notice (None for none: not a repository)."""
     command = ["git", *_SAFE, "-C", directory, "ls-files", "--others", "--ignored", "--exclude-standard"]
     env = {name: value for name, value in os.environ.items() if name not in _RELOCATING} | _NO_TRANSPORT
-    said = f"{directory}: notice: what git ignores here is linted"
     try:
         done = subprocess.run(
             [*command, "--directory", "-z"], capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL, env=env
         )
     except subprocess.TimeoutExpired:
-        return None, f"{said}: git did not list it within {timeout:.0f} s"
-    except OSError as exc:  # no git: a notice only where there is a repository to ask about
-        return None, (f"{said}: git cannot be run ({exc.strerror or exc})" if _in_work_tree(directory) else None)
+        return None, f"git did not list it within {timeout:.0f} s"
+    except OSError as exc:  # no git: worth saying only where there is a repository to ask about
+        return None, (f"git cannot be run ({exc.strerror or exc})" if _in_work_tree(directory) else None)
     if done.returncode != 0:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
         fatal = next((line.removeprefix("fatal: ") for line in lines if line.startswith("fatal: ")), "")
         if not fatal or fatal.startswith("not a git repository"):
             return None, None
-        return None, f"{said}: git refused the folder ({fatal})"
+        if "dubious ownership" in fatal:  # git's own hint, in short
+            fatal += "; git config --global --add safe.directory FOLDER allows it"
+        return None, f"git refused the folder ({fatal})"
     return frozenset(os.fsdecode(p) for p in done.stdout.split(b"\0") if p and p != b"./"), None
 
 
