@@ -219,3 +219,59 @@ def test_a_nested_repository_is_asked_quietly_and_on_a_clock_of_its_own(
     result = cli("lint", "--show-files", str(tmp_path))
     assert result.stdout.splitlines() == []  # inner/dist still skipped: the nested clock starts at inner
     assert "what git ignores" not in result.stderr  # bad/'s refusal is not said: the listing from above covered it
+
+
+def test_a_folder_asked_quietly_as_a_nested_repository_is_asked_again_as_an_argument(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `lint . sub`: sub's quiet answer as a nested repository stood for the argument, whose notice was lost
+    from catalint import gitignored
+
+    real = gitignored._ask
+
+    def refusing_sub(folder: str, timeout: float) -> tuple[frozenset[str] | None, str | None]:
+        return (
+            (None, "git refused the folder (detected dubious ownership)")
+            if folder.endswith("sub")
+            else real(folder, timeout)
+        )
+
+    monkeypatch.setattr(gitignored, "_ask", refusing_sub)
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    git("init", "-q", str(tmp_path / "sub"), cwd=tmp_path)
+    write_catalog(tmp_path / "sub" / "tools.json", [TOOL])
+    for args in ((".", "sub"), ("sub", ".")):
+        result = cli("lint", "--show-files", *args)
+        assert result.stderr.count("sub: notice: what git ignores here is linted: git refused the folder") == 1
+
+
+def test_a_folder_named_twice_is_said_once(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    write_catalog(tmp_path / "a" / "tools.json", [TOOL])
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    for args in (("a", "./a/"), ("a", "a"), ("a", str(tmp_path / "a"))):
+        assert cli("lint", "--show-files", *args).stderr.count("git cannot be run") == 1, args
+
+
+def test_the_nested_bound_counts_the_time_spent_asking_nested_repositories_only(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a later argument's slow listing of its own used up the clock: b's nested repository went unasked
+    from catalint import gitignored
+
+    real, clock = gitignored._ask, [0.0]
+    monkeypatch.setattr(gitignored, "_now", lambda: clock[0])
+
+    def slow_b(folder: str, timeout: float) -> tuple[frozenset[str] | None, str | None]:
+        if Path(folder).name == "b":
+            clock[0] += gitignored.NESTED_SECONDS + 1
+        return real(folder, timeout)
+
+    monkeypatch.setattr(gitignored, "_ask", slow_b)
+    git("init", "-q", str(tmp_path), cwd=tmp_path)
+    for name in ("a", "b"):
+        git("init", "-q", str(tmp_path / name / "inner"), cwd=tmp_path)
+        (tmp_path / name / "inner" / ".gitignore").write_text("dist/\n")
+        write_catalog(tmp_path / name / "inner" / "dist" / "tools.json", [TOOL])
+        write_catalog(tmp_path / name / "tools.json", [TOOL])
+    assert cli("lint", "--show-files", "a", "b").stdout.splitlines() == ["a/tools.json", "b/tools.json"]

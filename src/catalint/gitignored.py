@@ -30,7 +30,7 @@ _SAFE = ("-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false", "-c
 # GIT_NO_LAZY_FETCH stops a partial clone's fetch where git knows it (2.39.4 and later)
 _NO_TRANSPORT = {"GIT_ALLOW_PROTOCOL": "none", "GIT_NO_LAZY_FETCH": "1"}
 NESTED_REPOSITORIES = 64  # repositories nested below the walks that are asked; the others' .gitignore is not read
-NESTED_SECONDS = 10.0  # nor once asking them has taken this long in all (a .git folder from an archive is untrusted)
+NESTED_SECONDS = 10.0  # nor once asking them has taken this long in all: a .git folder from an archive is untrusted
 
 
 class Aside(str):
@@ -38,13 +38,14 @@ class Aside(str):
 
 
 class _Run:
-    """What one run asked git: each folder's answer, the nested repositories' bound (its clock starts at the
-    first of them), and the causes already said (a dubious-ownership checkout would say it once a submodule)."""
+    """What one run asked git: each folder's answer (as a directory argument, and as a nested repository: asked
+    quietly, it is no answer for the other), the time spent asking nested repositories and how many, and the
+    causes already said (a dubious-ownership checkout would say it once a submodule)."""
 
     def __init__(self) -> None:
-        self.answers: dict[str, tuple[frozenset[str] | None, Aside | None]] = {}
+        self.answers: dict[tuple[str, bool], frozenset[str] | None] = {}
         self.nested = 0
-        self.deadline: float | None = None
+        self.nested_seconds = 0.0
         self.said: set[str] = set()
 
 
@@ -66,23 +67,24 @@ def ignored_below(directory: str, nested: bool = False) -> tuple[frozenset[str] 
     directory itself is never among them: git says './' when all of it is ignored, or all it holds, and named
     on the command line it is walked, as ruff and ripgrep walk a folder named to them (by what git lists below
     it: a folder ignored whole is walked whole)."""
-    key = os.path.abspath(directory)
-    if key not in _run.answers:
-        timeout = GIT_TIMEOUT
-        if nested:
-            if _run.deadline is None:
-                _run.deadline = _now() + NESTED_SECONDS
-            timeout = _run.deadline - _now()
-            if _run.nested >= NESTED_REPOSITORIES or timeout <= 0:
-                return None, None
-            _run.nested += 1
-        found, cause = _ask(directory, timeout)
-        notice = None
-        if cause is not None and not nested and cause not in _run.said:
-            _run.said.add(cause)
-            notice = Aside(one_line(f"{directory}: notice: what git ignores here is linted: {cause}"))
-        _run.answers[key] = (found, notice)
-    return _run.answers[key]
+    key = (os.path.abspath(directory), nested)
+    if key in _run.answers:
+        return _run.answers[key], None  # a notice was said the first time
+    timeout = GIT_TIMEOUT
+    if nested:
+        timeout = NESTED_SECONDS - _run.nested_seconds
+        if _run.nested >= NESTED_REPOSITORIES or timeout <= 0:
+            return None, None
+        _run.nested += 1
+    started = _now()
+    found, cause = _ask(directory, timeout)
+    if nested:
+        _run.nested_seconds += _now() - started
+    _run.answers[key] = found
+    if cause is None or nested or cause in _run.said:
+        return found, None
+    _run.said.add(cause)
+    return found, Aside(one_line(f"{directory}: notice: what git ignores here is linted: {cause}"))
 
 
 def _ask(directory: str, timeout: float) -> tuple[frozenset[str] | None, str | None]:
