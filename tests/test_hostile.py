@@ -2201,6 +2201,7 @@ reason = "internal tools"
 CONFIG_KEYS = [
     *"select extend-select ignore per-file-ignores per-tool-ignores severity fail-severity include".split(),
     *"exclude force-exclude tool-token-budget catalog-token-budget gate extend-gate targets extend".split(),
+    *"extend-include extend-exclude respect-gitignore".split(),
     "tool",
     "selekt",
 ]
@@ -2245,6 +2246,9 @@ _VALID: dict[str, Any] = {  # values each setting takes, so that runs get past t
     "include": st.lists(st.sampled_from(["*.json", "*.tools.json"]), max_size=2),
     "exclude": st.lists(st.sampled_from(["vendor", "*.yaml"]), max_size=2),
     "force-exclude": st.booleans(),
+    "extend-include": st.lists(st.sampled_from(["*.json", "sub/*.json"]), max_size=2),
+    "extend-exclude": st.lists(st.sampled_from(["vendor", "cfg/*.json", "**/gen"]), max_size=2),
+    "respect-gitignore": st.booleans(),
     "tool-token-budget": st.integers(1, 2000),
     "catalog-token-budget": st.integers(1, 10**6),
     "gate": st.one_of(st.booleans(), st.dictionaries(st.sampled_from(["min_score", "mean_score"]), st.floats(0, 1))),
@@ -2265,15 +2269,15 @@ _configs = st.one_of(
 
 
 @settings(PROPERTY, max_examples=PROPERTY.max_examples * 5)  # a run takes a few milliseconds
-@given(st.one_of(mutated(GOOD_CONFIG), _configs))
-def test_any_config_file_is_read_or_refused_in_one_line(cli, tmp_path: Path, config: Any) -> None:
+@given(st.one_of(mutated(GOOD_CONFIG), _configs), st.sampled_from(["cfg/a.tools.json", "cfg", "."]))
+def test_any_config_file_is_read_or_refused_in_one_line(cli, tmp_path: Path, config: Any, target: str) -> None:
     root = tmp_path / "cfg"
     shutil.rmtree(root, ignore_errors=True)
     text = config if isinstance(config, str) else "".join(f"{k} = {_toml_value(v)}\n" for k, v in config.items())
     write(root / "catalint.toml", text.encode("utf-8", "surrogatepass"))
     write(root / "a.tools.json", GOOD_JSON)
     write(root / "base.toml", b'ignore = ["DESC-012"]\n')
-    result = cli("lint", "cfg/a.tools.json")
+    result = cli("lint", target)  # a named file, or a walk (include, exclude, respect-gitignore)
     no_crash(result)
     assert result.exit_code in (0, 1, 2), (result.exit_code, result.stderr[-2000:])
     if result.exit_code == 2:  # a config error: one line naming the config file, and no report
