@@ -271,8 +271,9 @@ _UNPRINTABLE.update(
     {c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 )
 # Log commands read anywhere in a line: GitHub's runner reads ##[error]..., the Azure Pipelines agent the first
-# ##vso[...] (case-sensitive); the second '#' of either is written \x23.
-_COMMAND_OPENERS = (("##[", "#\\x23["), ("##vso[", "#\\x23vso["))
+# ##vso[...] (case-sensitive). Whoever writes text into a line escapes the second '#' of each (here \x23).
+LOG_COMMAND_OPENERS = ("##[", "##vso[")
+_COMMAND_OPENERS = tuple((o, "#\\x23" + o[2:]) for o in LOG_COMMAND_OPENERS)
 
 
 def inline(text: str) -> str:

@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
-from catalint.engine import FileResult
 from catalint.formatters.text import format_text
-from catalint.model import Finding
 from catalint.run import Run
-from catalint.text import inline, one_line
+from catalint.text import LOG_COMMAND_OPENERS, inline, one_line
+
+if TYPE_CHECKING:
+    from catalint.engine import FileResult
+    from catalint.model import Finding
 
 WINDOW = 120  # characters of a long line that are shown
 BEFORE = 40  # of them, before the span's start when the line is cut
 _BREAK = re.compile(r"\r\n|\r|\n")  # CR, LF and CRLF end a line, as the source map counts lines
-_OPENERS = re.compile(r"##(?:vso)?\[")  # what inline() escapes the second '#' of
+_OPENERS = re.compile("|".join(map(re.escape, LOG_COMMAND_OPENERS)))  # inline() escapes their second '#'
 
 
 def line_bounds(text: str, wanted: list[int]) -> dict[int, tuple[int, int]]:

@@ -73,16 +73,17 @@ def format_gitlab(run: Run, statistics: bool = False) -> Iterator[str]:
         path = repo_path(error.path, root)
         line = error.line or 1
         yield item(_issue(error.message, LOAD_ERROR, fingerprint(path, LOAD_ERROR), UNREADABLE, path, line, line))
+    paths = {id(fr): file_of(fr, root) for fr in run.files}  # one path resolution per file
     for fr in run.files:  # a failed gate check fails the job: the widget says why, at the catalog's first line
         for row in fr.quality.gate if fr.quality is not None else []:
             if not row.passed:
-                path = file_of(fr, root)
+                path = paths[id(fr)]
                 check = f"gate {row.check.target}"
                 yield item(_issue(row.line(), GATE, fingerprint(path, check), GATE_SEVERITY, path, 1, 1))
     for fr in run.files:
         if not fr.tools:
             continue
-        path = file_of(fr, root)
+        path = paths[id(fr)]
         tool_pointer = {id(f): tr.tool.pointer for tr in fr.tools for f in tr.findings}
         for f in fr.findings:  # in report order
             inner = pointer_in_tool(f.pointer, tool_pointer[id(f)])

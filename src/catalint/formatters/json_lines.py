@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from catalint.formatters.json_format import FindingEncoder
 from catalint.run import Run
+from catalint.text import LOG_COMMAND_OPENERS
 
 # What JSON may leave raw in a string but a reader of lines or a CI log must not meet raw: C1 controls and DEL
 # (U+0085 ends a line for Python's splitlines), the line and paragraph separators, the bidirectional controls.
@@ -15,7 +16,7 @@ from catalint.run import Run
 _RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 # Log commands a CI system reads anywhere in a line (GitHub's ##[, Azure Pipelines' ##vso[): their second '#'
 # is written \u0023, which decodes to '#'. In JSON text a '#' can only be inside a string.
-_OPENERS = (("##[", "#\\u0023["), ("##vso[", "#\\u0023vso["))
+_OPENERS = tuple((o, "#\\u0023" + o[2:]) for o in LOG_COMMAND_OPENERS)
 
 
 def _escaped(m: re.Match[str]) -> str:
