@@ -753,8 +753,12 @@ def test_show_settings_says_which_per_file_ignores_take_in_the_file(cli, tmp_pat
     run = json.loads(cli("lint", "proj/sub/tools.json", "--output-format", "json", "--exit-zero").stdout)
     assert not [f for f in run["findings"] if f["code"].startswith("DESC")]
     # a glob typed on the command line is read from the working directory, in the view as in a run
-    typed = cli("lint", "--show-settings", "proj/sub/tools.json", "--per-file-ignores", "proj/sub/*:SCH-001")
+    typed = cli("lint", "--show-settings", "proj/sub/tools.json", "--extend-per-file-ignores", "proj/sub/*:SCH-001")
     assert "rules for this file (0 on, after per-file-ignores): none" in typed.stdout.splitlines()
+    # --per-file-ignores replaces the config's, as in ruff: the DESC rules are back
+    typed = cli("lint", "--show-settings", "proj/sub/tools.json", "--per-file-ignores", "proj/sub/*:SCH-001")
+    assert "rules for this file (13 on, after per-file-ignores): DESC-001" in typed.stdout
+    assert 'per-file-ignores: ["sub/*.json"]' not in typed.stdout
     # no glob takes the file in: no line for it, and the JSON's list is the whole one
     (tmp_path / "proj" / "tools.json").write_text((tmp_path / "proj" / "sub" / "tools.json").read_text())
     top = cli("lint", "--show-settings", "proj/tools.json")

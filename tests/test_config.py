@@ -1016,6 +1016,27 @@ def test_a_per_file_ignores_flag_reads_its_glob_from_the_working_directory(cli, 
     assert report["notices"] == []  # it matched in one of the two configs: no notice from the other
 
 
+def test_a_per_file_ignores_flag_replaces_the_configs_and_extend_per_file_ignores_adds(cli, tmp_path: Path) -> None:
+    # as in ruff's --per-file-ignores and --extend-per-file-ignores
+    _two_servers(tmp_path)
+    (tmp_path / "servers" / "a" / "catalint.toml").write_text(
+        'select = ["DESC"]\n[per-file-ignores]\n"*" = ["DESC-001"]\n'
+    )
+    args = ["lint", "servers/a", "--no-gate", "--output-format", "json"]
+
+    def codes(*flags: str) -> set[str]:
+        return {f["code"] for f in json.loads(cli(*args, *flags).output)["findings"]}
+
+    alone = codes()
+    assert "DESC-001" not in alone and {"DESC-004", "DESC-012"} <= alone
+    assert codes("--per-file-ignores", "servers/*:DESC-012") == alone - {"DESC-012"} | {"DESC-001"}
+    assert codes("--extend-per-file-ignores", "servers/*:DESC-012") == alone - {"DESC-012"}
+    both = ["--per-file-ignores", "servers/*:DESC-012", "--extend-per-file-ignores", "servers/*:DESC-004"]
+    assert codes(*both) == alone - {"DESC-012", "DESC-004"} | {"DESC-001"}
+    bad = cli(*args, "--extend-per-file-ignores", "nocolon")
+    assert bad.exit_code == 2 and "error: --extend-per-file-ignores: expected GLOB:CODES, got 'nocolon'" in bad.stderr
+
+
 def test_a_per_file_ignores_flag_that_matches_no_file_says_so_once(cli, tmp_path: Path) -> None:
     _two_servers(tmp_path)
     report = json.loads(

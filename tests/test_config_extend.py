@@ -247,3 +247,22 @@ def test_an_extend_into_a_loop_of_links_is_a_config_error(cli, tmp_path: Path, c
     assert result.exit_code == 2
     assert result.output.startswith("error: servers/a/catalint.toml:1:1: extend: '../../one.toml': "), result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_per_file_ignores_here_replace_those_below_and_extend_per_file_ignores_add(
+    cli, tmp_path: Path, catalog: Path
+) -> None:
+    # as in ruff: a shared base's per-file-ignores go when the file extending it sets its own
+    write(tmp_path / "pyproject.toml", '[tool.catalint.per-file-ignores]\n"**/tools.json" = ["DESC-012"]\n')
+    child = write(catalog.parent / "catalint.toml", 'extend = "../../pyproject.toml"\n')
+    assert [c for c, _ in findings(lint(cli, catalog))] == ["DESC-006", "SCH-002"]
+    child.write_text('extend = "../../pyproject.toml"\n[per-file-ignores]\n"tools.json" = ["SCH-002"]\n')
+    assert [c for c, _ in findings(lint(cli, catalog))] == ["DESC-006", "DESC-012"]
+    child.write_text('extend = "../../pyproject.toml"\n[extend-per-file-ignores]\n"tools.json" = ["SCH-002"]\n')
+    assert [c for c, _ in findings(lint(cli, catalog))] == ["DESC-006"]
+    # both in one file: its own two lists, and nothing of the base's
+    child.write_text(
+        'extend = "../../pyproject.toml"\n[per-file-ignores]\n"tools.json" = ["SCH-002"]\n'
+        '[extend-per-file-ignores]\n"*.json" = ["DESC-006"]\n'
+    )
+    assert [c for c, _ in findings(lint(cli, catalog))] == ["DESC-012"]

@@ -82,7 +82,12 @@ def _codes(values: tuple[str, ...], option: str, what: str = "rule code") -> lis
     return codes
 
 
-_PAIR_SHAPES = {"--severity": "CODE=LEVEL", "--per-file-ignores": "GLOB:CODES", "--per-tool-ignores": "GLOB:CODES"}
+_PAIR_SHAPES = {
+    "--severity": "CODE=LEVEL",
+    "--per-file-ignores": "GLOB:CODES",
+    "--extend-per-file-ignores": "GLOB:CODES",
+    "--per-tool-ignores": "GLOB:CODES",
+}
 
 
 def _pairs(values: tuple[str, ...], sep: str, option: str) -> list[tuple[str, str]]:
@@ -380,7 +385,16 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to enable on top of select.")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Rules to disable (added to the config's ignore).")
 @click.option(
-    "--per-file-ignores", multiple=True, metavar="GLOB:CODES", help="Ignore CODES in files matching GLOB (repeatable)."
+    "--per-file-ignores",
+    multiple=True,
+    metavar="GLOB:CODES",
+    help="Ignore CODES in files matching GLOB (repeatable); replaces the config's per-file-ignores.",
+)
+@click.option(
+    "--extend-per-file-ignores",
+    multiple=True,
+    metavar="GLOB:CODES",
+    help="Like --per-file-ignores, but added to the config's per-file-ignores.",
 )
 @click.option(
     "--per-tool-ignores",
@@ -536,6 +550,7 @@ def lint(
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
     per_file_ignores: tuple[str, ...],
+    extend_per_file_ignores: tuple[str, ...],
     per_tool_ignores: tuple[str, ...],
     severities: tuple[str, ...],
     fail_severity: str | None,
@@ -613,11 +628,12 @@ def lint(
     if severities:
         # 'DESC-001 = info' as typed: the code without the spaces (a config key with them is an error)
         overrides["severity"] = {code.strip(): level for code, level in _pairs(severities, "=", "--severity")}
-    if per_file_ignores:
-        by_glob: dict[str, list[str]] = {}  # a glob given twice ignores the codes of both, as in ruff
-        for g, c in _pairs(per_file_ignores, ":", "--per-file-ignores"):
-            by_glob.setdefault(g, []).extend(_codes((c,), "--per-file-ignores"))
-        overrides["per-file-ignores"] = by_glob
+    for key, given in (("per-file-ignores", per_file_ignores), ("extend-per-file-ignores", extend_per_file_ignores)):
+        if given:
+            by_glob: dict[str, list[str]] = {}  # a glob given twice ignores the codes of both, as in ruff
+            for g, c in _pairs(given, ":", f"--{key}"):
+                by_glob.setdefault(g, []).extend(_codes((c,), f"--{key}"))
+            overrides[key] = by_glob
     if per_tool_ignores:
         overrides["per-tool-ignores"] = [
             {"tools": [g], "rules": _codes((c,), "--per-tool-ignores")}

@@ -527,6 +527,7 @@ _KEYS = {
     "extend-select",
     "ignore",
     "per-file-ignores",
+    "extend-per-file-ignores",
     "per-tool-ignores",
     "severity",
     "fail-severity",
@@ -694,14 +695,20 @@ def apply_table(settings: Settings, table: dict[str, Any], where: str, root: Pat
             _codes([code], _entry(where, "severity", code))  # placed at its key, as a bad level is
             levels[code.upper()] = _severity(value, _entry(where, "severity", code))
         settings.severity_layers.append(levels)  # --severity DESC=critical decides DESC-009 too, whatever the file says
-    if "per-file-ignores" in table:
-        pfi = table["per-file-ignores"]
+    # as in ruff: per-file-ignores replaces those of the file extended (and --per-file-ignores every
+    # config's), extend-per-file-ignores adds to them
+    for key in ("per-file-ignores", "extend-per-file-ignores"):
+        if key not in table:
+            continue
+        pfi = table[key]
         if not isinstance(pfi, dict):
-            raise ConfigError(f'{where}: per-file-ignores must be a table of "GLOB" = [RULES], not {kind(pfi)}')
+            raise ConfigError(f'{_named(where, key)} must be a table of "GLOB" = [RULES], not {kind(pfi)}')
+        own = []
         for pattern, rules in pfi.items():
-            codes = _codes(rules, _entry(where, "per-file-ignores", pattern))
-            label = f"per-file-ignores {pattern!r} ({', '.join(codes)})"
-            settings.per_file_ignores.append(FileIgnore(pattern, codes, label, root=root, source=where))
+            codes = _codes(rules, _entry(where, key, pattern))
+            label = f"{key} {pattern!r} ({', '.join(codes)})"
+            own.append(FileIgnore(pattern, codes, label, root=root, source=where))
+        settings.per_file_ignores = own if key == "per-file-ignores" else [*settings.per_file_ignores, *own]
     for key in ("tool-token-budget", "catalog-token-budget"):
         if key in table:
             value = table[key]
