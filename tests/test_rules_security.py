@@ -1597,6 +1597,8 @@ AZURE_KEY = (
         ("postgres://app:s3cr3tPa55w0rd@db.internal:5432/app", "a database URL with its password"),
         ("mongodb+srv://admin:Xk29fLq81mZ@cluster0.abcd.mongodb.net/prod", "a database URL with its password"),
         ("redis://:mypassw0rd123@cache:6379", "a database URL with its password"),
+        ("postgres://app:Secret_Pa55@db.internal/app", "a database URL with its password"),  # digits: a real one
+        ("postgres://app:correcthorsebattery@db.internal/app", "a database URL with its password"),  # no "pass"
         (f"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey={AZURE_KEY}==;", "an Azure storage account key"),
         ("AWS_SECRET_ACCESS_KEY=Zk3mQ9vLr2Tx8Wp5Yh1Nd7Bc4Fg6Js0Ka9Ee2Rt5", "an AWS secret access key"),
     ],
@@ -1617,6 +1619,9 @@ def test_sec005_fires_on_connection_strings_and_cloud_keys(value: str, kind: str
         "mysql://app:${DB_PASSWORD}@db/app",  # a template
         "postgres://app:<your-password>@db/app",
         "postgres://db.internal:5432/app",  # no password at all
+        "postgresql://myuser:mypassword@localhost:5432/mydb",  # a password that says it is one
+        "postgresql://postgres:mysecretpassword@localhost:5432/postgres",  # the Postgres image's example
+        "mysql://root:root_password@localhost/app",
         "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",  # AWS's documentation sample
         "https://user:s3cr3tPa55w0rd@example.com/path",  # not a database URL
     ],

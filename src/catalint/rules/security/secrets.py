@@ -94,6 +94,9 @@ _SECRET_HINT = Words("|".join(dict.fromkeys(h for shape in SECRET_SHAPES for h i
 # Passwords in database URLs that documentation and local set-ups use: not a leak. Only those of 8 or more
 # characters: the URL's shape asks for 8 (root, admin, secret, guest and the like never reach this list).
 _DEFAULT_PASSWORDS = frozenset("password passw0rd postgres changeme".split())
+# A password of letters only that names itself: mypassword, mysecretpassword (the Postgres image's example),
+# db_pass, supersecret. A real one has digits or symbols (s3cr3tPa55, mypassw0rd123).
+_SAYS_PASSWORD = re.compile(r"[A-Za-z_]*(?:pass|pwd|secret)[A-Za-z_]*", re.IGNORECASE)
 # Placeholders and documentation keys: "sk-...", "xoxb-your-token", AKIAIOSFODNN7EXAMPLE, sk-xxxxxxxx.
 _PLACEHOLDER = LazyRegex(
     r"x{4,}|\*{3,}|\.{3}|…|0{6,}|1234567|abcdefg|your|example|dummy|placeholder|redacted|sample|fake|changeme"
@@ -127,6 +130,7 @@ def _real_looking(token: str, shape: SecretShape) -> bool:
         user, password = token.split("://", 1)[1].rsplit("@", 1)[0].split(":", 1)
         return not (
             password.lower() in _DEFAULT_PASSWORDS
+            or _SAYS_PASSWORD.fullmatch(password) is not None
             or password == user
             or _PLACEHOLDER.search(password)
             or _TEMPLATE.search(password) is not None  # a template or an environment reference
@@ -202,7 +206,9 @@ def secret_in_catalog(tool: Tool) -> Iterator[Hit]:
     database URLs with a password (`postgres://app:s3cr3tPa55@db.internal/app`,
     `postgresql+asyncpg://…`, a percent-encoded password;
     not a documented default such as `postgres:postgres@`, a template `${PASSWORD}`,
-    `%(password)s` or `%DB_PASSWORD%`, or a placeholder), Azure storage account keys
+    `%(password)s` or `%DB_PASSWORD%`, a placeholder, or a password of letters
+    only that names itself, such as `mypassword` or the Postgres image's example
+    `mysecretpassword`), Azure storage account keys
     (`AccountKey=…==`) and AWS secret access keys written after their name
     (`aws_secret_access_key = …`, `SecretAccessKey=…`).
     The message shows only the start of the token.
