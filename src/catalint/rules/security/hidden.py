@@ -226,6 +226,27 @@ _LETTERS = LazyRegex(r"[^\W\d_]+")
 _PROSE_FAKES = LazyRegex("[" + "".join(sorted(set(CONFUSABLES) - _LATIN_LOOKS)) + "]")
 
 
+# Greek letters that science writes beside Latin ones on purpose: Cα, ERα, NF-κB, IκBα, Gαq, hν, χ².
+_SYMBOL_GREEK = frozenset("ακνρχ")
+
+
+def _greek_notation(word: str, fakes: list[str]) -> bool:
+    """Whether a prose word that mixes Greek look-alikes with Latin is scientific notation, not a disguise:
+    its look-alikes are symbol letters, and it also holds a Greek letter like no Latin one (αvβ3), or is
+    two letters (hν), or an abbreviation of at most three Latin letters, capitals but for one (ERα, κB, Gαq).
+    A word written in English (Ignοre, cαll, αll) is not."""
+    if not all(ch in _SYMBOL_GREEK for ch in fakes):
+        return False
+    if any(not ch.isascii() and ch not in CONFUSABLES and "GREEK" in unicodedata.name(ch, "") for ch in word):
+        return True
+    latin = [ch for ch in word if ch.isascii()]
+    if len(latin) + len(fakes) != len(word):  # another script's letter too
+        return False
+    if len(word) == 2:
+        return True
+    return len(latin) <= 3 and any(ch.isupper() for ch in latin) and sum(ch.islower() for ch in latin) <= 1
+
+
 def _latin(ch: str) -> str | None:
     """The ASCII letter a character passes for: a Cyrillic or Greek look-alike, or one whose
     compatibility form is ASCII (fullwidth ｒ, mathematical bold 𝐫)."""
@@ -258,6 +279,8 @@ def look_alike(name: str, prose: bool = False) -> tuple[str, str] | None:
             continue
         mixed = any(ch.isascii() for ch in word)
         all_fake = len(word) >= 2 and len(fakes) == len(word) and has_latin_word
+        if mixed and prose and _greek_notation(word, fakes):
+            continue
         if mixed or all_fake:
             return word, fakes[0]
     return None
@@ -301,7 +324,9 @@ def hidden_characters(tool: Tool) -> Iterator[Hit]:
     a single variation selector (⚠️), an emoji subdivision flag (🏴 followed by
     tag letters and CANCEL TAG), the prepended concatenation marks (U+0600–U+0605,
     U+06DD, …, format characters that draw a visible sign in Arabic and Syriac),
-    and names written wholly in one script.
+    names written wholly in one script, and Greek letters that science writes
+    beside Latin ones on purpose (NF-κB, Cα, ERα, Gαq, αvβ3, hν: α, κ, ν, ρ or χ
+    in an abbreviation, not in an English word such as "cαll").
 
     **Why.** The model reads every code point; a person reviewing the catalog sees
     only what renders. Boucher and Anderson ("Trojan Source", arXiv:2111.00169,
