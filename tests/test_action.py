@@ -466,12 +466,20 @@ def test_the_sarif_warning_heads_the_job_summary_too(tmp_path: Path) -> None:
 
 def test_the_sarif_file_output_names_only_a_report_that_was_written(repo: tuple[Path, str], tmp_path: Path) -> None:
     path, base = repo
-    nowhere = str(tmp_path / "no" / "such" / "folder" / "out.sarif")
+    (tmp_path / "a-file").write_text("")
+    nowhere = str(tmp_path / "a-file" / "out.sarif")
+    annotation = f"::error title=catalint::{nowhere}: error: cannot write report: Not a directory"
     proc, outputs, _ = _run_step(path, tmp_path, base_sha=base, only_new="true", sarif_file=nowhere)
     assert proc.returncode == 2 and "out.sarif" in proc.stderr
     assert outputs["sarif-file"] == ""  # the upload step of the example workflow would look for it
+    assert annotation in proc.stdout.splitlines()  # a plain stderr line is easy to miss in the log
     proc, outputs, _ = _run_step(path, tmp_path, sarif_file=nowhere)
     assert proc.returncode == 2 and outputs.get("sarif-file", "") == ""
+    assert annotation in proc.stdout.splitlines()
+    # a folder that is not there is made, as ruff makes --output-file's
+    made = tmp_path / "reports" / "catalint.sarif"
+    proc, outputs, _ = _run_step(path, tmp_path, sarif_file=str(made))
+    assert outputs["sarif-file"] == str(made) and json.loads(made.read_text())["version"] == "2.1.0"
 
 
 def test_a_config_error_in_the_lint_step_is_annotated_at_its_line(repo: tuple[Path, str], tmp_path: Path) -> None:

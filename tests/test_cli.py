@@ -381,9 +381,20 @@ def test_output_over_a_linted_catalog_is_refused(cli, catalog: Path, tmp_path: P
 
 
 def test_unwritable_output_file_is_exit_2(cli, catalog: Path) -> None:
-    result = cli("lint", "-o", "missing-dir/report.txt", "tools.json")
+    result = cli("lint", "-o", "tools.json/report.txt", "tools.json")
     assert result.exit_code == 2
-    assert "missing-dir/report.txt" in result.stderr
+    assert result.stderr == "tools.json/report.txt: error: cannot write report: Not a directory\n"
+
+
+def test_an_output_files_missing_folders_are_made_as_ruff_makes_them(cli, catalog: Path, tmp_path: Path) -> None:
+    result = cli("lint", "-o", "out/a/report.txt", "--report", "sarif:out/b/report.sarif", "tools.json", "-e")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert (tmp_path / "out/a/report.txt").read_text().startswith("tools.json:")
+    assert json.loads((tmp_path / "out/b/report.sarif").read_text())["version"] == "2.1.0"
+    # a run that fails to write one of its outputs leaves none of the folders it made
+    if Path("/dev/full").exists():
+        failed = cli("lint", "-o", "new/a/report.txt", "--report", "sarif:/dev/full", "tools.json", "-e")
+        assert failed.exit_code == 2 and not (tmp_path / "new").exists()
 
 
 def test_stdin_json_and_yaml(cli) -> None:
@@ -608,7 +619,7 @@ def test_an_output_file_that_cannot_be_written_is_one_line_before_any_work(cli, 
     write_catalog(tmp_path / "tools.json", [])
     (tmp_path / "outdir").mkdir()
     what = "the snapshot" if command[0] == "snapshot" else "report"
-    for target, why in (("outdir", "Is a directory"), ("missing/x.out", "No such file or directory")):
+    for target, why in (("outdir", "Is a directory"), ("tools.json/x.out", "Not a directory")):
         result = cli(*[target if arg == "OUT" else arg for arg in command])
         assert result.exit_code == 2
         assert result.stderr.splitlines() == [f"{target}: error: cannot write {what}: {why}"]

@@ -590,9 +590,11 @@ def test_unparseable_side_exit_2(run, tmp_path: Path) -> None:
 
 
 def test_unwritable_output_exit_2(run, pair: tuple[str, str]) -> None:
-    result = run(*pair, "-o", "no/such/dir/report.txt")
+    Path(pair[0]).with_name("file").write_text("")
+    target = str(Path(pair[0]).with_name("file") / "report.txt")
+    result = run(*pair, "-o", target)
     assert result.exit_code == 2
-    assert result.stderr.startswith("no/such/dir/report.txt: error: cannot write report: ")
+    assert result.stderr.startswith(f"{target}: error: cannot write report: ")
 
 
 def test_diff_lints_with_the_config_lint_would_use(cli, tmp_path: Path) -> None:

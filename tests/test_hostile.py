@@ -1491,7 +1491,7 @@ def test_report_on_bad_input_is_whole_and_names_the_error(cli, tmp_path: Path, f
     [["-o", "out/report.json"], ["--report", "sarif:out/report.json"]],
     ids=["output-file", "report"],
 )
-@pytest.mark.parametrize("where", ["missing-dir", "parent-is-a-file", "read-only-dir"])
+@pytest.mark.parametrize("where", ["parent-is-a-file", "read-only-dir"])
 def test_unwritable_output(cli, tmp_path: Path, option: list[str], where: str) -> None:
     write(tmp_path / "good.json", catalog(GOOD_TOOL))
     if where == "parent-is-a-file":
@@ -1512,6 +1512,28 @@ def test_unwritable_output(cli, tmp_path: Path, option: list[str], where: str) -
     if (tmp_path / "out").is_dir():
         assert listing(tmp_path / "out") == []
     assert _temp_files(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "option",
+    [["-o", "out/deeper/report.json"], ["--report", "sarif:out/deeper/report.json"]],
+    ids=["output-file", "report"],
+)
+def test_a_missing_folder_is_made_only_for_a_report_that_is_written(cli, tmp_path: Path, option: list[str]) -> None:
+    # as ruff makes --output-file's folders; a run that cannot write all its outputs leaves none of them
+    write(tmp_path / "good.json", catalog(GOOD_TOOL))
+    if Path("/dev/full").exists():
+        other = ["--report", "json:/dev/full"] if option[0] == "-o" else ["-o", "/dev/full"]
+        one_error(cli("lint", "--output-format", "json", *option, *other, "good.json"), "/dev/full: error: ")
+        assert listing(tmp_path) == ["good.json"]
+    result = cli("lint", "--output-format", "json", *option, "good.json", "--exit-zero")
+    assert result.exit_code == 0 and json.loads((tmp_path / "out" / "deeper" / "report.json").read_text())
+    assert _temp_files(tmp_path / "out" / "deeper") == []
+    # a report on bad input is written whole, naming the error, as ever: its folders are made for it
+    write(tmp_path / "bad.json", '{"tools": [')
+    option = [option[0], option[1].replace("deeper", "bad")]
+    one_error(cli("lint", "--output-format", "json", *option, "bad.json"), "bad.json:1:12: error: ")
+    assert "bad.json" in (tmp_path / "out" / "bad" / "report.json").read_text()
 
 
 @pytest.mark.parametrize("option", ["-o", "--report"])
@@ -1570,8 +1592,8 @@ def test_trace_distract_output_on_bad_input_and_unwritable_dir(cli, tmp_path: Pa
     write(tmp_path / "padded.json", OLD)
     one_error(cli("trace", "distract", "bad.json", "--count", "2", "-o", "padded.json"), "bad.json:1:1: error: ")
     one_error(cli("trace", "distract", "bad.json", "--count", "2", "-o", "new.json"), "bad.json:1:1: error: ")
-    result = cli("trace", "distract", "good.json", "--count", "2", "-o", "nowhere/padded.json")
-    one_error(result, "nowhere/padded.json: error: cannot write the catalog: ")
+    result = cli("trace", "distract", "good.json", "--count", "2", "-o", "good.json/padded.json")
+    one_error(result, "good.json/padded.json: error: cannot write the catalog: ")
     assert (tmp_path / "padded.json").read_text() == OLD
     assert listing(tmp_path) == ["bad.json", "good.json", "padded.json"]
 
@@ -1603,9 +1625,10 @@ def test_snapshot_crash_writes_nothing(cli, tmp_path: Path, out: str) -> None:
 
 def test_snapshot_into_an_unwritable_place(cli, tmp_path: Path) -> None:
     pytest.importorskip("mcp")
-    result = cli(*_snapshot_args("missing/tools.json", "normal"))
-    one_error(result, "missing/tools.json: error: cannot write the snapshot: ")
-    assert listing(tmp_path) == []
+    (tmp_path / "file").write_text("")
+    result = cli(*_snapshot_args("file/tools.json", "normal"))
+    one_error(result, "file/tools.json: error: cannot write the snapshot: ")
+    assert listing(tmp_path) == ["file"]
 
 
 def test_snapshot_full_disk_leaves_the_old_file(tmp_path: Path) -> None:

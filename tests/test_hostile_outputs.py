@@ -191,9 +191,9 @@ def test_the_bench_markdown_report_is_cut_as_a_job_summary(cli, tmp_path: Path, 
 @pytest.mark.parametrize(
     ("target", "problem"),
     [
-        ("out/missing/x.sarif", "No such file or directory"),
+        ("tools.json/missing/x.sarif", "Not a directory"),
         ("out", "Is a directory"),
-        ("tools.json/x", "No such file or directory"),
+        ("tools.json/x", "Not a directory"),
     ],
 )
 def test_a_report_target_that_cannot_be_written_is_refused_before_linting(

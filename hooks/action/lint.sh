@@ -137,9 +137,14 @@ fi
 [ -f "$work/warn.txt" ] && cat "$work/warn.txt"
 cat "$work/annotations.txt"
 # A config or usage error (error: WHAT, or error: FILE:LINE:COL: WHAT) becomes an annotation, at its file
-# when it names one; a catalog's errors are annotated by the github format already, and stay plain here.
+# when it names one, and so does a report that cannot be written (PATH: error: cannot write report: WHY);
+# a catalog's errors are annotated by the github format already, and stay plain here.
 while IFS= read -r line; do
   printf '%s\n' "$line" >&2
+  if [[ "$line" == *": error: cannot write "* ]] && [[ "$line" != "error: "* ]]; then
+    printf '::error title=catalint::%s\n' "${line//'%'/%25}"  # a report (sarif-file) that cannot be written
+    continue
+  fi
   [[ "$line" == "error: "* ]] || continue
   what="${line#error: }" file="" where=""
   if [[ "$what" =~ ^([^:]+):([0-9]+):([0-9]+):\ (.*)$ ]] && [ -f "${BASH_REMATCH[1]}" ]; then

@@ -120,9 +120,11 @@ def _is_stream(output_file: str) -> bool:
     return names_a_stream(output_file) or special_kind(output_file) is not None
 
 
-def _stage(chunks: Iterable[str], output_file: str) -> tuple[str, Path]:
+def _stage(chunks: Iterable[str], output_file: str, made: list[Path]) -> tuple[str, Path]:
     """chunks written to a temporary file beside output_file (beside its target, for a symbolic link, which
-    then keeps pointing at it); (the temporary file, where it goes). Nothing is left behind on failure."""
+    then keeps pointing at it); (the temporary file, where it goes). The folders it lacks are made, as ruff
+    makes them, and added to made for the caller to remove should the run fail. Nothing else is left behind
+    on failure."""
     import errno
     import tempfile
 
@@ -131,6 +133,14 @@ def _stage(chunks: Iterable[str], output_file: str) -> tuple[str, Path]:
     target = Path(os.path.realpath(output_file))
     if target.is_symlink():  # a loop of links, which realpath leaves unresolved: the shell's `>` refuses it too
         raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), output_file)
+    missing = []
+    folder = target.parent
+    while not os.path.lexists(folder) and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for folder in reversed(missing):
+        folder.mkdir()
+        made.append(folder)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
@@ -167,12 +177,26 @@ def write_output(text: str | Iterable[str], output_file: str | None) -> None:
         with open(output_file, "w", encoding="utf-8", errors="backslashreplace") as stream:
             stream.writelines(chunks)
         return
-    tmp, target = _stage(chunks, output_file)
+    made: list[Path] = []
     try:
-        os.replace(tmp, target)
+        tmp, target = _stage(chunks, output_file, made)
+        try:
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        _remove_folders(made)
         raise
+
+
+def _remove_folders(made: list[Path]) -> None:
+    """Remove the folders a failed write made for its output (the innermost first), those left empty."""
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def save(text: str | Iterable[str], output_file: str | None, what: str = "report") -> None:
@@ -189,12 +213,14 @@ def save_all(outputs: list[tuple[str | None, Callable[[], str | Iterable[str]]]]
     succeeded (in the same folder: next to never) leaves the earlier ones in place."""
     streams = [target is None or _is_stream(target) for target, _ in outputs]
     staged: list[tuple[str, Path, str]] = []  # (temporary file, where it goes, the target as given)
+    made: list[Path] = []  # folders made for the files, removed again if the run fails
     target: str | None = None
+    done = False
     try:
         try:
             for (target, make), stream in zip(outputs, streams, strict=True):
                 if not stream and target is not None:
-                    staged.append((*_stage(_chunks(make()), target), target))
+                    staged.append((*_stage(_chunks(make()), target, made), target))
             for (target, make), stream in zip(outputs, streams, strict=True):
                 if stream:
                     write_output(make(), target)
@@ -203,6 +229,7 @@ def save_all(outputs: list[tuple[str | None, Callable[[], str | Iterable[str]]]]
         except BrokenPipeError:  # the reader of standard output went away: no failure, the files still count
             for tmp, path, _ in staged:
                 os.replace(tmp, path)
+            done = True
             raise
         except OSError as exc:
             if target is None:
@@ -213,9 +240,12 @@ def save_all(outputs: list[tuple[str | None, Callable[[], str | Iterable[str]]]]
                 os.replace(tmp, path)
             except OSError as exc:
                 fail(f"{target}: error: cannot write {what}: {exc.strerror or exc}")
+        done = True
     finally:
         for tmp, _, _ in staged:  # those not renamed
             Path(tmp).unlink(missing_ok=True)
+        if not done:
+            _remove_folders(made)
 
 
 def _chunks(text: str | Iterable[str]) -> Iterable[str]:

@@ -80,15 +80,19 @@ def output_target(what: str = "report") -> Callable[[click.Context, click.Parame
 
 
 def output_problem(value: str) -> str | None:
-    """Why an output file cannot be written, as far as can be told before any work: a folder, or a file in
-    a folder that does not exist; None when it looks writable."""
+    """Why an output file cannot be written, as far as can be told before any work: a folder, or a path
+    through a file; None when it looks writable. Missing folders are made when it is written, as ruff
+    makes them for --output-file."""
     import errno
     import os
 
     if os.path.isdir(value):
         return os.strerror(errno.EISDIR)
-    if not os.path.isdir(os.path.dirname(os.path.abspath(value))):
-        return os.strerror(errno.ENOENT)
+    folder = os.path.dirname(os.path.abspath(value))
+    while not os.path.lexists(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        return os.strerror(errno.ENOTDIR)
     return None
 
 
