@@ -29,7 +29,6 @@ INPUTS = [
     "suite",
     "traces",
     "python-version",
-    "version",
 ]
 OUTPUTS = ["critical-count", "warning-count", "min-score", "mean-score", "sarif-file", "check-passed"]
 
@@ -674,7 +673,6 @@ def test_install_script_builds_its_own_environment(tmp_path: Path) -> None:
     env = {
         **os.environ,
         "CATALINT_PYTHON": sys.executable,
-        "CATALINT_VERSION": "",
         "GITHUB_ACTION_PATH": str(ROOT),
         "RUNNER_TEMP": str(tmp_path),
         "GITHUB_ENV": str(tmp_path / "env.txt"),
@@ -686,6 +684,22 @@ def test_install_script_builds_its_own_environment(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].startswith("catalint, version ")
     assert (tmp_path / "env.txt").read_text().strip() == f"CATALINT_BIN={tmp_path}/catalint-venv/bin/catalint"
+
+
+def test_install_script_says_on_a_windows_runner_that_it_runs_on_linux_and_macos(tmp_path: Path) -> None:
+    env = {**os.environ, "RUNNER_OS": "Windows", "RUNNER_TEMP": str(tmp_path), "GITHUB_ENV": str(tmp_path / "env")}
+    proc = subprocess.run(
+        ["bash", str(ROOT / "hooks" / "action" / "install.sh")], env=env, capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and proc.stdout.startswith("::error title=catalint::the catalint action runs on Linux")
+    assert list(tmp_path.iterdir()) == []  # no environment made, nothing set for later steps
+
+
+def test_the_action_installs_nothing_from_the_package_index_by_name() -> None:
+    # a `version` input installed catalint==X from the index, where the name is nobody's yet: anyone could fill it
+    action = (ROOT / "action.yml").read_text()
+    install = (ROOT / "hooks" / "action" / "install.sh").read_text()
+    assert "inputs.version" not in action and "catalint==" not in install
 
 
 def test_example_workflow_and_pre_commit_config_are_valid() -> None:
