@@ -968,6 +968,21 @@ def research_traces(root: Path, research: str = "research-agent.jsonl") -> None:
     write_json(root / "traces" / "picks-search" / "b.json", {"tool_calls": [SEARCH_CALL, GET_CALL]})
 
 
+def test_check_names_each_trace_file_whole_whatever_its_name(cli, tmp_path: Path) -> None:
+    # the file was found by cutting the run's label at its first '[' and last ':': run[1].jsonl was "run"
+    root = project(tmp_path)
+    write_jsonl(root / "traces" / "research-agent" / "run[1]:a.jsonl", [{"tool_calls": [SEARCH_CALL, GET_CALL]}])
+    write_json(root / "traces" / "picks-search" / "b[2].json", [{"tool_calls": [SEARCH_CALL]}] * 2)
+    result = cli("check", "proj/suite.yml", "--traces", "proj/traces", "--output-format", "json")
+    sources = {s["scenario"]: s["sources"] for s in json.loads(result.stdout)["scenarios"]}
+    assert sources == {
+        "Research agent": ["proj/traces/research-agent/run[1]:a.jsonl"],
+        "picks search": ["proj/traces/picks-search/b[2].json"],
+    }
+    markdown = cli("check", "proj/suite.yml", "--traces", "proj/traces", "--output-format", "markdown").stdout
+    assert "1 run from proj/traces/research-agent/run\\[1\\]:a.jsonl." in markdown  # one run, not "1 runs"
+
+
 @pytest.mark.parametrize("research", ["research-agent.jsonl", "Research agent.json", "research-agent/run.yaml"])
 def test_check_scores_agents_and_tests_against_their_traces(cli, tmp_path: Path, research: str) -> None:
     root = project(tmp_path)

@@ -137,7 +137,7 @@ def to_markdown(
         out += [
             f"{sub} {text(result.scenario.name)}: {status}",
             "",
-            f"{len(result.runs)} runs from {text(', '.join(result.sources))}.",
+            f"{len(result.runs)} run{'s' * (len(result.runs) != 1)} from {text(', '.join(result.sources))}.",
         ]
         out += ["", "| metric | value |", "|---|---|"]
         out += [f"| {code(k)} | {text(_p(v))} |" for k, v in result.figures.items()]

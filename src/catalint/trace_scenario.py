@@ -316,7 +316,7 @@ def evaluate(s: Scenario, runs: list[Run], catalogs: dict[str, Catalog], extra: 
     figures = _figures(sections)
     rows = [(block, _row(check, figures, s)) for block, check in s.checks]
     rows += [("gate", _row(check, figures, s)) for check in extra or []]
-    sources = list(dict.fromkeys(r.label.rsplit(":", 1)[0].split("[", 1)[0] for r in runs))
+    sources = list(dict.fromkeys(r.file or r.label for r in runs))
     if not rows and floor is None:  # PASS would say nothing was wrong, where nothing was checked
         notices.append(
             "no check ran, so nothing can fail: give --class (equal-function classes bring the default gate),"

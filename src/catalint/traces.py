@@ -65,6 +65,7 @@ class Run:
     tokens: int | None = None  # conversation.tokens.total
     cost: float | None = None
     prompt: str | None = None
+    file: str = ""  # the file it was read from, as its label names it ("runs[1].jsonl" for "runs[1].jsonl:3")
 
 
 class Resolver:
@@ -255,7 +256,7 @@ def _run(number: int, label: str, data: Any, file: str, span: Any, base: str) ->
     prompt = data.get("prompt")
     if prompt is not None and not isinstance(prompt, str):
         raise fail(f"prompt must be a string, got {_kind(prompt)}", "/prompt")
-    return Run(number, label, calls, tokens, cost, prompt)
+    return Run(number, label, calls, tokens, cost, prompt, file)
 
 
 def _errored(call: dict[str, Any]) -> bool:
