@@ -514,6 +514,15 @@ def test_json_report(run, pair: tuple[str, str]) -> None:
     assert totals["tokens_delta"] == totals["tokens_after"] - totals["tokens_before"]
 
 
+def test_the_markdown_heading_shows_a_pipe_in_a_file_name_as_written(
+    run, pair: tuple[str, str], tmp_path: Path
+) -> None:
+    # outside a table a backslash before a pipe is shown: the heading read `a\|b.json`
+    (tmp_path / "a|b.json").write_text((tmp_path / pair[1]).read_text())
+    out = run(pair[0], "a|b.json", "--output-format", "markdown").stdout
+    assert out.startswith("### catalint diff: `base.json` → `a|b.json`\n")
+
+
 def test_markdown_report(run, pair: tuple[str, str], tmp_path: Path) -> None:
     out = run(*pair, "--output-format", "markdown").stdout
     assert out.startswith("### catalint diff: `base.json` → `head.json`\n")

@@ -267,7 +267,7 @@ def format_markdown(diff: CatalogDiff) -> str:
     before, after = diff.mean_score_before, diff.mean_score_after
     score_delta = "" if before is None or after is None else _signed(after - before)
     lines = [
-        f"### catalint diff: {md.code(diff.base.display)} → {md.code(diff.head.display)}",
+        f"### catalint diff: {md.code(diff.base.display, table=False)} → {md.code(diff.head.display, table=False)}",
         "",
         "| | Before | After | Change |",
         "|---|---:|---:|---:|",
