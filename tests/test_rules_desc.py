@@ -194,6 +194,14 @@ def test_desc004_fires_without_a_verb(desc: str) -> None:
         "Normalises a UK postcode to its canonical spacing.",
         "Visualises a time series as a sparkline image.",
         "Summarising tool for long documents.",
+        "Declines a meeting invitation on behalf of the user.",
+        "Reschedules a meeting to a new time slot.",
+        "Retries a failed webhook delivery with the original payload.",
+        "Provisions a new serverless Postgres database in the chosen region.",
+        "Escalates an incident to the secondary responder.",
+        "Invalidates cached paths in a CloudFront distribution.",
+        "Suspends a Google Workspace user account.",
+        "Unarchives a Slack channel.",
     ],
 )
 def test_desc004_near_miss_inflected_verbs(desc: str) -> None:
