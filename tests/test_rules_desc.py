@@ -585,6 +585,9 @@ def test_desc007_whole_words_only() -> None:
         (["inProgress", "done"], "Only tasks that are still in progress."),  # camelCase in words
         (["InProgress", "Done"], "Only tasks in progress."),
         (["openIssue", "closedIssue"], "Count the open issues."),
+        (["country", "city"], "Group traffic by countries or cities."),  # -y plurals
+        (["email", "sms"], "Send the code by e-mail or text."),  # a word written with a hyphen
+        (["webhook", "poll"], "Deliver events by web-hook."),
     ],
 )
 def test_desc007_plurals_and_camel_case_in_words_are_mentioned(values: list[str], text: str) -> None:
@@ -598,6 +601,8 @@ def test_desc007_plurals_and_camel_case_in_words_are_mentioned(values: list[str]
         (["inProgress", "done"], "Only tasks that are still open."),
         (["i", "o"], "Which way is it?"),  # 'is' is no plural of 'i': two letters are too short
         (["day", "week"], "Group by dayss or weekly."),
+        (["country", "city"], "Group traffic by counties or sites."),
+        (["email", "sms"], "Send the code by e-post."),
     ],
 )
 def test_desc007_plurals_and_camel_case_near_misses(values: list[str], text: str) -> None:
@@ -610,6 +615,8 @@ def test_desc007_a_plural_that_is_the_arguments_name_mentions_no_value() -> None
 
     assert fires("DESC-007", days("Days to use"))
     assert not fires("DESC-007", days("Weeks"))
+    entities = tool(inputSchema=schema({"entities": {"enum": ["entity", "event"], "description": "Entities to keep"}}))
+    assert fires("DESC-007", entities)
 
 
 def test_desc007_an_empty_value_written_as_quotes_is_mentioned_whatever_the_name() -> None:

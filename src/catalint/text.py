@@ -58,31 +58,29 @@ VERBS = frozenset(
     """
     access accept acknowledge activate add adjust aggregate alert allow analyse analyze annotate answer append apply
     approve archive ask assign associate attach audit authenticate authorize autocomplete back backup ban batch
-    benchmark bind block book browse build bulk buy calculate call cancel capture cast change
-    charge check checkout choose classify clean clear click clone close collect combine comment
-    commit compare compile complete compose compress compute configure confirm connect convert
-    copy count crawl create crop debug decline decode decrypt dedupe deduplicate define delete deploy deposit describe divide
-    detach detect determine diff disable disconnect discover dismiss display do download drag
-    draft draw drop duplicate edit embed emit enable encode encrypt enqueue ensure enter escalate
-    enumerate estimate evaluate execute exit expand explain explore export extract fetch fill
-    filter find finish fix flag flip flush follow force forecast fork format forward generate
-    geocode geolocate get give go grant grep group guess handle hash help hide highlight hover identify
-    import improve index indicate initialize inject insert inspect install invalidate invite invoke join kill label launch
-    leave let link lint list load locate lock log login logout look lookup maintain make manage map mark match
-    measure merge migrate modify monitor mount move multiply mute navigate normalize notify obtain open
-    optimize order output overwrite paginate parse paste patch pause pay perform pick pin ping
-    place plan play plot populate post power predict prepend press preview print process produce profile
-    promote protect provide provision prune publish pull purge push put query queue rank rate read rebase reboot rebuild receive
-    rasterize recommend record redact redirect refresh refund register reject relate release reload remove rename
-    render renew reopen reorder replace reply report request reschedule resend reserve reset resize resolve restart
-    restore resume retrieve retry return reveal review revert revoke rollback rotate round route run sample
-    save scale scan schedule scrape screenshot scroll search select sell send serve set share
-    show shut shutdown sign simulate skip sleep snapshot solve sort specify split stage star start stop
-    store stream style submit subscribe subtract suggest sum summarise summarize suspend swap swipe switch sync synchronize tag
-    take tap terminate test think toggle tokenize trace track transcribe transfer transform transition translate
-    trigger trim truncate type unarchive unassign unconfirm undo uninstall unlink unlock unmute unpin unprotect unstar
-    unsubscribe unzip update upgrade
-    upload upsert use validate verify view visit visualize wait watch withdraw write zip
+    benchmark bind block book browse build bulk buy calculate call cancel capture cast change charge check checkout
+    choose classify clean clear click clone close collect combine comment commit compare compile complete compose
+    compress compute configure confirm connect convert copy count crawl create crop debug decline decode decrypt
+    dedupe deduplicate define delete deploy deposit describe divide detach detect determine diff disable disconnect
+    discover dismiss display do download drag draft draw drop duplicate edit embed emit enable encode encrypt
+    enqueue ensure enter escalate enumerate estimate evaluate execute exit expand explain explore export extract
+    fetch fill filter find finish fix flag flip flush follow force forecast fork format forward generate geocode
+    geolocate get give go grant grep group guess handle hash help hide highlight hover identify import improve index
+    indicate initialize inject insert inspect install invalidate invite invoke join kill label launch leave let link
+    lint list load locate lock log login logout look lookup maintain make manage map mark match measure merge
+    migrate modify monitor mount move multiply mute navigate normalize notify obtain open optimize order output
+    overwrite paginate parse paste patch pause pay perform pick pin ping place plan play plot populate post power
+    predict prepend press preview print process produce profile promote protect provide provision prune publish pull
+    purge push put query queue rank rate read rebase reboot rebuild receive rasterize recommend record redact
+    redirect refresh refund register reject relate release reload remove rename render renew reopen reorder replace
+    reply report request reschedule resend reserve reset resize resolve restart restore resume retrieve retry return
+    reveal review revert revoke rollback rotate round route run sample save scale scan schedule scrape screenshot
+    scroll search select sell send serve set share show shut shutdown sign simulate skip sleep snapshot solve sort
+    specify split stage star start stop store stream style submit subscribe subtract suggest sum summarise summarize
+    suspend swap swipe switch sync synchronize tag take tap terminate test think toggle tokenize trace track
+    transcribe transfer transform transition translate trigger trim truncate type unarchive unassign unconfirm undo
+    uninstall unlink unlock unmute unpin unprotect unstar unsubscribe unzip update upgrade upload upsert use
+    validate verify view visit visualize wait watch withdraw write zip
     """.split()
 )
 

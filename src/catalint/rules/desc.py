@@ -421,8 +421,9 @@ def _words_in(said: str, value: Any) -> bool:
 def _mentioned(text: str, value: Any, said: str) -> bool:
     """Whether the description names a value that mentions() cannot see: one of other scripts (CJK
     words) or of punctuation only ("." or ",") as it is written; the empty string as '' or \"\";
-    an abbreviation spelled out (asc as "ascending"); a plural (day as "days", box as "boxes", for a
-    value of three letters or more) or a camelCase value in words (inProgress as "in progress").
+    an abbreviation spelled out (asc as "ascending"); a plural (day as "days", box as "boxes", city as
+    "cities", for a value of three letters or more), a camelCase value in words (inProgress as "in
+    progress") or a value written with a hyphen (email as "e-mail").
     said: the text as f" {normalize(text)} "."""
     shown = _enum_text(value)
     if shown == "":
@@ -436,7 +437,12 @@ def _mentioned(text: str, value: Any, said: str) -> bool:
         forms = [words] if words != plain else []
         if len(words) >= 3 and words[-1].isalpha():
             forms += [words + "s", words + "es"]
-        return any(f" {form} " in said for form in forms)
+            if words[-1] == "y" and words[-2] not in "aeiou":  # country as "countries"
+                forms.append(words[:-1] + "ies")
+        if any(f" {form} " in said for form in forms):
+            return True
+        # a hyphen a word may be written with or without: email as "e-mail", webhook as "web-hook"
+        return "-" in text and any(f" {form} " in f" {normalize(text.replace('-', ''))} " for form in [plain, *forms])
     return shown.lower() in lower(text)
 
 
@@ -458,9 +464,10 @@ def enum_values_unmentioned(tool: Tool) -> Iterator[Hit]:
     and a few abbreviations also count when spelled out (asc as "ascending",
     desc, enum, num, str, int, bool, min, max, avg, dev, prod), as do the
     plural of a value of three letters or more (day as "days", box as
-    "boxes") and a camelCase value written as words (inProgress as "in
-    progress"); a plural that is the argument's own name ("Days" for days)
-    still names no value.
+    "boxes", city as "cities"), a camelCase value written as words
+    (inProgress as "in progress") and a value written with a hyphen (email
+    as "e-mail", webhook as "web-hook"); a plural that is the argument's own
+    name ("Days" for days, "Entities" for entity) still names no value.
     Arguments without a description are not this rule's business (see DESC-006),
     nor is a one-value enum (nothing to choose), and enums of more than 12 values
     (units, locales) are left alone: nobody lists those in prose. A value that
@@ -533,10 +540,12 @@ def _only_as_its_name(text: str, values: list[Any], name: str) -> bool:
     """Whether the values named are only words of the argument's own name: "Merge method" names no
     value of merge_method (merge, squash, rebase), "Merge method: merge or squash" does."""
     lowered = name.lower()
-    if not any(_enum_text(v).lower() in lowered for v in values):
+    stems = [t[:-1] if t.endswith("y") else t for v in values if (t := _enum_text(v).lower())]  # entity: entities
+    if not any(stem in lowered for stem in stems):
         return False  # the common case, found with substring tests
     own = normalize(_CAMEL_HUMP.sub(" ", _LAST_STEP.split(name)[-1] or name))
     words = [w for v in values if (w := normalize(_enum_text(v)))]
+    words += [w[:-1] + "ies" for w in words if w.endswith("y")]
     if not own or not any(f" {w}" in f" {own} " for w in words):  # a word of it, or its start: "days" holds day
         return False
     return not _names_a_value(f" {normalize(text)} ".replace(f" {own} ", " "), values)
