@@ -888,10 +888,25 @@ def test_sch007_fires_on_branch_requiring_an_unknown_name() -> None:
         {"oneOf": [{"properties": {"a": STR}}, {"properties": {"b": STR}}]},
         {"allOf": [{"$ref": "#/$defs/A"}], "$defs": {"A": {"properties": {"a": STR}}}},
         {"patternProperties": {"^a$": STR}},
+        # zod 4's z.record(z.enum(["a", "b"]), z.number()): a map with fixed keys
+        {"propertyNames": {"type": "string", "enum": ["a", "b"]}, "additionalProperties": {"type": "number"}},
+        {"propertyNames": {"const": "a"}, "additionalProperties": True},
     ],
 )
 def test_sch007_near_miss_name_declared_by_branch_ref_or_pattern(extra: dict[str, Any]) -> None:
     assert not fires("SCH-007", tool(obj({}, ["a"], **extra)))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"propertyNames": {"enum": ["b", "c"]}, "additionalProperties": {"type": "number"}},  # not among the keys
+        {"propertyNames": {"enum": ["a", "b"]}, "additionalProperties": False},  # and no other property is taken
+        {"additionalProperties": {"type": "number"}},  # any key: a typo is as likely as a map key
+    ],
+)
+def test_sch007_a_name_the_object_cannot_take_still_fires(extra: dict[str, Any]) -> None:
+    assert fires("SCH-007", tool(obj({}, ["a"], **extra)))
 
 
 def _item_resource(ref: str) -> dict[str, Any]:

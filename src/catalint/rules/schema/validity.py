@@ -192,7 +192,9 @@ def undeclared_required(tool: Tool) -> Iterator[Hit]:
     **What it catches.** A name in a `required` list that no `properties` of the
     same object declares. Names declared by the object's `allOf`/`anyOf`/`oneOf`
     branches (and, for a branch, by the object around it) count as declared, as do
-    names matched by `patternProperties`; so the common
+    names matched by `patternProperties` and, in an object that takes other
+    properties, names its `propertyNames` lists in an `enum` or `const` (a map
+    with fixed keys, as zod 4 writes `z.record(z.enum([...]), ...)`); so the common
     `"anyOf": [{"required": ["id"]}, {"required": ["url"]}]` passes. So does a
     definition that every `$ref` to it applies to an object declaring the name
     (a mixin: `"allOf": [{"$ref": "#/$defs/NeedsId"}]` with `NeedsId` holding
@@ -246,6 +248,12 @@ def _declared_at(node: Node, root: dict[str, Any]) -> set[str] | frozenset[str]:
 
 
 def _pattern_declares(schema: dict[str, Any], name: str) -> bool:
+    keys = schema.get("propertyNames")
+    if isinstance(keys, dict) and schema.get("additionalProperties") is not False:
+        # a map whose keys propertyNames lists (zod 4's z.record(z.enum([...]), V)): the name is one of them
+        enum = keys.get("enum")
+        if (isinstance(enum, list) and name in enum) or ("const" in keys and keys["const"] == name):
+            return True
     patterns = schema.get("patternProperties")
     if not isinstance(patterns, dict):
         return False
