@@ -1714,6 +1714,19 @@ def test_sch015_near_misses(props: dict) -> None:
     assert not fires("SCH-015", tool(schema))
 
 
+def test_sch015_a_model_of_the_servers_own_named_context_is_an_argument() -> None:
+    # a pydantic model `class Context(BaseModel): cluster: str; namespace: str = "default"`
+    kube = obj({"cluster": STR, "namespace": STR}, ["cluster"])
+    schema = obj({"context": {"$ref": "#/$defs/Context"}, "manifest": STR}, ["context", "manifest"])
+    assert not fires("SCH-015", tool({**schema, "$defs": {"Context": kube}}))
+    # the SDKs' own: FastMCP's Context has no properties; a request context's are request_id, session, ...
+    for leaked in (OBJ_DEF, obj({"request_id": STR, "session": STR}), obj({"lifespan_context": STR})):
+        assert fires("SCH-015", tool({**schema, "$defs": {"Context": leaked}}))
+    # CallToolResult is never the server's own model, whatever it holds
+    result = {"ctx": {"$ref": "#/$defs/CallToolResult"}, "user": STR}
+    assert fires("SCH-015", tool(obj(result, ["user"], **{"$defs": {"CallToolResult": kube}})))
+
+
 def test_sch015_reads_pydantics_module_qualified_definition_name() -> None:
     defs = {"mcp__server__fastmcp__server__Context": OBJ_DEF, "myapp__kube__Context": OBJ_DEF}
     leaked = {"ctx": {"$ref": "#/$defs/mcp__server__fastmcp__server__Context"}, "user": STR}

@@ -24,13 +24,32 @@ FRAMEWORK_TYPES = frozenset(
 _TITLE_ONLY = FRAMEWORK_TYPES - {"context", "ctx"}
 
 
-def _framework_type(name: str, schema: dict[str, object]) -> str | None:
+# What the SDKs' context objects hold, as Pydantic writes their fields: a model named Context with none of
+# these (a Kubernetes context of cluster and namespace) is the server's own argument type.
+_CONTEXT_FIELDS = frozenset({"requestid", "meta", "session", "lifespancontext", "request", "fastmcp", "requestcontext"})
+
+
+def _own_model(root: dict[str, object], ref: str) -> bool:
+    """Whether a local $ref to a context-named definition reaches the server's own model: one with properties,
+    none of them a field of the SDKs' context objects (FastMCP's Context has none at all)."""
+    parts = ref.split("/")
+    if len(parts) != 3 or parts[0] != "#" or parts[1] not in ("$defs", "definitions"):
+        return False
+    defs = root.get(parts[1])
+    target = defs.get(parts[2].replace("~1", "/").replace("~0", "~")) if isinstance(defs, dict) else None
+    props = target.get("properties") if isinstance(target, dict) else None
+    return isinstance(props, dict) and bool(props) and not any(_key(p) in _CONTEXT_FIELDS for p in props)
+
+
+def _framework_type(name: str, schema: dict[str, object], root: dict[str, object]) -> str | None:
     """The framework type the $ref (last segment) or title of the property name names, or None."""
     ref = schema.get("$ref")
     if isinstance(ref, str):
         target = ref.rsplit("/", 1)[-1]
         if target.startswith(_QUALIFIED):  # Pydantic's name for colliding models: mcp__server__fastmcp__server__Context
             target = target.rsplit("__", 1)[-1]
+        if _key(target) in ("context", "ctx") and _own_model(root, ref):
+            return None
         return target if _key(target) in FRAMEWORK_TYPES else None
     title = schema.get("title")
     if not isinstance(title, str) or _key(title) == _key(name):
@@ -65,7 +84,11 @@ def leaked_internal_argument(tool: Tool) -> Iterator[Hit]:
     name, since Pydantic titles a parameter after its name (`context` becomes
     "Context", `request_context` "Request Context").
     Properties merely named `context`, `ctx` or `request`, which servers use for
-    real arguments (a kubeconfig context, a request body), are left alone.
+    real arguments (a kubeconfig context, a request body), are left alone, and so
+    is a `$ref` to the server's own model named `Context`: a definition with
+    properties, none of them a field of the SDKs' context objects (`cluster` and
+    `namespace`, not `request_id`, `session` or `lifespan_context`; FastMCP's
+    `Context` has no properties at all).
 
     **Why.** FastMCP builds the input schema from the handler's signature and
     drops the parameter annotated with its `Context` type; a parameter annotated
@@ -92,7 +115,7 @@ def leaked_internal_argument(tool: Tool) -> Iterator[Hit]:
     required = schema.get("required")
     required = required if isinstance(required, list) else []
     for name, sub in props.items():
-        kind = _framework_type(name, sub) if isinstance(sub, dict) else None
+        kind = _framework_type(name, sub, schema) if isinstance(sub, dict) else None
         if name in RECEIVERS:
             what = f"argument {name!r} is a Python method's receiver leaked into the schema"
         elif kind is not None:
