@@ -809,6 +809,16 @@ def _with_city_text(text: str) -> dict[str, Any]:
         "City name. Set days=3 for a three-day forecast.",
         "City; use `add` with `days=7` for a week.",
         'City name; pass city="Paris" for France.',
+        # "e.g." with a dot left out, and a default value before "by default" or after "defaulting to"
+        "City name, e.g Paris",
+        "City name, E.g Osaka",
+        "City name (eg Paris)",
+        "City name, eg: Paris",
+        "City name, eg. 'Paris'",
+        "Page size, 50 by default",
+        "Timeout in seconds (30 by default)",
+        "Output format; 'json' by default",
+        "Page size, defaulting to 25",
     ],
 )
 def test_desc009_examples_given_in_words(text: str) -> None:
@@ -851,6 +861,11 @@ def test_desc009_examples_given_in_words(text: str) -> None:
         "City. Default: Now",
         "City; position of the new sheet. Default: last.",
         "City, defaults to current.",
+        "City, sent over the egress proxy.",  # "eg" inside a word
+        "City whose PEG ratio is wanted.",
+        "City column, sorted by default.",  # a behaviour, no value
+        "City; rows are sorted by default.",
+        "City, defaulting to the user's home.",
     ],
 )
 def test_desc009_defaults_and_asides_that_give_no_value(text: str) -> None:
@@ -889,6 +904,19 @@ def test_desc009_example_on_array_items_counts() -> None:
     kinds = {"type": "array", "items": {"type": "string", "example": "Dividend"}}
     assert not fires("DESC-009", tool(inputSchema=schema({"kinds": kinds, **TWO_PROPS})))
     assert fires("DESC-009", tool(inputSchema=schema({"kinds": {**kinds, "items": {"type": "string"}}, **TWO_PROPS})))
+
+
+def test_desc009_an_example_in_a_part_of_an_allof_counts() -> None:
+    # zod-to-json-schema writes z.intersection(A, B) as allOf: [A, B]
+    def record(note: str) -> dict[str, Any]:
+        parts = [
+            {"type": "object", "properties": {"id": {"type": "string", "description": f"Record id{note}"}}},
+            {"type": "object", "properties": {"version": {"type": "integer", "description": "Version"}}},
+        ]
+        return tool(inputSchema=schema({"record": {"allOf": parts, "description": "The record"}, **TWO_PROPS}))
+
+    assert not fires("DESC-009", record(", e.g. 'r1'"))
+    assert fires("DESC-009", record(""))
 
 
 def test_desc009_nested_example_counts() -> None:

@@ -185,7 +185,11 @@ class _Walker:
                     by_fields = text is None and self.by_fields(merged, merged_ptr, own_refs)
                     out.append(Argument(path, sub_pointer, merged, name in required_names, desc_ptr, text, by_fields))
                 if sub_refs is not None and (
-                    "properties" in merged or "items" in merged or "anyOf" in merged or "oneOf" in merged
+                    "properties" in merged
+                    or "items" in merged
+                    or "anyOf" in merged
+                    or "oneOf" in merged
+                    or "allOf" in merged
                 ):  # the argument may hold further arguments
                     self.value(merged, merged_ptr, path, depth + 1, sub_refs)
         for key in _BRANCHES:
@@ -281,7 +285,7 @@ class _Walker:
                 self.value(merged, merged_ptr, name + "[]", depth + 1, item_refs)
             else:
                 self.value(items, pointer + "/items", name + "[]", depth + 1, refs)
-        for key in ("anyOf", "oneOf"):
+        for key in ("anyOf", "oneOf", "allOf"):  # allOf: an intersection's parts (zod's z.intersection) hold its fields
             if key in schema:
                 branches = schema[key]
                 if type(branches) is list:

@@ -604,11 +604,12 @@ def argument_outweighs_tool(tool: Tool) -> Iterator[Hit]:
             )
 
 
-# An example given in words: "e.g.", "for example/instance", "Example usage:", "an example id is ...",
-# "examples of valid kinds are: ...", "such as `x`" and "like 'x'" before a quoted value, the
+# An example given in words: "e.g." (or "e.g", "eg:"), "for example/instance", "Example usage:", "an example
+# id is ...", "examples of valid kinds are: ...", "such as `x`" and "like 'x'" before a quoted value, the
 # Chinese and Japanese "for example", and a default value stated in prose, as a schema `default`
-# would be ("defaults to 10", "default: 'json'", "Defaults to false.", "a default timeout of 30
-# seconds"), not a default behaviour ("defaults to the last 24 hours", "the default is used").
+# would be ("defaults to 10", "defaulting to 25", "default: 'json'", "Defaults to false.", "a default
+# timeout of 30 seconds", "50 by default"), not a default behaviour ("defaults to the last 24 hours",
+# "the default is used", "sorted by default").
 _LITERAL = r"""[-+~]?\d|["'`]|(?:true|false|null)\b"""  # a value written as such: "(default ~8)", "Default false."
 # A word alone that names a point relative to the call, not a value: "defaults to latest" (commit),
 # "Default: Now", "Default: last." (position). Quoted, it is a value: "defaults to 'latest'".
@@ -623,6 +624,8 @@ _DEFAULT_VALUE = (
 # tried at its first few occurrences only (match_near), so repeating the word costs little.
 _EXAMPLE_FORMS = (
     ("g.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),  # "g.", not "e.", which most sentences end in
+    ("e.g", LazyRegex(r"\be\.g\b", re.IGNORECASE), None),  # "e.g AAPL", its last dot left out
+    ("eg", LazyRegex(r"\beg[.:,]?\s+\S", re.IGNORECASE), None),  # "(eg AAPL)", "eg: AAPL"; not "egress", "PEG"
     (
         "example",
         LazyRegex(r"(?<!\bno\s)\bexamples?\b", re.IGNORECASE),  # not "No examples are available"
@@ -631,12 +634,12 @@ _EXAMPLE_FORMS = (
     ("such as", LazyRegex(r"""\bsuch as\s+[`'"]""", re.IGNORECASE), None),
     (
         "default",
-        LazyRegex(r"\bdefaults?\b", re.IGNORECASE),
+        LazyRegex(r"\bdefault(?:s|ing)?\b", re.IGNORECASE),
         LazyRegex(
             # "The default size is 100": a word or two may name what defaults; before "of" or in
             # brackets only a literal is a value ("a default timeout of 30 seconds", "the bounded
             # default (12,000 chars)"), not "the default set of filters" or "the default (recommended)"
-            rf"defaults?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL})|(?:\s+[a-z]+){{1,2}}?(?:\s+is|\s*[:=])"
+            rf"default(?:s|ing)?(?:\s+value)?(?:\s+(?:to|is)|\s*[:=]|\s+(?={_LITERAL})|(?:\s+[a-z]+){{1,2}}?(?:\s+is|\s*[:=])"
             rf"|(?:\s+[a-z]+){{0,2}}?\s+of\s+(?={_LITERAL})|\s*\(\s*(?={_LITERAL}))"
             rf"\s*{_DEFAULT_VALUE}",
             re.IGNORECASE,
@@ -651,6 +654,12 @@ _EXAMPLE_FORMS = (
             r"(?:the[ \t]+)?default\)",
             re.IGNORECASE,
         ),
+        None,
+    ),
+    # a value before "by default": "Page size, 50 by default", "'json' by default" (not "sorted by default")
+    (
+        "by default",
+        LazyRegex(r"""(?:[-+~]?\d[\w.]*|(["'`])[^"'`\n]{1,40}\1)\)?[ \t]+by[ \t]+default\b""", re.IGNORECASE),
         None,
     ),
     ("ex", LazyRegex(r"\bex\s*[:.]\s*\S", re.IGNORECASE), None),  # "Port or port range, ex: 1024:2048"
@@ -795,15 +804,17 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     top-level property, or one property that is required or not a plain string)
     and that shows no example anywhere. It counts as documented when the tool or
     its `inputSchema` has a non-empty `examples` array, when any argument (at any
-    depth, or an `anyOf`/`oneOf` branch of one) declares `examples`, `example` or
-    `default`, or when the tool or an argument description gives one in words:
-    "e.g.", "for example", "Example usage:", "examples of valid kinds are: ...",
+    depth, or an `anyOf`/`oneOf` branch of one, or a field of an `allOf` part)
+    declares `examples`, `example` or `default`, or when the tool or an argument
+    description gives one in words: "e.g." (also "e.g", "eg" and "eg:"), "for
+    example", "Example usage:", "examples of valid kinds are: ...",
     "such as `a`" or "like 'a'" before a quoted value (not "like" after a
     negation in the same sentence: "Don't use pronouns like "I""), 例如/比如/例えば, 如 before a
     quoted value or a list ("如水产、早餐"), "ex:", a specimen with digits after
     "format" ("in the format '1234567890.123456'"), a value written inline
     ("Body: { shift: 'Up' }"), a default value in prose ("defaults to 10",
-    "default: 'json'", "(default ~8)", "The default size is 100", "a default
+    "defaulting to 25", "50 by default", "'json' by default", "default: 'json'",
+    "(default ~8)", "The default size is 100", "a default
     timeout of 30 seconds", "the bounded default (12,000 chars)", or a quoted
     value marked as the default: "`similar` (papers in the same niche; the
     default)", "`json` (default)"; after "of" or in brackets only a number, a
@@ -812,7 +823,7 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
     'domain="article"'), or a worked call of the tool by its own name with a
     value ('>> get_market_cap("20150720", "005930")', 'get_weather(city="Paris")';
     not 'get_weather()' nor 'get_weather(city)'). Not a behaviour ("defaults to the last hour",
-    "defaults to the user's settings", "By default, results are sorted"; nor a
+    "defaults to the user's settings", "By default, results are sorted", "sorted by default"; nor a
     bare word for a point relative to the call: "defaults to latest", "Default:
     now", "Default: last"; quoted it is a value: "defaults to 'latest'"), nor a
     default that marks no value ("`mode` (uses the server default)"), nor an
