@@ -959,6 +959,8 @@ def test_desc010_fires_without_return_wording() -> None:
         tool(description="Rounds a number down to the nearest integer"),
         tool(description="Round a price to 2 decimal places."),
         tool(description="Echoes back the input string"),  # what comes back is what went in
+        tool(description="Resolve a hostname and get back its A and CNAME records."),  # "get back", "come back"
+        tool(description="Reads the value at a Redis key. Strings come back as text."),
         # what is shown or provided, and a read's fields listed without a colon
         tool(description="Provides the current state of the chessboard as an image."),
         tool(description="This provides a summary of revenue, expenses, and profit or loss."),
@@ -1003,6 +1005,8 @@ def test_desc010_near_misses(t: dict[str, Any]) -> None:
     [
         "Save the drawing canvas to disk.",  # "to" without a conversion verb
         "Search orders including archived ones.",  # "including" without a list
+        "Rolls a deployment back to its previous revision.",  # "back" that is no result
+        "Sets the clock back one hour on the device.",
         "Create a note; the text may hold markdown.",  # a format, but not of what comes back
         "Convert the draft.",  # a conversion with no target
         "Convert the draft between reviews.",  # "between" something that is no target

@@ -410,7 +410,8 @@ def mentions(text: str, value: str) -> bool:
 # consequence ("will result in an error") or a word naming a setting ("result limit", "output directory",
 # "page number for results").
 RETURN_WORDS = LazyRegex(
-    r"\b(?:return(?:s|ed|ing)?|responds|yields?|produces?|gives back|sends back|comes back|echo(?:es|ed)? back"
+    r"\b(?:return(?:s|ed|ing)?|responds|yields?|produces?|gives back|sends back|com(?:es|e) back|gets? back"
+    r"|echo(?:es|ed)? back"
     r"|(?=[orOR])(?!(?<=error\s)responses?\s*:)(?<!previous\s)(?<!preceding\s)(?<!prior\s)(?<!earlier\s)(?<!your\s)"
     r"(?<!final\s)"
     r"(?<!http\s)(?<!\)\sto\sget\s)(?<!number\sof\s)(?<!number\sfor\s)(?<!page\sfor\s)"

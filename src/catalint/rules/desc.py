@@ -860,7 +860,8 @@ def no_usage_examples(tool: Tool) -> Iterator[Hit]:
 def no_return_format(tool: Tool) -> Iterator[Hit]:
     """
     **What it catches.** A description that names an action (it has a verb) but
-    uses no return wording (returns, output, result, response, yields, produces;
+    uses no return wording (returns, output, result, response, yields, produces,
+    gives, comes or gets back;
     the nouns only where they are this tool's result, not in "Error Responses:",
     "the previous response", "your response", "an HTTP response", the agent's
     "final output" ("Provide a single answer as the final output") or the
