@@ -745,6 +745,18 @@ def test_sch006_invalid_under_draft07(prop: dict[str, Any], keyword: str, fragme
     assert fragment in f.message
 
 
+@pytest.mark.parametrize("uri", [DRAFT7, "http://json-schema.org/draft-04/schema#", None])
+def test_sch006_an_ecma_pattern_is_read_alike_in_every_dialect(uri: str | None) -> None:
+    # zod's email pattern holds a lone "]", valid ECMA-262 without the u flag; under draft-07 it was refused
+    # (jsonschema-rs asserted the meta-schema's "format": "regex" by Rust's regex crate), under 2020-12 not
+    extra = {"$schema": uri} if uri else {}
+    good = {"type": "string", "maxLength": 99, "pattern": "^[a-z]+@\\[[0-9.]+]$"}
+    assert not fires("SCH-006", tool(obj({"email": good}, ["email"], **extra)))
+    bad = {**good, "pattern": "^([a-z]+@$"}
+    f = only("SCH-006", obj({"email": bad}, ["email"], **extra))
+    assert f.pointer == f"{IS}/properties/email/pattern" and "is not an ECMA-262 regular expression" in f.message
+
+
 def test_sch006_required_as_string_points_at_required() -> None:
     f = only("SCH-006", {"type": "object", "properties": {"city": STR}, "required": "city"})
     assert f.pointer == f"{IS}/required"

@@ -73,13 +73,16 @@ def _near_dialect(uri: str) -> str | None:
 
 
 def meta_validator(dialect: str) -> Any:
-    """A validator of schemas written in dialect, against that dialect's meta-schema."""
+    """A validator of schemas written in dialect, against that dialect's meta-schema. Its `format`s (a pattern's
+    "regex", a $ref's "uri-reference") are annotations, as from 2019-09 on: jsonschema-rs would assert them for
+    draft-07 and older, and read "regex" as Rust's regex crate does, refusing ECMA-262 patterns that every
+    other dialect takes (a lone "]"). Patterns are checked as ECMA-262 in every dialect (regex_problem)."""
     validator = _META.get(dialect)
     if validator is None:
         import jsonschema_rs
 
         cls = getattr(jsonschema_rs, _CLASS[dialect])
-        validator = _META[dialect] = cls({"$ref": _URI[dialect]}, offline=True)
+        validator = _META[dialect] = cls({"$ref": _URI[dialect]}, offline=True, validate_formats=False)
     return validator
 
 

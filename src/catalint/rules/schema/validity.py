@@ -94,7 +94,9 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
     A `pattern` or `patternProperties` name must be an ECMA-262 regular
     expression (Validation, section 6.3.3): one that neither reading accepts,
     with the `u` flag or without (`"(abc"`, `"a**"`, Python's `(?P<name>...)`),
-    is reported at the keyword. ECMA syntax that Python's `re` lacks (`\\p{L}`, `(?<name>...)`,
+    is reported at the keyword, alike in every dialect (draft-07 included, whose
+    meta-schema's `format: regex` is read so, as a `format` is from 2019-09 on: a
+    lone `]`, valid without the `u` flag, passes). ECMA syntax that Python's `re` lacks (`\\p{L}`, `(?<name>...)`,
     `\\u{1F600}`) is valid. The syntax is read by regress, an ECMA-262 engine
     (nothing is run); a pattern of over 10,000 characters is not read. A valid
     pattern too big to compile (`\\p{L}{65535}`) is not reported here: the rules
