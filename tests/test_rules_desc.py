@@ -279,6 +279,11 @@ def test_desc004_still_judges_english_with_foreign_words_or_ise_nouns(desc: str)
         "Options are given below.",
         "Options are detailed below.",
         "Call the preceding function first.",
+        "Use the tool above to get an id first.",
+        "Call the function below with the id it returns.",
+        "Uses the above-mentioned credentials to open a session.",
+        "Fills the below-listed fields.",
+        "Same as the above, but for folders.",
     ],
 )
 def test_desc005_fires_on_positional_phrases(desc: str) -> None:
@@ -309,6 +314,17 @@ def test_desc005_fires_on_positional_phrases(desc: str) -> None:
         "Roll back an AWS Lambda alias to the previous function version.",
         "Step over to the next function in the call stack.",
         "List the last commands executed in the shell history.",
+        # "above" or "below" as a comparison or in a compound (probe, round 6)
+        "Lists functions below a coverage threshold in the latest report.",
+        "Finds functions above a cyclomatic complexity threshold in a project.",
+        "Finds products listed below a given price in a category.",
+        "Returns the METAR. Cloud bases are given above ground level, in feet.",
+        "Estimates the above-ground biomass of a forest plot.",
+        "Captures the below-the-fold part of a page as a PNG image.",
+        # a machine's cutting tool, a tool's version
+        "Pre-stages the next tool in the magazine so that the tool change is faster.",
+        "Returns the last tool used on the spindle, with its wear offset.",
+        "Switches the project back to the previous tool version in .tool-versions.",
         # A command shown in the description itself (Neon's provision_neon_auth):
         "Provision auth. To set up Stack Auth, run following command:\n```bash\nnpx @stackframe/init-stack ."
         " --no-browser\n```\nThis command will set up the project with the keys it needs.",

@@ -215,6 +215,8 @@ _POSITIONAL = LazyRegex(
                 (?:previous|preceding|prior|next|last)\s+(?:function|command)s?
             )
             (?!\s+(?:calls?|results?|outputs?|responses?|invocations?|runs?|executions?)\b)  # a time, not a place
+            # a machine's cutting tool or a tool's version: "the next tool in the magazine", "the previous tool version"
+            (?!\s+(?:versions?|changes?|changer|used|wear|in\s+the\s+(?:magazine|spindle|holder|turret|carousel))\b)
           | (?:tool|function)s?\s+(?:above|below)
           | as\s+(?:mentioned|described|noted|stated|explained|shown)\s+(?:before|earlier|previously)
         )
@@ -228,6 +230,11 @@ _POSITIONAL = LazyRegex(
           | following\s+(?:tool|function|command)
         )
     )\b
+    # "above" or "below" as a comparison or a compound, not a place in the text: "functions below a coverage
+    # threshold", "listed below a given price", "given above ground level", "the above-ground biomass"
+    # (but "the above-mentioned credentials" points back)
+    (?!\s+(?:a|an|\d|given|certain|some|any|zero|average|ground|sea|freezing|threshold|the\s+(?:threshold|limit|fold))\b)
+    (?!-(?!(?:mentioned|listed|named|described|given|noted|cited|stated|referenced)\b))
     """,
     re.IGNORECASE | re.VERBOSE,
 )
@@ -273,7 +280,12 @@ def positional_reference(tool: Tool) -> Iterator[Hit]:
     function version" of a Lambda and "the next function" in a call stack are
     things in the tool's domain. After "then" the next function is the next
     step in time: "call this function first, and then call the next functions"
-    (the next tool is still a place: "then call the next tool").
+    (the next tool is still a place: "then call the next tool"). So is a machine's
+    cutting tool or a tool's version ("the next tool in the magazine", "the
+    previous tool version"), and "above" or "below" as a comparison or in a
+    compound ("functions below a coverage threshold", "listed below a given
+    price", "above ground level", "the above-ground biomass"; "the
+    above-mentioned" and "below-listed" still point at a place).
 
     A reference into the description itself is allowed when there is text for it
     to point at: "listed below" or "run the following command" followed by the
