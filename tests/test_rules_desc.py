@@ -1240,6 +1240,14 @@ def test_desc013_fires_on_values_spelled_out(desc: str) -> None:
         "The repository ('owner/name'), or a URL",
         # a list after a glossed one leaves it open, as an open set does
         "Local branches ('local'), remote branches ('remote') or any other ref, etc.",
+        # formats, not values; a string that holds several; a set another clause leaves open (probe, round 6)
+        "Billing period. Accepted formats: 'YYYY-MM' or 'YYYY-MM-DD'.",
+        "Time of day; must be 'HH:MM' or 'HH:MM:SS'.",
+        "Space-separated scopes. Allowed values: read, write, admin.",
+        "OAuth scopes, separated by spaces. Valid values: 'repo', 'gist', 'user'.",
+        "Assignee filter: must be 'none' or '*'; any other value is read as a username.",
+        "Query resolution: 15s, 1m or 5m; any Prometheus duration also works.",
+        "Query resolution: 15s, 1m or 5m. Other Prometheus durations are accepted too.",
     ],
 )
 def test_desc013_near_misses(desc: str) -> None:
@@ -1290,6 +1298,29 @@ def test_desc013_shows_glossed_values_without_their_notes() -> None:
     desc = "The direction: 'forward' (oldest first) or 'backward' (newest first, default)"
     (finding,) = run("DESC-013", tool(inputSchema=schema({"direction": {"type": "string", "description": desc}})))
     assert "(forward, backward)" in finding.message
+
+
+def test_desc013_a_quoted_value_is_one_value_slash_and_all() -> None:
+    desc = "Content type; must be 'image/png' or 'image/jpeg'."
+    (finding,) = run("DESC-013", tool(inputSchema=schema({"mime": {"type": "string", "description": desc}})))
+    assert "(image/png, image/jpeg)" in finding.message  # it read (image, png, image, jpeg)
+    # so another argument's enum of the same media types is seen to be the set it names
+    other = {"target": {"type": "string", "enum": ["image/png", "image/jpeg"], "description": "Target format"}}
+    assert not fires("DESC-013", tool(inputSchema=schema({"mime": {"type": "string", "description": desc}, **other})))
+
+
+@pytest.mark.parametrize(
+    "desc",
+    [
+        "Date granularity: 'day', 'week' or 'month'.",
+        "Shirt size; must be 'S', 'M', 'L' or 'XL'.",  # single letters are values, not a template
+        "Assignee filter: must be 'none' or '*'; any other value is rejected.",
+        "Query resolution: 15s, 1m or 5m. Other values are refused.",
+        "Permission level: read, write or admin.",
+    ],
+)
+def test_desc013_near_misses_of_round_6_still_fire(desc: str) -> None:
+    assert fires("DESC-013", tool(inputSchema=schema({"status": {"type": "string", "description": desc}}))), desc
 
 
 def test_desc013_says_when_it_shows_only_some_of_the_values() -> None:

@@ -1078,7 +1078,13 @@ _CONDITION = LazyRegex(
 _OPEN_SET = LazyRegex(
     r"\bor\s+(?:(?:provide|use|pass|give|enter|specify|set)\s+)?(?:a|an|any)\s+(?:\w+\s+)?(?:custom|other|arbitrary)\b"
     # or a combination the string holds ("created,updated"): an enum would refuse it
-    r"|\bcomma[- ]separated\b|\bseparated\s+by\s+(?:a\s+)?commas?\b|\bcan\s+be\s+combined\b|\bmultiple\s+values\b"
+    r"|\b(?:comma|space)[- ]separated\b|\bseparated\s+by\s+(?:a\s+)?(?:commas?|spaces?)\b|\bcan\s+be\s+combined\b"
+    r"|\bmultiple\s+values\b"
+    # or another clause opens it: "any other value is read as a username", "any Prometheus duration also
+    # works", "Other Prometheus durations are accepted too" (not "any other value is rejected")
+    r"|\bany\s+other\s+(?:\w+\s+)?(?:value|input|string|name)s?\s+(?:is|are)\s+(?:read|treated|taken|used|passed)\b"
+    r"|\bany\s+(?:\w+\s+)?\w+\s+(?:also\s+)?works\b"
+    r"|\bother\s+(?:\w+\s+)?\w+\s+(?:are|is)\s+(?:also\s+)?(?:accepted|allowed|supported|valid)\b"
     # or JSON whose inner field takes the values ("JSON string containing a list of view types")
     r"|\bJSON(?:[- ]encoded)?\s+(?:string|array|list|object)\b|\bserialized\s+JSON\b"
     # or a value may carry a prefix ("prefix with '-' for descending"), or the list is a sample ("'en',
@@ -1088,6 +1094,9 @@ _OPEN_SET = LazyRegex(
     re.IGNORECASE,
 )
 _SENTENCE_START = LazyRegex(r"[.!?\n]\s")
+_QUOTED = LazyRegex(_QVALUE)
+# A date or time template: YYYY-MM-DD, HH:MM:SS, YYYY-MM-DDTHH:MM:SSZ (two or more of a letter in a row).
+_FORMAT_TEMPLATE = LazyRegex(r"(?=.*(?:YY|MM|DD|HH|hh|mm|SS|ss))[YMDHhmsSTZ:.\-/ +]+")
 _EXAMPLE_LEAD = LazyRegex(r"(?:e\.\s?g\.|for example|for instance|such as|like|example|examples)\W*$", re.I)
 # An example given after the list, quoted: "for example, "Xi'an City" is better than ..."
 _EXAMPLE_AFTER = LazyRegex(
@@ -1183,7 +1192,12 @@ def _spelled_out_values(text: str, starts: list[int], labels: list[int]) -> list
             return None  # "if the field is a checkbox, the value must be 'true' or 'false'": the set depends
         if "(" in listed:
             listed = _GLOSSES.sub("", listed)
-        items = [i.strip().strip("'\"`").rstrip(".") for i in _SPLIT.split(listed) if i and i.strip()]
+        if listed.lstrip().startswith(("'", '"', "`")):  # quoted values whole: 'image/png' is one value
+            items = [q[1:-1].strip() for q in _QUOTED.findall(listed)]
+        else:
+            items = [i.strip().strip("'\"`").rstrip(".") for i in _SPLIT.split(listed) if i and i.strip()]
+        if all(_FORMAT_TEMPLATE.fullmatch(i) for i in items):
+            continue  # "'YYYY-MM' or 'YYYY-MM-DD'", "'HH:MM' or 'HH:MM:SS'": formats, not values
         items = [i for i in items if i and i.lower() not in ("or", "and")]
         if len(items) < 2 or any(i.lower() in _ARTICLES for i in items) or items[0].lower() in _EXAMPLE_MARKS:
             continue
@@ -1220,7 +1234,8 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     ('owner/repo') or the id ('123')", examples of a format), or the argument's own name
     as that label with a description that is only the values ("type": "comment
     or reminder"; not "owner": "username or organization", which names kinds of
-    value). A quoted value may carry a short note in brackets: "Query type: 'range' (default) or 'instant'",
+    value). A quoted value is one value whatever it holds ('image/png'), and may carry a short note in
+    brackets: "Query type: 'range' (default) or 'instant'",
     '"profile" (flamegraph), "metrics" (time-series), or "both" (default)'.
     Lists introduced as
     examples ("e.g. Paris or Osaka", "such as ...", "(e.g., image/png,
@@ -1230,8 +1245,11 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
     followed by a quoted example that is none of the listed values ("one of country, province or city, for
     example "Xi'an"": the list names kinds of value), nor a set left open ("or
     provide a custom log group name", "or any other code", "and more", "etc.",
-    "prefix with '-' for descending"), a string that holds
-    several of them ("comma-separated", "can be combined": an `enum` would refuse
+    "prefix with '-' for descending", "any other value is read as a username",
+    "any Prometheus duration also works", "other durations are accepted too"),
+    date and time templates ("'YYYY-MM' or 'YYYY-MM-DD'", "'HH:MM' or 'HH:MM:SS'"),
+    a string that holds
+    several of them ("comma-separated", "space-separated", "can be combined": an `enum` would refuse
     "created,updated") or JSON holding them ("JSON string containing a list of
     ..."), or one that holds under a condition ("if ...", "for
     source=nixos, one of: ...", "For databases, one of: ..."). A description
