@@ -757,6 +757,17 @@ def test_sch006_an_ecma_pattern_is_read_alike_in_every_dialect(uri: str | None) 
     assert f.pointer == f"{IS}/properties/email/pattern" and "is not an ECMA-262 regular expression" in f.message
 
 
+@pytest.mark.parametrize("uri", [DRAFT7, "https://json-schema.org/draft/2019-09/schema"])
+def test_sch006_a_mistake_inside_an_items_schema_is_placed_at_its_keyword(uri: str) -> None:
+    # before 2020-12, items is "a schema or an array of them" (an anyOf), which hid the real error at items
+    rows = {"type": "array", "maxItems": 9, "items": obj({"n": {"type": "strin"}}, ["n"])}
+    f = only("SCH-006", obj({"rows": rows}, ["rows"], **{"$schema": uri}))
+    assert f.pointer == f"{IS}/properties/rows/items/properties/n/type" and "not a JSON type" in f.message
+    deeper = {"type": "array", "maxItems": 9, "items": rows}  # an items schema inside another
+    f = only("SCH-006", obj({"grid": deeper}, ["grid"], **{"$schema": uri}))
+    assert f.pointer == f"{IS}/properties/grid/items/items/properties/n/type"
+
+
 def test_sch006_required_as_string_points_at_required() -> None:
     f = only("SCH-006", {"type": "object", "properties": {"city": STR}, "required": "city"})
     assert f.pointer == f"{IS}/required"

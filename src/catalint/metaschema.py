@@ -98,19 +98,47 @@ def schema_errors(schema: Any, dialect: str, declared: bool = True) -> Iterator[
     2020-12): then no hint suggests declaring another dialect.
     """
     seen: set[tuple[tuple[str | int, ...], str]] = set()
-    try:
-        validator = meta_validator(dialect)
-        if validator.is_valid(schema):  # most schemas are: skip building error objects
-            return
-        errors = list(validator.iter_errors(schema))
-    except (ValueError, OverflowError, RecursionError):  # a value JSON cannot hold: nothing to say
-        return
-    for error in errors:
-        path = tuple(error.instance_path)
+    for path, error in _meta_errors(schema, dialect):
         message = _message(path, error) + _hint(path, error, dialect, declared)
         if (path, message) not in seen:
             seen.add((path, message))
             yield SchemaError(path, message)
+
+
+MAX_ITEMS_DESCENT = 64  # items schemas looked into for the real error, at most, one inside another
+
+
+def _meta_errors(schema: Any, dialect: str) -> list[tuple[tuple[str | int, ...], Any]]:
+    """The meta-schema's errors, each with its instance path. Before 2020-12 `items` is "a schema or an array of
+    them" (an anyOf), so a typo anywhere inside an array's items schema fails that anyOf and is reported at
+    `items` as "not valid under any of the schemas"; an items schema that is an object is then validated
+    on its own, and its own errors, at their own places, stand instead."""
+    found: list[tuple[tuple[str | int, ...], Any]] = []
+    todo: list[tuple[tuple[str | int, ...], Any, int, Any]] = [((), schema, 0, None)]
+    while todo:
+        base, part, depth, outer = todo.pop()  # outer: the anyOf error that sent us into an items schema
+        try:
+            validator = meta_validator(dialect)
+            if validator.is_valid(part):  # most schemas are: skip building error objects
+                if outer is not None:  # valid alone: the anyOf's own message is all there is to say
+                    found.append((base, outer))
+                continue
+            errors = list(validator.iter_errors(part))
+        except (ValueError, OverflowError, RecursionError):  # a value JSON cannot hold: nothing to say
+            continue
+        for error in errors:
+            path = base + tuple(error.instance_path)
+            if (
+                path[-1:] == ("items",)
+                and depth < MAX_ITEMS_DESCENT
+                and type(error.instance) is dict
+                and "anyOf" in str(error.message)
+                and dialect != "2020-12"
+            ):
+                todo.append((path, error.instance, depth + 1, error))
+            else:
+                found.append((path, error))
+    return found
 
 
 _TYPES = "array, boolean, integer, null, number, object, string"

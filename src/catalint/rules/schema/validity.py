@@ -88,7 +88,9 @@ def invalid_json_schema(tool: Tool) -> Iterator[Hit]:
     `$schema`, otherwise the dialect `$schema` names (2019-09, draft-07, draft-06
     and draft-04 are known). A `$schema` that names none of these is itself
     reported, and nothing else is checked against it. Each finding points at the
-    offending keyword: `"type": "strin"`, `"required": "city"`, `"minLength": -1`.
+    offending keyword: `"type": "strin"`, `"required": "city"`, `"minLength": -1`,
+    also inside an array's `items` schema before 2020-12 (where the meta-schema's
+    "a schema or an array of them" would place every mistake in it at `items`).
     A property's boolean `required` (draft 3) is left to SCH-008 when that rule
     is on, so it is reported once.
     A `pattern` or `patternProperties` name must be an ECMA-262 regular
