@@ -501,6 +501,15 @@ def test_sch004_near_miss_bounded_from_around_the_schema(prop: dict[str, Any]) -
     assert pointers("SCH-004", obj({"s": prop}, **SHORT)) == []
 
 
+def test_sch004_the_content_of_a_bounded_string_is_bounded_by_it() -> None:
+    # Pydantic's Json[list[str]]: a string whose decoded content contentSchema describes
+    content = {"type": "array", "items": {"type": "string", "maxLength": 50}}
+    names = {"type": "string", "contentMediaType": "application/json", "contentSchema": content}
+    assert not fires("SCH-004", tool(obj({"names": {**names, "maxLength": 1000}}, ["names"])))
+    found = pointers("SCH-004", obj({"names": names}, ["names"]))  # an unbounded string: both are open
+    assert found == [f"{IS}/properties/names", f"{IS}/properties/names/contentSchema"]
+
+
 def test_sch004_near_miss_a_branch_property_refines_a_bounded_one() -> None:
     schema = obj({"x": {"type": "string", "maxLength": 10}}, oneOf=[{"properties": {"x": {"type": "string"}}}])
     assert pointers("SCH-004", schema) == []

@@ -26,12 +26,25 @@ def _unbounded(node: Node, root: dict[str, Any]) -> str | None:
     declared = s.get("type")
     if declared is None or node.condition or "enum" in s or "const" in s:
         return None
+    if _inside_bounded_content(node):
+        return None
     kinds = (declared,) if isinstance(declared, str) else types_of(s)
     if "string" in kinds and not _bounded_string(s) and not _bounded_around(node, _bounded_string, root):
         return "string"
     if "array" in kinds and not _bounded_array(s) and not _bounded_around(node, _bounded_array, root):
         return "array"
     return None
+
+
+def _inside_bounded_content(node: Node) -> bool:
+    """Whether node describes the decoded content of a string with a maxLength (`contentSchema`, as Pydantic
+    writes `Json[list[str]]`): the string's bound bounds what it decodes to."""
+    at: Node | None = node
+    while at is not None:
+        if at.key == "contentSchema":
+            return at.parent is not None and "maxLength" in at.parent.schema
+        at = at.parent
+    return False
 
 
 def _bounded_array(s: dict[str, Any]) -> bool:
@@ -229,6 +242,8 @@ def unbounded_input(tool: Tool) -> Iterator[Hit]:
     `Handle` is used; one use without a bound, and the entry is reported). A
     `$defs`/`definitions` entry counts only when used: one that no `$ref`
     reaches from the root takes no value, so nothing inside it is reported.
+    Nor is the decoded content (`contentSchema`) of a string with a
+    `maxLength`, as Pydantic writes `Json[list[str]]`: the string bounds it.
 
     **Why.** An unbounded input lets a model (or a prompt injection steering it)
     send megabytes into one argument; the server pays for it and the context
