@@ -929,6 +929,23 @@ def test_sch007_near_miss_name_declared_by_branch_ref_or_pattern(extra: dict[str
     assert not fires("SCH-007", tool(obj({}, ["a"], **extra)))
 
 
+def test_sch007_many_names_patterns_and_properties_are_read_in_linear_time() -> None:
+    """Names were tried against patterns one by one through a cache of 32 compiled patterns (2,000 names
+    against 2,000 patterns: 190 s), and each undeclared name's hint re-sorted every declared name."""
+    import time
+
+    started = time.process_time()
+    patterns = {f"^p{j}_[a-z]+$": STR for j in range(2000)} | {"^req": STR}
+    many = obj({}, [f"req{i}" for i in range(2000)], patternProperties=patterns)
+    assert not fires("SCH-007", tool(many))  # the last pattern declares them all
+    declared = obj({f"prop_{j}": STR for j in range(10_000)}, [f"req_{i}" for i in range(1000)])
+    assert len(run("SCH-007", tool(declared))) == 1000
+    assert time.process_time() - started < 10  # about 0.5 s now; over 200 s before
+    # a near name still gets its hint
+    (near,) = run("SCH-007", tool(obj({"city": STR}, ["cty"])))
+    assert near.suggestion == "did you mean 'city'?"
+
+
 @pytest.mark.parametrize(
     "extra",
     [
