@@ -1431,3 +1431,28 @@ def test_desc006_an_array_of_objects_whose_fields_describe_themselves_needs_no_d
     ]
     strings = tool(inputSchema=schema({"tags": {"type": "array", "items": {"type": "string"}}}, ["tags"]))
     assert fires("DESC-006", strings)  # items with no fields say nothing
+
+
+# ---------------------------------------------------------------- hostile sizes (audit, round 6)
+
+
+def test_argument_rules_read_the_tool_description_once_not_once_an_argument() -> None:
+    """DESC-007 read the tool description again for each enum argument, DESC-006 searched it for each
+    undocumented required argument, and DESC-013 built every other argument's enum for each argument that
+    lists values: 400 arguments and a 4 MB description took 13 to 18 s each."""
+    import time
+
+    values = [f"val{j}" for j in range(12)]
+    text = "Returns the record. " + "word " * 800_000 + " ".join(values[:11])  # names 11 of the 12
+    started = time.process_time()
+    props = {f"a{i}": {"type": "string", "description": "Mode.", "enum": values} for i in range(400)}
+    assert len(run("DESC-007", tool(description=text, inputSchema=schema(props)))) == 400
+    listed = text + "\n" + "\n".join(f"r{i}: the r{i} value" for i in range(400))
+    required = {"type": "object", "properties": {f"r{i}": {"type": "string"} for i in range(400)}}
+    required["required"] = list(required["properties"])
+    found = run("DESC-006", tool(description=listed, inputSchema=required))
+    assert len(found) == 400 and all("the tool description's parameter list covers it" in f.message for f in found)
+    prose = {f"p{i}": {"type": "string", "description": "One of open, closed or pending."} for i in range(400)}
+    enums = {f"e{i}": {"type": "string", "description": "Mode.", "enum": [f"x{i}", f"y{i}"]} for i in range(400)}
+    assert len(run("DESC-013", tool(description=text, inputSchema=schema({**prose, **enums})))) == 400
+    assert time.process_time() - started < 10  # about 2 s now

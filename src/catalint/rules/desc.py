@@ -16,6 +16,7 @@ from catalint.sourcemap import join_pointer
 from catalint.tdqs import says_returns
 from catalint.text import (
     MATCH_TRIES,
+    PIECE,
     WIDE_WEIGHT,
     LazyRegex,
     clip_folded,
@@ -360,7 +361,19 @@ def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
 def _listed_in_description(name: str, text: str) -> bool:
     """Whether a docstring-style parameter list in the tool description starts a line with the
     argument: "query: The search text" (Args:), "scr : float" (numpy), "- `query` (str): ..."."""
-    return name in text and _parameter_line(name).search(text) is not None
+    if _PLAIN_NAME.fullmatch(name):  # the lines of the list, read once a description (not once an argument)
+        return name in _parameter_names(text)
+    return len(text) <= PIECE and name in text and _parameter_line(name).search(text) is not None
+
+
+_PLAIN_NAME = re.compile(r"[^\s`(:]+")
+_PARAMETER_NAME = re.compile(r"(?m)^[ \t]*(?:[-*•][ \t]*)?`?([^\s`(:]+)`?[ \t]*(?:\([^)\n]*\)[ \t]*)?:")
+
+
+@lru_cache(maxsize=2)  # the tool being linted: every argument asks of its description
+def _parameter_names(text: str) -> frozenset[str]:
+    """The names that start a line of a parameter list in text, as _parameter_line finds each."""
+    return frozenset(m.group(1) for m in _PARAMETER_NAME.finditer(text)) if ":" in text else frozenset()
 
 
 @lru_cache(maxsize=1024)
@@ -424,10 +437,37 @@ _SPELLED_OUT = {
 }
 
 
+class _Said(str):
+    """A text read as f" {normalize(text)} ", with the set of its words: a long text (a tool description
+    asked about by every enum argument) answers a one-word question without being searched again."""
+
+    words: frozenset[str]
+
+
+@lru_cache(maxsize=2)  # the tool being linted: every argument asks of its description
+def _said_of(text: str) -> _Said:
+    said = _Said(f" {normalize(text)} ")
+    said.words = frozenset(said.split())
+    return said
+
+
+@lru_cache(maxsize=2)  # the tool being linted: every argument asks of its description
+def _dehyphenated(text: str) -> _Said | None:
+    """text read as _said_of() reads it with its hyphens dropped ("e-mail" as "email"), None without one."""
+    return _said_of(text.replace("-", "")) if "-" in text else None
+
+
+def _has(said: str, form: str) -> bool:
+    """Whether said (f" {normalize(text)} ") holds the word sequence form."""
+    if isinstance(said, _Said) and " " not in form:
+        return form in said.words
+    return f" {form} " in said
+
+
 def _words_in(said: str, value: Any) -> bool:
     """mentions() of value in a text already read as f" {normalize(text)} " (read once for all values)."""
     needle = normalize(_enum_text(value))
-    return bool(needle) and f" {needle} " in said
+    return bool(needle) and _has(said, needle)
 
 
 def _mentioned(text: str, value: Any, said: str) -> bool:
@@ -451,10 +491,13 @@ def _mentioned(text: str, value: Any, said: str) -> bool:
             forms += [words + "s", words + "es"]
             if words[-1] == "y" and words[-2] not in "aeiou":  # country as "countries"
                 forms.append(words[:-1] + "ies")
-        if any(f" {form} " in said for form in forms):
+        if any(_has(said, form) for form in forms):
             return True
         # a hyphen a word may be written with or without: email as "e-mail", webhook as "web-hook"
-        return "-" in text and any(f" {form} " in f" {normalize(text.replace('-', ''))} " for form in [plain, *forms])
+        joined = _dehyphenated(text) if isinstance(said, _Said) else None
+        if joined is None and not isinstance(said, _Said) and "-" in text:
+            joined = f" {normalize(text.replace('-', ''))} "
+        return joined is not None and any(_has(joined, form) for form in [plain, *forms])
     return shown.lower() in lower(text)
 
 
@@ -544,7 +587,7 @@ def _names_every_value(text: str, values: list[Any]) -> bool:
     common word ("Create a review") is no explanation of create, submit_pending and delete_pending."""
     if not text or any(normalize(_enum_text(v)) in _PROSE_WORDS for v in values):
         return False
-    said = f" {normalize(text)} "
+    said = _said_of(text)  # read once a tool, however many arguments ask (8 MB and 800 of them: 70 s)
     return all(_words_in(said, v) or _mentioned(text, v, said) for v in values)
 
 
@@ -1299,12 +1342,14 @@ def enum_in_prose(tool: Tool) -> Iterator[Hit]:
 def _enum_elsewhere(tool: Tool, arg: Argument, values: list[str]) -> bool:
     """Whether another argument of the tool declares exactly these values as its enum: the prose is
     about that argument ("filters by type of object (either `page` or `data_source`)")."""
-    wanted = {v.lower() for v in values}
-    for other in iter_arguments(tool):
-        enum = _enum_values(other) if other is not arg else None
-        if enum and {str(v).lower() for v in enum} == wanted:
-            return True
-    return False
+    owners = tool.cache.get("enum_sets")
+    if owners is None:  # each argument's enum, read once a tool (not once an argument that lists values)
+        owners = tool.cache["enum_sets"] = {}
+        for other in iter_arguments(tool):
+            enum = _enum_values(other)
+            if enum:
+                owners.setdefault(frozenset(str(v).lower() for v in enum), []).append(other)
+    return any(other is not arg for other in owners.get(frozenset(v.lower() for v in values), ()))
 
 
 def _branch_has_enum(schema: dict[str, Any]) -> bool:
