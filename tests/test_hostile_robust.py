@@ -700,3 +700,29 @@ def test_a_servers_long_line_is_cut_in_the_error(cli, tmp_path: Path, mode: str,
         assert len(line) < 1000 and letter * 290 + "..." in line, line[:2000]
     else:
         assert letter * length in line and letter * length + "..." not in line  # near miss: whole
+
+
+def test_a_folder_tree_a_thousand_levels_deep_is_walked(cli, tmp_path: Path) -> None:
+    """os.walk recurses once a level before Python 3.12: a tree about 990 folders deep (a 2 KB path, which
+    git commits and clones) ended lint, trace score and check in an internal RecursionError, and no catalog
+    of the run was linted."""
+    import subprocess
+
+    def deep_tree(top: Path) -> Path:
+        top.mkdir()
+        for _ in range(1100):  # one at a time: Path.mkdir(parents=True) recurses once a level too
+            top /= "a"
+            top.mkdir()
+        return top
+
+    try:
+        bottom = deep_tree(tmp_path / "repo")
+        write(tmp_path / "repo" / "tools.json", catalog(CLEAN_TOOL))
+        write(bottom / "tools.json", catalog(CLEAN_TOOL))
+        shown = cli("lint", "repo", "--show-files", "--output-format", "json")
+        assert shown.exit_code == 0 and len(json.loads(shown.stdout)) == 2
+        write(deep_tree(tmp_path / "runs") / "run.json", json.dumps({"tool_calls": [{"name": CLEAN_TOOL["name"]}]}))
+        scored = cli("trace", "score", "runs", "--catalog", "repo/tools.json", "--output-format", "json")
+        assert scored.exit_code == 0 and json.loads(scored.stdout)["scenarios"][0]["runs"] == 1
+    finally:  # shutil.rmtree recurses once a level as well: pytest could not clear the folder away
+        subprocess.run(["rm", "-rf", str(tmp_path / "repo"), str(tmp_path / "runs")], check=False)

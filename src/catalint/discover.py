@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from catalint.config import CONFIG_NAMES, DEFAULT_INCLUDE, ConfigError, Settings, absolute_glob_match, glob_match
+from catalint.folders import walk_folders
 from catalint.loader import LoadError, one_name_each, special_kind
 from catalint.text import one_line
 
@@ -50,7 +51,7 @@ def walk_catalogs(
         ignored = set(found or ())
         if notice is not None and on_problem is not None:
             on_problem(str(directory), notice)
-    for root, dirs, files in os.walk(directory, followlinks=False, onerror=unlisted):
+    for root, dirs, files in walk_folders(directory, unlisted):
         base = Path(root)
         has_config = not CONFIG_NAMES_SET.isdisjoint(files)  # one git ignores still applies, as in ruff
         if ignored is not None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from catalint.folders import walk_folders
 from catalint.loader import (
     LoadError,
     decode_bytes,
@@ -130,7 +131,7 @@ def trace_files(path: str, notice: Callable[[str], None] | None = None) -> list[
         raise LoadError(str(exc.filename), f"cannot list this folder: {exc.strerror or exc}")
 
     children = []
-    for root, _dirs, files in os.walk(path, followlinks=False, onerror=unlisted):
+    for root, _dirs, files in walk_folders(path, unlisted):
         children.extend(Path(root, name) for name in files if Path(name).suffix.lower() in TRACE_SUFFIXES)
     files: list[str] = []
     skipped: list[tuple[Path, str]] = []
