@@ -740,6 +740,13 @@ def test_bad_config_is_exit_2_with_one_clear_line(cli, tmp_path: Path, catalog: 
             'catalint.toml:3:1: per-file-ignores."my file.json": unknown rule or prefix',
         ),
         ("catalint.toml", '[severity]\n"a:b" = "info"\n', 'catalint.toml:2:1: severity."a:b": unknown rule'),
+        # U+2028 and U+0085 end no TOML line: the entries after them keep their line numbers
+        (
+            "catalint.toml",
+            '# see the docs\u2028for details\nselect = ["DESC"]\nignore = ["X-1"]\n',
+            "catalint.toml:3:1: ignore:",
+        ),
+        ("catalint.toml", '[per-file-ignores]\n"a\u0085b.json" = ["DESC"]\n"x.json" = ["N-1"]\n', "catalint.toml:3:1:"),
         (
             "catalint.toml",
             '[[per-tool-ignores]]\ntools = ["a"]\nrules = ["DESC"]\n\n'

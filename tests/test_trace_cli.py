@@ -1255,3 +1255,16 @@ def test_check_catalog_flag_errors_and_unused_servers(cli, tmp_path: Path) -> No
     unused = cli("check", "proj/suite.yml", "--catalog", "nosuch=x.json")
     assert unused.exit_code == 0
     assert "proj/suite.yml: notice: --catalog nosuch: no tool_quality block reads that server" in unused.stderr
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085"])
+def test_a_json_lines_string_may_hold_a_unicode_line_separator_raw(cli, tmp_path: Path, separator: str) -> None:
+    # JavaScript's JSON.stringify writes U+2028 and U+2029 raw; str.splitlines() cut the line inside the string
+    run = {"prompt": f"weather{separator}today", "tool_calls": [{"name": "checkout", "args": {}}]}
+    (tmp_path / "r.jsonl").write_text(json.dumps(run, ensure_ascii=False) + "\r\n" + json.dumps(run) + "\n")
+    result = cli("trace", "score", "r.jsonl", "--output-format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert scenario(result)["runs"] == 2
+    (tmp_path / "r.jsonl").write_text(json.dumps(run, ensure_ascii=False) + "\n{oops\n")
+    broken = cli("trace", "score", "r.jsonl")
+    assert broken.exit_code == 2 and broken.stderr.startswith("r.jsonl:2:2: error: ")  # placed at its own line

@@ -18,6 +18,7 @@ from typing import Any
 
 from catalint.model import Catalog, Severity
 from catalint.registry import all_rules, check_selector, matches
+from catalint.text import lines_of
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -843,14 +844,14 @@ def read_table(path: Path) -> dict[str, Any] | None:
 
 def _end_of(text: str) -> tuple[int, int]:
     """1-based line and column just past the last character of the last line with any text on it."""
-    lines = text.splitlines() or [""]
+    lines = lines_of(text)
     number = max((i for i, line in enumerate(lines) if line.strip()), default=0)
     return number + 1, len(lines[number].rstrip()) + 1
 
 
 def _tool_table_place(text: str, shown: str) -> str:
     """FILE:LINE:COL of the first [tool.catalint...] header or tool.catalint key in the config's text, else FILE."""
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines_of(text), 1):
         found = _TOOL_TABLE.match(line)
         if found:
             return f"{shown}:{number}:{found.start(1) + 1}"

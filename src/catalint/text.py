@@ -120,6 +120,13 @@ PIECE = 1 << 16
 _SPACE_RUN = re.compile(r"\s+")  # \s is str.isspace(), which str.split() splits at too
 
 
+def lines_of(text: str) -> list[str]:
+    """text's lines as JSON Lines and TOML end them: at LF, or CRLF. Not str.splitlines(), which also ends a line
+    at U+2028, U+2029, U+0085 and others, which those formats allow inside a string or a comment (JavaScript's
+    JSON.stringify writes them raw)."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
 def fold_space(text: str) -> str:
     """text with each run of white space as one space and none at either end: " ".join(text.split()),
     a piece at a time on a long text, so that no list of every word of it is made (a regular

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 
+from catalint.text import lines_of
+
 _BASIC = r'"(?:[^"\\]|\\.)*"'  # a basic string, escapes and all: "tool[\"x\"].score"
 _PIECE = rf"""[A-Za-z0-9_-]+|{_BASIC}|'[^']*'"""
 _HEADER = re.compile(r"\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
@@ -41,7 +43,7 @@ def locate(text: str, path: list[str | int], base: list[str], value: bool = Fals
     seen: dict[tuple[str, ...], int] = {}  # array-of-tables headers met so far, by name
     best: tuple[int, int, int] | None = None  # (keys matched, line, column)
     full = [*base, *map(str, path)]
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines_of(text), 1):
         header = _HEADER.match(line)
         if header:
             table = _parts(header.group(2))

@@ -31,6 +31,7 @@ from catalint.loader import (
     special_kind,
 )
 from catalint.model import Catalog
+from catalint.text import lines_of
 
 TRACE_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
 # Runs read at once (a command's traces, or a scenario's): evaluations record thousands; 3.6 million empty
@@ -182,7 +183,7 @@ def _documents(file: str) -> Iterator[tuple[str, Any, Any]]:
     if not text.strip():
         raise LoadError(file, "empty file")
     if file.lower().endswith(JSONL_SUFFIXES) or (file == "-" and _looks_like_jsonl(text)):
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(lines_of(text), start=1):
             if not line.strip():
                 continue
             try:
@@ -197,7 +198,7 @@ def _documents(file: str) -> Iterator[tuple[str, Any, Any]]:
 
 def _looks_like_jsonl(text: str) -> bool:
     """Standard input holding one JSON object a line (a pretty-printed document has lines of other kinds)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in lines_of(text) if line.strip()]
     return len(lines) > 1 and all(line.startswith("{") and line.endswith("}") for line in lines)
 
 
