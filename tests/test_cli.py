@@ -420,6 +420,16 @@ def test_stdin_filename_alone_reads_stdin(cli, catalog: Path) -> None:
     assert named.stderr == "error: --stdin-filename names standard input: give - among the paths to read it\n"
 
 
+@pytest.mark.parametrize("command", [["lint"], ["snapshot", "-o", "x.json"]])
+def test_an_empty_url_is_refused_not_taken_for_no_url(cli, tmp_path: Path, command: list[str]) -> None:
+    # an unset $MCP_URL (secrets are empty on a fork's pull request): lint linted the working directory
+    # instead, and passed on finding no catalog there
+    result = cli(*command, "--url", "")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "error: --url: give a URL, not an empty one (is the variable that holds it set?)\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("name", ["", "  "])
 def test_an_empty_stdin_filename_is_refused(cli, name: str) -> None:
     # every finding would start ':35:5:', which no problem matcher reads

@@ -403,6 +403,14 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
     return args
 
 
+def _given_url(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """An empty --url (a variable left unset: secrets are empty on a fork's pull request) is an error, not
+    "no --url": lint would lint the working directory instead, and pass on finding nothing there."""
+    if value is not None and not value.strip():
+        fail("error: --url: give a URL, not an empty one (is the variable that holds it set?)")
+    return value
+
+
 @main.command(cls=_LintCommand)
 @click.argument("paths", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True, readable=False))
 @config_option("Use this config file for every linted file instead of the nearest one.")
@@ -548,7 +556,9 @@ def _files_after_dashes(command: click.Command, args: list[str]) -> list[str]:
     is_flag=True,
     help="PATHS is a server command (after --): snapshot it in memory and lint that.",
 )
-@click.option("--url", "server_url", help="Snapshot this streamable HTTP server in memory and lint that.")
+@click.option(
+    "--url", "server_url", callback=_given_url, help="Snapshot this streamable HTTP server in memory and lint that."
+)
 @click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="With --url: an HTTP header.")
 @click.option("--env", "env", multiple=True, metavar="NAME=VALUE", help="With --server: set a variable for the server.")
 @click.option("--inherit-env", is_flag=True, help="With --server: give the server this environment.")
@@ -1137,7 +1147,7 @@ def bench_schema() -> None:
     help="The snapshot file (--output-file as in the other commands).",
 )
 @click.option("--check", is_flag=True, help="Compare the live catalog with the file instead of writing it.")
-@click.option("--url", help="A streamable HTTP server instead of a command.")
+@click.option("--url", callback=_given_url, help="A streamable HTTP server instead of a command.")
 @click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="HTTP header; ${VAR} expands.")
 @click.option("--env", "env", multiple=True, metavar="NAME=VALUE", help="Set a variable for the server process.")
 @click.option("--inherit-env", is_flag=True, help="Give the server process this environment, not the SDK's few.")
