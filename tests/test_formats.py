@@ -66,6 +66,17 @@ def test_junit_stays_well_formed_xml_with_control_characters(cli, tmp_path: Path
     assert "bell\\x07tool" in names and "a\\ufffeb" in names
 
 
+def test_junit_writes_catalog_text_as_every_line_based_report_does(cli, tmp_path: Path) -> None:
+    # printed to an Azure Pipelines log, a raw ##vso[ from a catalog set variables or ended the task
+    vso = "##vso[task.setvariable variable=DEPLOY]x"
+    bad = {"name": f"t{vso}", "description": f"Get it\u2028now\u202e. {vso} Returns it.", "inputSchema": {}}
+    (tmp_path / "##vso[task.complete result=Succeeded]x.tools.json").write_text(json.dumps({"tools": [bad]}))
+    out = cli("lint", "--output-format", "junit", ".", "--exit-zero").stdout
+    assert "##vso[" not in out and "#\\x23vso[task.setvariable" in out
+    assert not {"\u2028", "\u202e", "\x85"} & set(out)
+    ET.fromstring(out.split("\n", 1)[1])  # still well-formed
+
+
 def test_escaping_follows_the_workflow_command_rules() -> None:
     assert escape_data("50%\r\nnext") == "50%25%0D%0Anext"
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"

@@ -1,7 +1,9 @@
 """JUnit XML for CI systems that read it: a suite per catalog, a case per tool and per gate check.
 
 A tool fails when it has a finding at or above the fail severity; the others
-are listed in its system-out. A gate check fails when the check does.
+are listed in its system-out. A gate check fails when the check does. Text from
+a catalog is written as every line-based report writes it (text.inline): a log
+that prints the report reads no Azure `##vso[` command or terminal control in it.
 """
 
 from __future__ import annotations
@@ -10,21 +12,25 @@ import re
 from xml.etree import ElementTree as ET
 
 from catalint.run import Run
+from catalint.text import inline
 
 
 def format_junit(run: Run, statistics: bool = False) -> str:
     suites = ET.Element("testsuites", name="catalint")
     total = failures = errors = 0
     for fr in run.files:
-        suite = ET.SubElement(suites, "testsuite", name=fr.catalog.display)
+        shown = inline(fr.catalog.display)
+        suite = ET.SubElement(suites, "testsuite", name=shown)
         cases = fails = 0
         for tr in fr.tools:
             cases += 1
-            case = ET.SubElement(suite, "testcase", classname=fr.catalog.display, name=tr.tool.name)
+            case = ET.SubElement(suite, "testcase", classname=shown, name=inline(tr.tool.name))
             failing = [f for f in tr.findings if f.severity >= fr.fail_severity]
             if failing:
                 fails += 1
-                text = "\n".join(f"{f.span.line}:{f.span.col} {f.code} [{f.severity}] {f.message}" for f in failing)
+                text = "\n".join(
+                    f"{f.span.line}:{f.span.col} {f.code} [{f.severity}] {inline(f.message)}" for f in failing
+                )
                 failure = ET.SubElement(
                     case,
                     "failure",
@@ -35,14 +41,16 @@ def format_junit(run: Run, statistics: bool = False) -> str:
             rest = [f for f in tr.findings if f.severity < fr.fail_severity]
             if rest:
                 out = ET.SubElement(case, "system-out")
-                out.text = "\n".join(f"{f.span.line}:{f.span.col} {f.code} [{f.severity}] {f.message}" for f in rest)
+                out.text = "\n".join(
+                    f"{f.span.line}:{f.span.col} {f.code} [{f.severity}] {inline(f.message)}" for f in rest
+                )
         if fr.quality is not None:
             for row in fr.quality.gate:
                 cases += 1
-                case = ET.SubElement(suite, "testcase", classname=f"{fr.catalog.display}.gate", name=row.check.target)
+                case = ET.SubElement(suite, "testcase", classname=f"{shown}.gate", name=inline(row.check.target))
                 if not row.passed:
                     fails += 1
-                    ET.SubElement(case, "failure", message=row.text, type="gate")
+                    ET.SubElement(case, "failure", message=inline(row.text), type="gate")
         suite.set("tests", str(cases))
         suite.set("failures", str(fails))
         suite.set("errors", "0")
@@ -51,9 +59,10 @@ def format_junit(run: Run, statistics: bool = False) -> str:
     for error in run.errors:
         errors += 1
         total += 1
-        suite = ET.SubElement(suites, "testsuite", name=error.path, tests="1", failures="0", errors="1")
-        case = ET.SubElement(suite, "testcase", classname=error.path, name="load")
-        ET.SubElement(case, "error", message=str(error), type="LoadError")
+        path = inline(error.path)
+        suite = ET.SubElement(suites, "testsuite", name=path, tests="1", failures="0", errors="1")
+        case = ET.SubElement(suite, "testcase", classname=path, name="load")
+        ET.SubElement(case, "error", message=inline(str(error)), type="LoadError")
     suites.set("tests", str(total))
     suites.set("failures", str(failures))
     suites.set("errors", str(errors))
