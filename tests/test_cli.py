@@ -676,6 +676,10 @@ def test_an_output_file_that_cannot_be_written_is_one_line_before_any_work(cli, 
         (["trace", "score", "t.json", "--output-format", "x"], "error: --output-format: 'x' is not one of"),
         (["trace", "distract", "tools.json", "--count", "-1"], "error: --count: -1 is not in the range x>=0"),
         (["trace", "distract", "tools.json", "--count", "1", "--from", "x"], "error: --from: 'x' is not one of"),
+        # nan compares false with every bound, so click's FloatRange took it
+        (["trace", "score", "t.json", "--min-selection-rate", "nan"], "error: --min-selection-rate: 'nan' is not a"),
+        (["lint", "--url", "http://x", "--timeout", "NaN"], "error: --timeout: 'NaN' is not a number"),
+        (["bench", "run", "x.yml", "--min-drop", "nan"], "error: --min-drop: 'nan' is not a number"),
     ],
 )
 def test_a_bad_flag_value_is_one_error_line(cli, catalog: Path, args: list[str], expected: str) -> None:

@@ -15,6 +15,7 @@ import click
 
 from catalint import __version__
 from catalint.cli_options import (
+    Number,
     OneLineErrors,
     config_option,
     names_a_stream,
@@ -562,7 +563,7 @@ def _given_url(_ctx: click.Context, _param: click.Parameter, value: str | None) 
 @click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="With --url: an HTTP header.")
 @click.option("--env", "env", multiple=True, metavar="NAME=VALUE", help="With --server: set a variable for the server.")
 @click.option("--inherit-env", is_flag=True, help="With --server: give the server this environment.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), help="With --server or --url: seconds in all (30).")
+@click.option("--timeout", type=Number(min=0.1), help="With --server or --url: seconds in all (30).")
 @click.option(
     "--baseline",
     metavar="BASE",
@@ -1078,7 +1079,7 @@ def bench_group() -> None:
 @click.argument("spec", type=click.Path(dir_okay=True, readable=False))
 @click.option(
     "--min-drop",
-    type=click.FloatRange(0.0, 1.0),
+    type=Number(0.0, 1.0),
     metavar="FRACTION",
     help="Exit 1 unless some mutation drops accuracy by at least this much (0.1 = 10 points).",
 )
@@ -1151,7 +1152,7 @@ def bench_schema() -> None:
 @click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'", help="HTTP header; ${VAR} expands.")
 @click.option("--env", "env", multiple=True, metavar="NAME=VALUE", help="Set a variable for the server process.")
 @click.option("--inherit-env", is_flag=True, help="Give the server process this environment, not the SDK's few.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), help="Seconds in all.  [default: 30]")
+@click.option("--timeout", type=Number(min=0.1), help="Seconds in all.  [default: 30]")
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 def snapshot_cmd(
     output: str,

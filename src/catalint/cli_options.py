@@ -61,6 +61,17 @@ def config_option(help_text: str) -> Callable[[Any], Any]:
     return both
 
 
+class Number(click.FloatRange):
+    """click.FloatRange that refuses nan: every comparison with it is false, so FloatRange took it for any range
+    (trace score --min-selection-rate nan ended in an internal error, --timeout nan in a raw ValueError)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if number != number:
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+
 def output_target(what: str = "report") -> Callable[[click.Context, click.Parameter, str | None], str | None]:
     """A callback for -o FILE: a folder, or a file in a folder that does not exist, is one error line (exit 2),
     worded as a failed write of `what` is, before any work is done (not click's usage text, and not after a

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from catalint.cli_options import output_option, refuse_clobber
+from catalint.cli_options import Number, output_option, refuse_clobber
 
 if TYPE_CHECKING:
     from catalint.model import Catalog
@@ -36,7 +36,7 @@ def trace_group() -> None:
 @click.option("--spec", type=click.Path(dir_okay=False), help="A scenario file: the blocks of a suite's agent entry.")
 @click.option("--class", "classes", multiple=True, metavar="NAME=ID,ID", help="An equal-function class (repeatable).")
 @click.option("--expected-tool", help="pass^k: the tool every run should select.")
-@click.option("--min-selection-rate", type=click.FloatRange(0, 1), help="pass^k: the floor (default 1.0).")
+@click.option("--min-selection-rate", type=Number(0, 1), help="pass^k: the floor (default 1.0).")
 @click.option("--max-total-tokens", type=click.IntRange(min=0), help="pass^k: each run's token budget.")
 @click.option(
     "--gate",
