@@ -2308,3 +2308,20 @@ def test_any_config_file_is_read_or_refused_in_one_line(cli, tmp_path: Path, con
         assert len(errors) == 1, result.stderr[-3000:]
         assert "catalint.toml" in errors[0], errors[0]
         assert result.stdout == ""
+
+
+def test_sigterm_while_reports_are_written_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """SIGTERM (a CI step's timeout) left a half-written .report.sarif.XXXX beside the target, up to 100 MB;
+    Ctrl-C already removed it. The signal is sent while the second output renders, the first one staged."""
+    script = (
+        "import os, signal\n"
+        "from catalint.cli import save_all\n"
+        "def second():\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return 'b'\n"
+        "save_all([('out/a.sarif', lambda: 'a' * 100_000), ('out/b.json', second)])\n"
+        "print('not reached')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == -signal.SIGTERM and "not reached" not in done.stdout  # ended as SIGTERM ends it
+    assert listing(tmp_path) == []  # no temporary file, and no folder made for the reports

@@ -206,12 +206,42 @@ def save(text: str | Iterable[str], output_file: str | None, what: str = "report
     save_all([(output_file, lambda: text)], what)
 
 
+class _Terminated(BaseException):
+    """SIGTERM while outputs are written (a CI step's timeout, a cancelled job)."""
+
+
+def _terminated(_signum: int, _frame: Any) -> None:
+    raise _Terminated
+
+
 def save_all(outputs: list[tuple[str | None, Callable[[], str | Iterable[str]]]], what: str = "report") -> None:
     """Several outputs of one run (each a target, None for standard output, and what renders it), all or
     none: files are written to temporary files first and renamed into place only once every output,
     standard output and devices included, has been written. A failure is one line naming its target,
     exit 2, and leaves no new file and every old one as it was; only a rename that fails after another
-    succeeded (in the same folder: next to never) leaves the earlier ones in place."""
+    succeeded (in the same folder: next to never) leaves the earlier ones in place. SIGTERM meanwhile
+    (what a CI step's timeout sends) removes the temporary files too, as Ctrl-C does, and then ends
+    catalint as SIGTERM ends it: a 100 MB half-written .report.sarif.XXXX was left beside the target."""
+    import signal
+    import threading
+
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        _save_all(outputs, what)
+    except _Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        if hasattr(signal, "pause"):
+            signal.pause()  # the signal ends the process before this returns
+        raise SystemExit(128 + signal.SIGTERM) from None  # where the signal does not end it (Windows)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _save_all(outputs: list[tuple[str | None, Callable[[], str | Iterable[str]]]], what: str) -> None:
     streams = [target is None or _is_stream(target) for target, _ in outputs]
     staged: list[tuple[str, Path, str]] = []  # (temporary file, where it goes, the target as given)
     made: list[Path] = []  # folders made for the files, removed again if the run fails
