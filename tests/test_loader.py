@@ -852,6 +852,13 @@ def test_yaml_errors_read_as_pyyaml_words_them() -> None:
     assert str(info.value) == "bad.yaml:2:10: error: mapping values are not allowed here"
 
 
+def test_a_duplicate_yaml_anchor_says_what_is_wrong() -> None:
+    # PyYAML's own last words were all it said: "second occurrence"
+    with pytest.raises(LoadError) as info:
+        load_text("tools:\n  - &a {name: x}\n  - &a {name: y}\n", "dup.yaml", "dup.yaml")
+    assert str(info.value) == "dup.yaml:3:5: error: anchor 'a' is defined twice (first at 2:5)"
+
+
 def test_yaml_positions_after_a_bom() -> None:
     from catalint.loader import parse_yaml
 

@@ -261,6 +261,11 @@ def _parse_yaml(text: str, display: str, loader_class: Any, unsure: bool = False
         what = exc.problem or exc.context or "invalid YAML"
         if exc.context and exc.problem and exc.problem.startswith("but "):  # the problem only finishes the context
             what = f"{exc.context}, {exc.problem}"  # "expected a single document in the stream, but found another"
+        elif exc.context and exc.problem == "second occurrence" and exc.context_mark is not None:
+            # "found duplicate anchor 'a'; first occurrence" ... "second occurrence": said whole, with the first
+            name = exc.context.split("anchor", 1)[-1].split(";", 1)[0].strip()
+            line, col = _place(text, exc.context_mark)
+            what = f"anchor {name} is defined twice (first at {line}:{col})"
         if mark is None:
             raise LoadError(display, what) from None
         raise LoadError(display, what, *_place(text, mark)) from None
