@@ -266,3 +266,14 @@ def test_per_file_ignores_here_replace_those_below_and_extend_per_file_ignores_a
         '[extend-per-file-ignores]\n"*.json" = ["DESC-006"]\n'
     )
     assert [c for c, _ in findings(lint(cli, catalog))] == ["DESC-012"]
+
+
+def test_a_long_chain_of_relative_extends_is_followed(cli, tmp_path: Path, catalog: Path) -> None:
+    # each hop joined "../<next>/catalint.toml" to the last: past about 4 KB the OS refused the path, and a
+    # config that exists was reported missing
+    names = [f"{i:03}" + "x" * 197 for i in range(25)]
+    for i, name in enumerate(names):
+        nxt = f'extend = "../{names[i + 1]}/catalint.toml"\n' if i + 1 < len(names) else 'ignore = ["DESC-012"]\n'
+        write(tmp_path / "cfg" / name / "catalint.toml", nxt)
+    write(catalog.parent / "catalint.toml", f'extend = "../../cfg/{names[0]}/catalint.toml"\n')
+    assert [c for c, _ in findings(lint(cli, catalog))] == ["DESC-006", "SCH-002"]  # the last one's ignore holds

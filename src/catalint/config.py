@@ -936,6 +936,9 @@ def _chain(config_path: Path) -> list[tuple[Path, dict[str, Any]]]:
             raise ConfigError(placed(f"{where}: {exc}", where, path)) from None
 
 
+MAX_SHOWN_EXTEND = 1024  # characters of an extended file's path as joined; past them, its real path is used
+
+
 def _extended(value: Any, path: Path, seen: list[Path]) -> Path:
     """The config file an extend setting names: read from the folder of the file that names it."""
     if not isinstance(value, str):
@@ -953,6 +956,8 @@ def _extended(value: Any, path: Path, seen: list[Path]) -> Path:
         loop = " -> ".join([*(shown_path(p) for p in seen), shown_path(target)])
         raise ConfigError(f"extend: {value!r} closes a loop ({loop})")
     seen.append(real)
+    if len(os.fspath(target)) > MAX_SHOWN_EXTEND:  # a chain of "../x" hops grew it: the OS would refuse it
+        target = real
     # os.path: a FIFO or device is no config (reading one could wait or run on forever)
     if not os.path.isfile(target):
         what = "no such file"
