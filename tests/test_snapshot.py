@@ -674,3 +674,20 @@ def test_json_log_lines_with_an_id_and_an_error_are_skipped_not_taken_for_answer
     assert result.exit_code == 0, result.stderr
     assert "2 lines that are not JSON-RPC on stdout" in result.stderr
     assert len(json.loads((tmp_path / "tools.json").read_text())["tools"]) == 3
+
+
+def test_a_header_or_env_no_request_can_carry_is_said_in_catalints_words() -> None:
+    # they surfaced as the HTTP client's UnicodeEncodeError and the OS's "illegal environment variable name"
+    from catalint.snapshot import Server, SnapshotError, expand_headers, stdio_environment
+
+    assert expand_headers({"Authorization": "Bearer abc", "X-Trace": "a\tb"}) == {
+        "Authorization": "Bearer abc",
+        "X-Trace": "a\tb",
+    }
+    with pytest.raises(SnapshotError, match="header X-Name: its value holds 'ë'; HTTP header values are printable"):
+        expand_headers({"X-Name": "Zoë"})
+    with pytest.raises(SnapshotError, match="header 'Café': a header name is letters, digits and"):
+        expand_headers({"Café": "1"})
+    with pytest.raises(SnapshotError, match=r"env: 'A=B' is no environment variable name"):
+        stdio_environment(Server(["true"], None, {}, {"A=B": "x"}))
+    assert stdio_environment(Server(["true"], None, {}, {"A": "x"}))["A"] == "x"

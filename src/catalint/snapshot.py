@@ -54,7 +54,15 @@ def expand_headers(headers: dict[str, str]) -> dict[str, str]:
             if variable not in os.environ:
                 raise SnapshotError(f"header {name}: environment variable {variable} is not set")
         out[name] = os.path.expandvars(value)
+        if not _TOKEN.fullmatch(name):  # said here, not as the HTTP client's UnicodeEncodeError
+            raise SnapshotError(f"header {name!r}: a header name is letters, digits and !#$%&'*+-.^_`|~ only")
+        odd = next((c for c in out[name] if not (" " <= c <= "~" or c == "\t")), None)
+        if odd is not None:
+            raise SnapshotError(f"header {name}: its value holds {odd!r}; HTTP header values are printable ASCII")
     return out
+
+
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110, section 5.6.2
 
 
 def stdio_environment(server: Server) -> dict[str, str] | None:
@@ -64,6 +72,11 @@ def stdio_environment(server: Server) -> dict[str, str] | None:
     from mcp.client.stdio import get_default_environment
 
     env = dict(os.environ) if server.inherit_env else get_default_environment()
+    for name, value in server.env.items():  # said here, not as the OS's "illegal environment variable name"
+        if not name or "=" in name or "\0" in name:
+            raise SnapshotError(f"env: {name!r} is no environment variable name (no '=' and not empty)")
+        if "\0" in value:
+            raise SnapshotError(f"env {name}: a value cannot hold a NUL character")
     env.update(server.env)
     return env
 
