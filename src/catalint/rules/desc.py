@@ -437,6 +437,9 @@ _SPELLED_OUT = {
 }
 
 
+LONG_DESCRIPTION = 4096  # characters: a shorter tool description is searched again, cheaper than a set of its words
+
+
 class _Said(str):
     """A text read as f" {normalize(text)} ", with the set of its words: a long text (a tool description
     asked about by every enum argument) answers a one-word question without being searched again."""
@@ -587,7 +590,8 @@ def _names_every_value(text: str, values: list[Any]) -> bool:
     common word ("Create a review") is no explanation of create, submit_pending and delete_pending."""
     if not text or any(normalize(_enum_text(v)) in _PROSE_WORDS for v in values):
         return False
-    said = _said_of(text)  # read once a tool, however many arguments ask (8 MB and 800 of them: 70 s)
+    # a long one read once a tool, however many arguments ask (8 MB and 800 of them: 70 s)
+    said = _said_of(text) if len(text) > LONG_DESCRIPTION else f" {normalize(text)} "
     return all(_words_in(said, v) or _mentioned(text, v, said) for v in values)
 
 
@@ -673,6 +677,7 @@ _DEFAULT_VALUE = (
     r"""(?:[-+~]?\d|["'`\[{]|(?:true|false|null|none)\b"""
     rf"|(?!(?:the|a|an|used|applied|set|given|provided|ignored)\b)(?!{_RELATIVE}\s*(?:[.,;)]|$))[\w.-]+\s*(?:[.,;)]|$))"
 )
+_EG = LazyRegex(r"\beg[.:,]?\s+\S", re.IGNORECASE)
 # (key word, pattern, window). Each form is looked for only in a text that holds its key word (a
 # substring test in C), which is far cheaper than one search with every form in it. Without a window
 # the pattern is searched; with one, the pattern finds where the key word starts and the window is
@@ -680,7 +685,8 @@ _DEFAULT_VALUE = (
 _EXAMPLE_FORMS = (
     ("g.", LazyRegex(r"\be\.\s?g\.", re.IGNORECASE), None),  # "g.", not "e.", which most sentences end in
     ("e.g", LazyRegex(r"\be\.g\b", re.IGNORECASE), None),  # "e.g AAPL", its last dot left out
-    ("eg", LazyRegex(r"\beg[.:,]?\s+\S", re.IGNORECASE), None),  # "(eg AAPL)", "eg: AAPL"; not "egress", "PEG"
+    # "(eg AAPL)", "eg: AAPL"; not "egress", "PEG" (keyed by what follows "eg": "eg" alone is in "integer")
+    *((key, _EG, None) for key in ("eg ", "eg.", "eg:", "eg,", "eg\t", "eg\n")),
     (
         "example",
         LazyRegex(r"(?<!\bno\s)\bexamples?\b", re.IGNORECASE),  # not "No examples are available"
