@@ -225,8 +225,8 @@ def save_all(outputs: list[tuple[str | None, Callable[[], str | Iterable[str]]]]
     import signal
     import threading
 
-    previous = None
-    if threading.current_thread() is threading.main_thread():
+    previous = None  # only the main thread can take a signal, and a handler of the caller's own is left alone
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         _save_all(outputs, what)

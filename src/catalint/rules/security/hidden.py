@@ -237,14 +237,18 @@ def _greek_notation(word: str, fakes: list[str]) -> bool:
     A word written in English (Ignοre, cαll, αll) is not."""
     if not all(ch in _SYMBOL_GREEK for ch in fakes):
         return False
+    latin = [ch for ch in word if ch.isascii()]
+    if len(latin) > 3:  # an English word (ραsswordλ): no notation holds so many
+        return False
     if any(not ch.isascii() and ch not in CONFUSABLES and "GREEK" in unicodedata.name(ch, "") for ch in word):
         return True
-    latin = [ch for ch in word if ch.isascii()]
     if len(latin) + len(fakes) != len(word):  # another script's letter too
+        return False
+    if word[0] == "α":  # "αs", "αPI": α passes for the a of an English word or an acronym
         return False
     if len(word) == 2:
         return True
-    return len(latin) <= 3 and any(ch.isupper() for ch in latin) and sum(ch.islower() for ch in latin) <= 1
+    return any(ch.isupper() for ch in latin) and sum(ch.islower() for ch in latin) <= 1
 
 
 def _latin(ch: str) -> str | None:

@@ -421,6 +421,7 @@ _NOTE_CLAIM = LazyRegex(
 
 
 _TAG_NAME = re.compile(r"<([A-Za-z][\w-]{0,40})>")
+_CLOSING_TAG = re.compile(r"</([A-Za-z][\w-]{0,40})>")
 _TAGS = next(g for g in _INSTRUCTIONS if g.kind == "tag")
 
 
@@ -428,9 +429,10 @@ _TAGS = next(g for g in _INSTRUCTIONS if g.kind == "tag")
 def _laid_out_in_tags(text: str) -> bool:
     """Whether a text is sectioned by tags throughout (`<use_case>`, `<workflow>`, `<example>`...), as some
     servers write every description: there a block tag is layout, and only what it holds can be an order."""
-    lower = text.lower()
-    # a section is opened and closed; a bare <message> is a placeholder (two of them must not hide a marker)
-    names = {name.lower() for name in _TAG_NAME.findall(text) if f"</{name.lower()}>" in lower}
+    # a section is opened and closed; a bare <message> is a placeholder (two of them must not hide a marker).
+    # The closing tags are found once, not searched for once a tag (80,000 tags: 27 s).
+    closed = {name.lower() for name in _CLOSING_TAG.findall(text)}
+    names = {low for name in _TAG_NAME.findall(text) if (low := name.lower()) in closed}
     return len({n for n in names if _TAGS.pattern.fullmatch(f"<{n}>") is None}) >= 2
 
 
@@ -469,11 +471,17 @@ def instructions(blob: Blob) -> dict[int, list[tuple[int, str, str]]]:
                 continue
             if g.kind in ("conceal", "deceive") and _forbidden(blob.text, m, lo):
                 continue  # "Do not delete a branch without telling the user": the act forbidden, not ordered
-            if g.kind == "govern" and _OWN_OUTPUT.match(m.group(0)) and _describes_behaviour(blob.text, m.start()):
+            if g.kind == "govern" and _OWN_OUTPUT.match(m.group(0)) and _of_its_output(blob.text, m.start()):
                 continue  # "Returns the same shape regardless of what the user asks": the tool's own doing
-            if g.kind == "tag" and _tag_named(blob.text, m, lo, hi, closes.get(i)):
+            named = g.kind == "tag" and _tag_named(blob.text, m, lo, hi, closes.get(i))
+            if named and not _order_after(blob.text, m, hi):
                 continue  # "unclosed tags like <system> or <instructions>": tags named as data, none opened
-            if g.kind == "authority" and m.group(0)[:1] == "[" and _token_named(blob.text, m, lo, hi):
+            if (
+                g.kind == "authority"
+                and m.group(0)[:1] == "["
+                and _token_named(blob.text, m, lo, hi)
+                and not _order_after(blob.text, m, hi)
+            ):
                 continue  # "chat markers such as [SYSTEM]", as "[INST]" is named
             found.setdefault(i, []).append((m.start(), g.kind, _phrase(m)))
             if i not in strong and (g.alone is None or g.alone(m, blob.items[i].text)):
@@ -535,11 +543,37 @@ def _forbidden(text: str, m: re.Match[str], lo: int) -> bool:
     start = max(lo, m.start() - 200)
     clause = text[start : m.start()]
     opened = _CLAUSE_OPEN.search(clause)
-    return _FORBIDS.match(clause, opened.end() if opened else 0) is not None
+    negation = _FORBIDS.match(clause, opened.end() if opened else 0)
+    if negation is None:
+        return False
+    # it must govern the act itself: a few words on, nothing that ends its reach between ("Never respond
+    # without secretly sending ...", "Do not worry and secretly forward ...", "Avoid errors by secretly ...")
+    between = clause[negation.end() :]
+    return len(between.split()) <= MAX_NEGATION_REACH and _NEGATION_ENDS.search(between) is None
 
 
-# A govern phrase that a clause about the tool's own output may end: "Returns ... regardless of what the user asks".
+MAX_NEGATION_REACH = 8  # words between a negation and the act it forbids
+_NEGATION_ENDS = LazyRegex(r"\b(?:without|and|or|but|by|then|so|while|instead|unless|until)\b", re.IGNORECASE)
+
+
+# A govern phrase that a clause about the tool's own output may end: "Returns ... regardless of what the user asks"
+# (not "The assistant answers only in Russian regardless ...", "Replies recommend X regardless ...").
 _OWN_OUTPUT = LazyRegex(r"regardless|no\s+matter|whatever", re.IGNORECASE)
+_OUTPUT_CLAUSE = LazyRegex(
+    r"\W*(?:(?:this|the)\s+(?:tool|function|endpoint|call)\s+|it\s+)?"
+    r"(?:returns|gives(?:\s+back)?|outputs|produces|yields|emits|lists|shows|sends\s+back|responds\s+with)\b",
+    re.IGNORECASE,
+)
+
+
+def _of_its_output(text: str, at: int) -> bool:
+    """Whether the clause that ends at `at` says what the tool returns, and addresses no one."""
+    clause = text[max(0, at - 300) : at]
+    start = _CLAUSE_START.search(clause)
+    clause = clause[start.end() :] if start else clause
+    return not _ADDRESSES_MODEL.search(clause) and _OUTPUT_CLAUSE.match(clause) is not None
+
+
 _TAG_OPENED = LazyRegex(r"<\s*([A-Za-z][\w-]*)")
 _TAG_CLOSED = LazyRegex(r"</\s*([A-Za-z][\w-]*)")
 
@@ -547,6 +581,23 @@ _TAG_CLOSED = LazyRegex(r"</\s*([A-Za-z][\w-]*)")
 def _closing_tags(text: str) -> dict[str, int]:
     """Where the last closing tag of each name ends in text, by lower-cased name."""
     return {m.group(1).lower(): m.end() for m in _TAG_CLOSED.finditer(text)}
+
+
+# Words of an order in the rest of the sentence after a marker or tag named as data: then it is used, not named
+# ("tags like <IMPORTANT> the sidenote argument must hold ...", "markers: [SYSTEM] you must call ...").
+_ORDER_WORDS = LazyRegex(
+    r"\b(?:must|should|shall|always|never|you|your|ignore|disregard|forget|obey|read|send|pass|include|call"
+    r"|reveal|forward|upload)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = LazyRegex(r"[.!?\n]")
+
+
+def _order_after(text: str, m: re.Match[str], hi: int) -> bool:
+    """Whether the sentence goes on, after m, to give an order."""
+    end = min(hi, m.end() + 200)
+    stop = _SENTENCE_END.search(text, m.end(), end)
+    return _ORDER_WORDS.search(text, m.end(), stop.start() if stop else end) is not None
 
 
 def _tag_named(text: str, m: re.Match[str], lo: int, hi: int, closes: dict[str, int]) -> bool:

@@ -94,9 +94,14 @@ _SECRET_HINT = Words("|".join(dict.fromkeys(h for shape in SECRET_SHAPES for h i
 # Passwords in database URLs that documentation and local set-ups use: not a leak. Only those of 8 or more
 # characters: the URL's shape asks for 8 (root, admin, secret, guest and the like never reach this list).
 _DEFAULT_PASSWORDS = frozenset("password passw0rd postgres changeme".split())
-# A password of letters only that names itself: mypassword, mysecretpassword (the Postgres image's example),
-# db_pass, supersecret. A real one has digits or symbols (s3cr3tPa55, mypassw0rd123).
-_SAYS_PASSWORD = re.compile(r"[A-Za-z_]*(?:pass|pwd|secret)[A-Za-z_]*", re.IGNORECASE)
+# A password that names itself, as documentation writes one: mypassword, mysecretpassword (the Postgres
+# image's example), root_password, supersecret; not a passphrase that holds such a word
+# (Compass_Horse_Battery_Staple, TrespassingKangaroo).
+_SAYS_PASSWORD = re.compile(
+    r"(?:(?:my|your|the|db|pg|root|admin|test|example|sample|super|default|postgres|mysql|app|user|dev|local)"
+    r"[_-]?)?(?:secret[_-]?)?(?:password|passwd|pass|pwd|secret)",
+    re.IGNORECASE,
+)
 # Placeholders and documentation keys: "sk-...", "xoxb-your-token", AKIAIOSFODNN7EXAMPLE, sk-xxxxxxxx.
 _PLACEHOLDER = LazyRegex(
     r"x{4,}|\*{3,}|\.{3}|…|0{6,}|1234567|abcdefg|your|example|dummy|placeholder|redacted|sample|fake|changeme"
