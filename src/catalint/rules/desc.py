@@ -361,9 +361,11 @@ def undocumented_required_argument(tool: Tool) -> Iterator[Hit]:
 def _listed_in_description(name: str, text: str) -> bool:
     """Whether a docstring-style parameter list in the tool description starts a line with the
     argument: "query: The search text" (Args:), "scr : float" (numpy), "- `query` (str): ..."."""
+    if name not in text:  # the common case, a substring test in C
+        return False
     if _PLAIN_NAME.fullmatch(name):  # the lines of the list, read once a description (not once an argument)
         return name in _parameter_names(text)
-    return len(text) <= PIECE and name in text and _parameter_line(name).search(text) is not None
+    return len(text) <= PIECE and _parameter_line(name).search(text) is not None
 
 
 _PLAIN_NAME = re.compile(r"[^\s`(:]+")

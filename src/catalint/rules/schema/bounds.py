@@ -26,13 +26,11 @@ def _unbounded(node: Node, root: dict[str, Any]) -> str | None:
     declared = s.get("type")
     if declared is None or node.condition or "enum" in s or "const" in s:
         return None
-    if _inside_bounded_content(node):
-        return None
     kinds = (declared,) if isinstance(declared, str) else types_of(s)
     if "string" in kinds and not _bounded_string(s) and not _bounded_around(node, _bounded_string, root):
-        return "string"
+        return None if _inside_bounded_content(node) else "string"
     if "array" in kinds and not _bounded_array(s) and not _bounded_around(node, _bounded_array, root):
-        return "array"
+        return None if _inside_bounded_content(node) else "array"
     return None
 
 
