@@ -18,6 +18,7 @@ from catalint.cli_options import (
     Number,
     OneLineErrors,
     config_option,
+    missing_folders,
     names_a_stream,
     output_option,
     output_problem,
@@ -134,14 +135,9 @@ def _stage(chunks: Iterable[str], output_file: str, made: list[Path]) -> tuple[s
     target = Path(os.path.realpath(output_file))
     if target.is_symlink():  # a loop of links, which realpath leaves unresolved: the shell's `>` refuses it too
         raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), output_file)
-    missing = []
-    folder = target.parent
-    while not os.path.lexists(folder) and folder.parent != folder:
-        missing.append(folder)
-        folder = folder.parent
-    for folder in reversed(missing):
-        folder.mkdir()
-        made.append(folder)
+    for folder in reversed(missing_folders(target.parent)):
+        os.mkdir(folder)
+        made.append(Path(folder))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
@@ -161,8 +157,8 @@ _OWN_STREAMS = {
 
 
 def write_output(text: str | Iterable[str], output_file: str | None) -> None:
-    """Print, or replace output_file atomically (never half-written); text may come in chunks. A device or
-    a pipe (-o /dev/null) is written to, never replaced, and a symbolic link keeps pointing at its file."""
+    """Print, or write to a stream: this process's own, a device or a pipe (-o /dev/null), written to, never
+    replaced; text may come in chunks. Files are staged and renamed into place by save_all."""
     chunks = _chunks(text)
     if output_file is None:
         for chunk in chunks:  # not click.echo: it would scan a large report for colour codes
@@ -174,21 +170,8 @@ def write_output(text: str | Iterable[str], output_file: str | None) -> None:
         own.writelines(chunks)
         own.flush()
         return
-    if _is_stream(output_file):
-        with open(output_file, "w", encoding="utf-8", errors="backslashreplace") as stream:
-            stream.writelines(chunks)
-        return
-    made: list[Path] = []
-    try:
-        tmp, target = _stage(chunks, output_file, made)
-        try:
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except BaseException:
-        _remove_folders(made)
-        raise
+    with open(output_file, "w", encoding="utf-8", errors="backslashreplace") as stream:
+        stream.writelines(chunks)
 
 
 def _remove_folders(made: list[Path]) -> None:

@@ -100,11 +100,22 @@ def output_problem(value: str) -> str | None:
     if os.path.isdir(value):
         return os.strerror(errno.EISDIR)
     folder = os.path.dirname(os.path.abspath(value))
-    while not os.path.lexists(folder) and os.path.dirname(folder) != folder:
-        folder = os.path.dirname(folder)
-    if not os.path.isdir(folder):
+    missing = missing_folders(folder)
+    if not os.path.isdir(os.path.dirname(missing[-1]) if missing else folder):
         return os.strerror(errno.ENOTDIR)
     return None
+
+
+def missing_folders(folder: str | PathLike[str]) -> list[str]:
+    """The folders of folder's path that are not there yet, innermost first (a link, even a broken one, is)."""
+    import os
+
+    missing = []
+    folder = os.fspath(folder)
+    while not os.path.lexists(folder) and os.path.dirname(folder) != folder:
+        missing.append(folder)
+        folder = os.path.dirname(folder)
+    return missing
 
 
 def output_option(

@@ -56,7 +56,8 @@ def walk_catalogs(
         has_config = not CONFIG_NAMES_SET.isdisjoint(files)  # one git ignores still applies, as in ruff
         if ignored is not None:
             at = "" if root == str(directory) else base.relative_to(directory).as_posix() + "/"
-            if at and ".git" in dirs + files:  # a repository of its own: git, asked from above, does not look in
+            # a repository of its own: git, asked from above, does not look in
+            if at and (".git" in dirs or ".git" in files):
                 ignored.update(at + path for path in ignored_below(root, nested=True)[0] or ())
             if ignored:
                 dirs[:] = [d for d in dirs if f"{at}{d}/" not in ignored]

@@ -18,6 +18,7 @@ def walk_folders(
         root = stack.pop()
         dirs: list[str] = []
         files: list[str] = []
+        links: set[str] = set()  # folders named by a link: listed, not entered (told by scandir, no lstat each)
         try:
             with os.scandir(root) as entries:
                 for entry in entries:
@@ -26,8 +27,10 @@ def walk_folders(
                     except OSError:
                         is_dir = False
                     (dirs if is_dir else files).append(entry.name)
+                    if is_dir and entry.is_symlink():
+                        links.add(entry.name)
         except OSError as error:
             onerror(error)
             continue
         yield root, dirs, files
-        stack.extend(path for path in (os.path.join(root, name) for name in reversed(dirs)) if not os.path.islink(path))
+        stack.extend(os.path.join(root, name) for name in reversed(dirs) if name not in links)

@@ -115,10 +115,11 @@ def _meta_errors(schema: Any, dialect: str) -> list[tuple[tuple[str | int, ...],
     on its own, and its own errors, at their own places, stand instead."""
     found: list[tuple[tuple[str | int, ...], Any]] = []
     todo: list[tuple[tuple[str | int, ...], Any, int, Any]] = [((), schema, 0, None)]
+    descend = MAX_ITEMS_DESCENT if dialect != "2020-12" else 0  # 2020-12's items is one schema: no anyOf
+    validator = meta_validator(dialect)
     while todo:
         base, part, depth, outer = todo.pop()  # outer: the anyOf error that sent us into an items schema
         try:
-            validator = meta_validator(dialect)
             if validator.is_valid(part):  # most schemas are: skip building error objects
                 if outer is not None:  # valid alone: the anyOf's own message is all there is to say
                     found.append((base, outer))
@@ -128,13 +129,8 @@ def _meta_errors(schema: Any, dialect: str) -> list[tuple[tuple[str | int, ...],
             continue
         for error in errors:
             path = base + tuple(error.instance_path)
-            if (
-                path[-1:] == ("items",)
-                and depth < MAX_ITEMS_DESCENT
-                and type(error.instance) is dict
-                and "anyOf" in str(error.message)
-                and dialect != "2020-12"
-            ):
+            nested = type(error.instance) is dict and "anyOf" in error.message
+            if depth < descend and path[-1:] == ("items",) and nested:
                 todo.append((path, error.instance, depth + 1, error))
             else:
                 found.append((path, error))

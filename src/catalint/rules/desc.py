@@ -499,9 +499,10 @@ def _mentioned(text: str, value: Any, said: str) -> bool:
         if any(_has(said, form) for form in forms):
             return True
         # a hyphen a word may be written with or without: email as "e-mail", webhook as "web-hook"
-        joined = _dehyphenated(text) if isinstance(said, _Said) else None
-        if joined is None and not isinstance(said, _Said) and "-" in text:
-            joined = f" {normalize(text.replace('-', ''))} "
+        if isinstance(said, _Said):
+            joined: str | None = _dehyphenated(text)
+        else:
+            joined = f" {normalize(text.replace('-', ''))} " if "-" in text else None
         return joined is not None and any(_has(joined, form) for form in [plain, *forms])
     return shown.lower() in lower(text)
 

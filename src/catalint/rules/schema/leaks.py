@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from catalint.arguments import resolve_ref
 from catalint.model import Tool
 from catalint.registry import Hit, rule
 from catalint.rules.schema.common import input_schema_of
@@ -32,12 +33,8 @@ _CONTEXT_FIELDS = frozenset({"requestid", "meta", "session", "lifespancontext", 
 def _own_model(root: dict[str, object], ref: str) -> bool:
     """Whether a local $ref to a context-named definition reaches the server's own model: one with properties,
     none of them a field of the SDKs' context objects (FastMCP's Context has none at all)."""
-    parts = ref.split("/")
-    if len(parts) != 3 or parts[0] != "#" or parts[1] not in ("$defs", "definitions"):
-        return False
-    defs = root.get(parts[1])
-    target = defs.get(parts[2].replace("~1", "/").replace("~0", "~")) if isinstance(defs, dict) else None
-    props = target.get("properties") if isinstance(target, dict) else None
+    found = resolve_ref(root, ref)
+    props = found[0].get("properties") if found is not None and isinstance(found[0], dict) else None
     return isinstance(props, dict) and bool(props) and not any(_key(p) in _CONTEXT_FIELDS for p in props)
 
 

@@ -508,13 +508,18 @@ _DESCRIBES = LazyRegex(
 )
 
 
-def _describes_behaviour(text: str, at: int) -> bool:
-    """Whether the clause that ends at `at` describes what happens rather than telling the model what to do."""
-    start = max(0, at - 300)
-    clause = text[start:at]
+def _clause_before(text: str, at: int) -> str | None:
+    """The clause that ends at `at` (up to 300 characters), or None when it addresses the model."""
+    clause = text[max(0, at - 300) : at]
     m = _CLAUSE_START.search(clause)
     clause = clause[m.end() :] if m else clause
-    return not _ADDRESSES_MODEL.search(clause) and _DESCRIBES.search(clause) is not None
+    return None if _ADDRESSES_MODEL.search(clause) else clause
+
+
+def _describes_behaviour(text: str, at: int) -> bool:
+    """Whether the clause that ends at `at` describes what happens rather than telling the model what to do."""
+    clause = _clause_before(text, at)
+    return clause is not None and _DESCRIBES.search(clause) is not None
 
 
 # A clause that forbids the act a conceal or deceive phrase names: "Do not delete a protected branch without
@@ -568,10 +573,8 @@ _OUTPUT_CLAUSE = LazyRegex(
 
 def _of_its_output(text: str, at: int) -> bool:
     """Whether the clause that ends at `at` says what the tool returns, and addresses no one."""
-    clause = text[max(0, at - 300) : at]
-    start = _CLAUSE_START.search(clause)
-    clause = clause[start.end() :] if start else clause
-    return not _ADDRESSES_MODEL.search(clause) and _OUTPUT_CLAUSE.match(clause) is not None
+    clause = _clause_before(text, at)
+    return clause is not None and _OUTPUT_CLAUSE.match(clause) is not None
 
 
 _TAG_OPENED = LazyRegex(r"<\s*([A-Za-z][\w-]*)")
